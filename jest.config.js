@@ -1,0 +1,28 @@
+/** One jest run over every package: unit tests beside the code, integration tests in each package's test/ folder. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      target: 'es2022',
+      transform: { react: { runtime: 'automatic' } },
+    },
+  },
+];
+const kasaPackages = {
+  '^@kasa/contracts$': '<rootDir>/shared/contracts/src',
+  '^@kasa/service-kit$': '<rootDir>/shared/service-kit/src',
+  '^@kasa/api-client$': '<rootDir>/shared/api-client/src',
+};
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleNameMapper: kasaPackages,
+  testMatch: ['<rootDir>/{shared,services,gateway,frontends,tests}/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  globalSetup: '<rootDir>/tests/jest/globalSetup.js',
+  globalTeardown: '<rootDir>/tests/jest/globalTeardown.js',
+  testTimeout: 30_000,
+  reporters: ['default', '<rootDir>/tests/jest/summaryReporter.js'],
+};

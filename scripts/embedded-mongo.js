@@ -1,0 +1,96 @@
+// @ts-check
+/**
+ * The embedded MongoDB-wire server used when MONGO_URL is not set: FerretDB v1 with its SQLite backend, data under
+ * a folder of ours. Used by the launcher (`npm start`) and by the test setup.
+ */
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const BINARY = path.join(ROOT, '.bin', 'ferretdb');
+
+/** Builds FerretDB into .bin/ once (minutes the first time, instant after). */
+function ensureFerretDb(log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`)) {
+  if (!fs.existsSync(BINARY)) log('Preparing the embedded database (FerretDB); the first build takes a few minutes...');
+  execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-ferretdb.sh')], { stdio: 'inherit' });
+  return BINARY;
+}
+
+/** @returns {Promise<number>} a free TCP port on 127.0.0.1 */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** @param {number} port @param {number} timeoutMs */
+async function waitForPort(port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`The embedded database did not start listening on port ${port} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts FerretDB on the given port (a free one when 0) keeping its data in dataDir.
+ * @param {{ dataDir: string, port?: number, stdio?: 'inherit' | 'pipe' | 'ignore' }} options
+ */
+async function startEmbeddedMongo(options) {
+  const binary = ensureFerretDb();
+  const port = options.port || (await freePort());
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const child = spawn(
+    binary,
+    [
+      '--handler=sqlite',
+      `--sqlite-url=file:${options.dataDir}/`,
+      `--state-dir=${options.dataDir}`,
+      `--listen-addr=127.0.0.1:${port}`,
+      '--debug-addr=-',
+      '--telemetry=disable',
+      '--log-level=error',
+    ],
+    { stdio: options.stdio ?? 'pipe' },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await Promise.race([
+    waitForPort(port, 30_000),
+    exited.then((code) => {
+      throw new Error(`The embedded database exited early with code ${code}`);
+    }),
+  ]);
+  return {
+    url: `mongodb://127.0.0.1:${port}`,
+    port,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      /** @type {NodeJS.Timeout | undefined} */
+      let timer;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5_000)))]);
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+module.exports = { ensureFerretDb, startEmbeddedMongo, freePort, waitForPort, ROOT };
