@@ -1,0 +1,28 @@
+export { TOKEN_STORAGE_KEY, getToken, setToken, clearToken, subscribeToken } from './token';
+export {
+  ApiError,
+  isApiError,
+  apiRequest,
+  apiJson,
+  getQueryFn,
+  queryKeyToUrl,
+  type HttpMethod,
+  type UnauthorizedBehavior,
+} from './http';
+export {
+  authMeQueryKey,
+  AUTH_ME_STALE_TIME_MS,
+  LOGOUT_URL,
+  AuthRejectedError,
+  login,
+  register,
+  fetchMe,
+  completeSignIn,
+  signOutLocally,
+  logout,
+  useAuthToken,
+  useAuth,
+  tierLabel,
+  type AuthState,
+} from './auth';
+export { queryClientDefaults, createQueryClient } from './queryClient';

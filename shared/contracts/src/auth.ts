@@ -1,0 +1,80 @@
+import { z } from './zod';
+
+export const SubscriptionTier = z.enum(['free', 'pro', 'enterprise']).openapi('SubscriptionTier');
+export type SubscriptionTier = z.infer<typeof SubscriptionTier>;
+
+/** Usernames: letters, digits, dot, dash and underscore; what people can type and read back. */
+export const Username = z
+  .string({ error: 'username is required' })
+  .trim()
+  .min(2, 'username must be at least 2 characters')
+  .max(32, 'username must be at most 32 characters')
+  .regex(/^[\p{L}\p{N}._-]+$/u, 'username may contain letters, digits, dot, dash and underscore only');
+
+/** Emails are trimmed and lower-cased so that one address is one account. */
+export const Email = z
+  .string({ error: 'email is required' })
+  .trim()
+  .max(254, 'email must be at most 254 characters')
+  .pipe(z.email({ error: 'email must be a valid email address' }))
+  .transform((value) => value.toLowerCase());
+
+/** The spec's client asks for at least 6 characters; 128 bounds the hashing work per request. */
+export const Password = z
+  .string({ error: 'password is required' })
+  .min(6, 'Password must be at least 6 characters long')
+  .max(128, 'password must be at most 128 characters');
+
+export const RegisterRequest = z
+  // Unknown fields (say, a subscriptionTier a client slips in) are dropped, never applied.
+  .object({ username: Username, email: Email, password: Password })
+  .openapi('RegisterRequest');
+export type RegisterRequest = z.infer<typeof RegisterRequest>;
+
+export const LoginRequest = z
+  .object({
+    email: Email,
+    password: z.string({ error: 'password is required' }).min(1, 'password is required').max(128),
+  })
+  .openapi('LoginRequest');
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const User = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    email: z.string(),
+    subscriptionTier: SubscriptionTier,
+    createdAt: z.string().datetime(),
+  })
+  .openapi('User');
+export type User = z.infer<typeof User>;
+
+export const AuthResponse = z
+  .object({ success: z.literal(true), token: z.string(), user: User, message: z.string() })
+  .openapi('AuthResponse');
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+export const MeResponse = z.object({ success: z.literal(true), user: User }).openapi('MeResponse');
+export type MeResponse = z.infer<typeof MeResponse>;
+
+/** Claims of the RS256 access token that auth issues and the gateway verifies. */
+export const AccessTokenClaims = z.object({
+  sub: z.string(),
+  jti: z.string(),
+  username: z.string(),
+  tier: SubscriptionTier,
+  iat: z.number(),
+  exp: z.number(),
+  iss: z.string(),
+  aud: z.string(),
+});
+export type AccessTokenClaims = z.infer<typeof AccessTokenClaims>;
+
+/** Headers the gateway sets after verifying a token; services trust them only from the gateway. */
+export const GatewayIdentityHeaders = {
+  userId: 'x-kasa-user-id',
+  username: 'x-kasa-username',
+  tier: 'x-kasa-tier',
+  tokenId: 'x-kasa-token-id',
+} as const;

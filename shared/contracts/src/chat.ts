@@ -1,0 +1,186 @@
+import { ObjectIdString } from './common';
+import { z } from './zod';
+
+export const PersonaId = z.enum(['kasa', 'merla', 'ticha', 'massa', 'nana', 'dokta']).openapi('PersonaId');
+export type PersonaId = z.infer<typeof PersonaId>;
+
+export const Persona = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    expertise: z.string(),
+    systemPrompt: z.string(),
+    avatar: z.string().optional(),
+    color: z.string().optional(),
+    greeting: z.string().optional(),
+  })
+  .openapi('Persona');
+export type Persona = z.infer<typeof Persona>;
+
+export const CreateSessionRequest = z
+  .object({
+    personaId: z.string().trim().min(1).max(64),
+    title: z.string().trim().min(1).max(200),
+  })
+  .openapi('CreateSessionRequest');
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
+
+export const Session = z
+  .object({ id: z.string(), personaId: z.string(), title: z.string(), createdAt: z.string().datetime() })
+  .openapi('Session');
+export type Session = z.infer<typeof Session>;
+
+export const MessageRole = z.enum(['user', 'assistant']);
+export const MessageType = z.enum(['text', 'voice', 'image']);
+
+export const CreateMessageRequest = z
+  .object({
+    role: z.literal('user'),
+    content: z.string().trim().min(1, 'content is required').max(16_000),
+    type: MessageType.default('text'),
+    /** The user's language as a BCP 47 tag (e.g. `tw`, `fr-CI`), or `auto` (the default) to detect it. */
+    language: z
+      .string()
+      .trim()
+      .regex(/^(auto|[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*)$/, 'language must be a BCP 47 tag or auto')
+      .optional(),
+    /**
+     * With `true`, a streamed reply survives a dropped connection or a page refresh: it goes on being written and
+     * stored, `GET .../messages/{id}/stream` follows it, and only `POST .../messages/{id}/stop` stops it. By default
+     * (false) the client going away is the stop.
+     */
+    resumable: z.boolean().optional(),
+  })
+  .openapi('CreateMessageRequest');
+export type CreateMessageRequest = z.infer<typeof CreateMessageRequest>;
+
+export const Message = z
+  .object({ id: z.string(), role: MessageRole, content: z.string(), timestamp: z.string().datetime() })
+  .openapi('Message');
+export type Message = z.infer<typeof Message>;
+
+export const SessionIdParam = z.object({ sessionId: ObjectIdString });
+export const MessageIdParams = z.object({ sessionId: ObjectIdString, messageId: ObjectIdString });
+
+/** A session's id as the path parameter `:id` (the routes under /api/chat/sessions/:id). */
+export const SessionIdPathParam = z.object({ id: ObjectIdString });
+
+/** Cursor paging: at most 50 per page; the cursor is the `nextCursor` of the previous page (an opaque id). */
+export const ChatPageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+    cursor: ObjectIdString.optional(),
+  })
+  .strict();
+export type ChatPageQuery = z.infer<typeof ChatPageQuery>;
+
+export const RenameSessionRequest = z
+  .object({ title: z.string().trim().min(1, 'title is required').max(200) })
+  .strict()
+  .openapi('RenameSessionRequest');
+export type RenameSessionRequest = z.infer<typeof RenameSessionRequest>;
+
+export const SessionPage = z
+  .object({ sessions: z.array(Session), nextCursor: z.string().nullable() })
+  .openapi('SessionPage');
+export type SessionPage = z.infer<typeof SessionPage>;
+
+/** How a stored assistant message ended: complete, stopped by the user, or failed (no provider could answer). */
+export const MessageStatus = z.enum(['streaming', 'complete', 'stopped', 'failed']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+/** A message as the session view lists it: the spec's fields plus how it was produced. */
+export const StoredMessage = Message.extend({
+  type: MessageType,
+  status: MessageStatus,
+  provider: z.string().optional(),
+  model: z.string().optional(),
+}).openapi('StoredMessage');
+export type StoredMessage = z.infer<typeof StoredMessage>;
+
+/** GET /api/chat/sessions/:id: the session and one page of its messages, oldest first within the page. */
+export const SessionWithMessages = Session.extend({
+  messages: z.array(StoredMessage),
+  /** Pass as `cursor` to get the page of older messages; null when there are none. */
+  nextCursor: z.string().nullable(),
+}).openapi('SessionWithMessages');
+export type SessionWithMessages = z.infer<typeof SessionWithMessages>;
+
+/**
+ * The answer to POST /api/chat/sessions/:sessionId/messages without `Accept: text/event-stream`: the stored
+ * assistant message (the spec's {id, role, content, timestamp}) plus the id of the stored user message.
+ */
+export const AssistantReply = StoredMessage.extend({ userMessageId: z.string() }).openapi('AssistantReply');
+export type AssistantReply = z.infer<typeof AssistantReply>;
+
+export const ChatSearchQuery = z
+  .object({
+    q: z.string().trim().min(1, 'q is required').max(100, 'q must be at most 100 characters'),
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+  })
+  .strict();
+export type ChatSearchQuery = z.infer<typeof ChatSearchQuery>;
+
+export const ChatSearchHit = z
+  .object({ sessionId: z.string(), sessionTitle: z.string(), personaId: z.string(), message: Message })
+  .openapi('ChatSearchHit');
+export const ChatSearchResults = z.object({ results: z.array(ChatSearchHit) }).openapi('ChatSearchResults');
+export type ChatSearchResults = z.infer<typeof ChatSearchResults>;
+
+/** Server-Sent Events of a streamed reply, in order: meta, token…, then done or error. */
+export const StreamMetaEvent = z.object({
+  userMessageId: z.string(),
+  assistantMessageId: z.string(),
+  /** The provider now answering; a later `meta` with `continued: true` means another provider took over. */
+  provider: z.string(),
+  model: z.string(),
+  continued: z.boolean(),
+});
+export const StreamTokenEvent = z.object({ text: z.string() });
+export const StreamErrorEvent = z.object({ message: z.string() });
+
+/** OpenAI-compatible API (POST /v1/chat/completions): personas are the models. */
+export const OpenAIChatMessage = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'developer']),
+  content: z.union([
+    z.string().max(64_000),
+    z.array(z.object({ type: z.string(), text: z.string().max(64_000).optional() }).passthrough()).max(100),
+  ]),
+  name: z.string().max(64).optional(),
+});
+export const OpenAIChatCompletionRequest = z
+  .object({
+    model: z.string().min(1).max(64),
+    messages: z.array(OpenAIChatMessage).min(1, 'messages must not be empty').max(200),
+    stream: z.boolean().optional(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    max_tokens: z.number().int().positive().optional(),
+    max_completion_tokens: z.number().int().positive().optional(),
+    user: z.string().max(256).optional(),
+  })
+  .passthrough();
+export type OpenAIChatCompletionRequest = z.infer<typeof OpenAIChatCompletionRequest>;
+
+/** An Enterprise user's own persona (spec section 6: custom personas are an Enterprise feature). */
+export const CreatePersonaRequest = z
+  .object({
+    name: z.string().trim().min(1, 'name is required').max(40),
+    expertise: z.string().trim().min(1, 'expertise is required').max(120),
+    systemPrompt: z.string().trim().min(1, 'systemPrompt is required').max(4_000),
+    avatar: z.string().trim().max(16).optional(),
+    color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #6d28d9')
+      .optional(),
+    greeting: z.string().trim().max(300).optional(),
+  })
+  .strict()
+  .openapi('CreatePersonaRequest');
+export type CreatePersonaRequest = z.infer<typeof CreatePersonaRequest>;
+export const UpdatePersonaRequest = CreatePersonaRequest.partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'nothing to change')
+  .openapi('UpdatePersonaRequest');
+export type UpdatePersonaRequest = z.infer<typeof UpdatePersonaRequest>;
+export const PersonaIdParam = z.object({ id: ObjectIdString });

@@ -1,0 +1,33 @@
+import { z } from './zod';
+
+/** The one error body every Kasa service and the gateway answer with. */
+export const ErrorBody = z
+  .object({
+    message: z.string(),
+    code: z.string(),
+    details: z.unknown().optional(),
+    requestId: z.string().optional(),
+  })
+  .openapi('Error');
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Stable machine-readable error codes, one per HTTP failure class. */
+export const ErrorCode = {
+  badRequest: 'bad_request',
+  validation: 'validation_failed',
+  malformedJson: 'malformed_json',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  rateLimited: 'rate_limited',
+  upstreamUnavailable: 'upstream_unavailable',
+  upstreamTimeout: 'upstream_timeout',
+  internal: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Object ids are 24 hex characters (MongoDB ObjectId). */
+export const ObjectIdString = z.string().regex(/^[0-9a-f]{24}$/i, 'must be a 24-character hex id');

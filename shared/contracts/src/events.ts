@@ -1,0 +1,118 @@
+import { SubscriptionTier } from './auth';
+import { z } from './zod';
+
+/** The topic exchange every integration event is published on; the routing key is the event type. */
+export const EVENTS_EXCHANGE = 'kasa.events';
+/** Dead letters of every consumer queue go through this exchange to `kasa.<consumer>.dlq`. */
+export const DEAD_LETTER_EXCHANGE = 'kasa.events.dlx';
+
+/** CloudEvents 1.0 envelope, JSON-encoded. `kasarequestid` is a CloudEvents extension attribute. */
+export const CloudEventEnvelope = z.object({
+  specversion: z.literal('1.0'),
+  id: z.string().min(1).max(128),
+  source: z.string().min(1).max(256),
+  type: z.string().min(1).max(128),
+  time: z.string().datetime(),
+  datacontenttype: z.literal('application/json'),
+  kasarequestid: z.string().max(128).optional(),
+  data: z.unknown(),
+});
+export type CloudEventEnvelope = z.infer<typeof CloudEventEnvelope>;
+
+export const UserRegisteredEvent = z.object({
+  userId: z.string(),
+  username: z.string(),
+  subscriptionTier: SubscriptionTier,
+  registeredAt: z.string().datetime(),
+});
+export const TokenRevokedEvent = z.object({
+  userId: z.string(),
+  jti: z.string(),
+  /** Seconds since the epoch; a revocation need not be remembered after the token expires. */
+  expiresAt: z.number().int(),
+});
+export const PlanChangedEvent = z.object({
+  userId: z.string(),
+  from: SubscriptionTier,
+  to: SubscriptionTier,
+  reference: z.string().optional(),
+});
+export const ApiKeyRevokedEvent = z.object({ userId: z.string(), keyId: z.string(), prefix: z.string() });
+export const SessionCreatedEvent = z.object({ sessionId: z.string(), userId: z.string(), personaId: z.string() });
+export const MessageCreatedEvent = z.object({
+  sessionId: z.string(),
+  userId: z.string(),
+  messageId: z.string(),
+  personaId: z.string(),
+  role: z.enum(['user', 'assistant']),
+  language: z.string().optional(),
+  provider: z.string().optional(),
+  tokens: z.number().int().nonnegative().optional(),
+  latencyMs: z.number().nonnegative().optional(),
+});
+export const SpeechSynthesizedEvent = z.object({
+  userId: z.string().optional(),
+  language: z.string(),
+  engine: z.string(),
+  characters: z.number().int().nonnegative(),
+  durationSeconds: z.number().nonnegative(),
+});
+export const VideoCompletedEvent = z.object({
+  jobId: z.string(),
+  userId: z.string(),
+  status: z.enum(['succeeded', 'failed']),
+});
+export const RequestCompletedEvent = z.object({
+  requests: z
+    .array(
+      z.object({
+        route: z.string(),
+        method: z.string(),
+        status: z.number().int(),
+        durationMs: z.number().nonnegative(),
+        userId: z.string().optional(),
+        apiKeyId: z.string().optional(),
+        at: z.string().datetime(),
+      }),
+    )
+    .max(1000),
+});
+export const ServiceHeartbeatEvent = z.object({
+  service: z.string(),
+  instanceId: z.string(),
+  version: z.string(),
+  ready: z.boolean(),
+  checks: z.record(z.string(), z.boolean()),
+  at: z.string().datetime(),
+});
+
+/** Every integration event type and the schema of its `data`. Publishers and consumers validate against it. */
+export const EventSchemas = {
+  'auth.user.registered': UserRegisteredEvent,
+  'auth.token.revoked': TokenRevokedEvent,
+  'auth.user.plan_changed': PlanChangedEvent,
+  'auth.apikey.revoked': ApiKeyRevokedEvent,
+  'chat.session.created': SessionCreatedEvent,
+  'chat.message.created': MessageCreatedEvent,
+  'voice.speech.synthesized': SpeechSynthesizedEvent,
+  'voice.video.completed': VideoCompletedEvent,
+  'gateway.request.completed': RequestCompletedEvent,
+  'service.heartbeat': ServiceHeartbeatEvent,
+} as const;
+
+export type EventType = keyof typeof EventSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof EventSchemas)[T]>;
+
+/** A validated event as handlers receive it. */
+export interface KasaEvent<T extends EventType = EventType> {
+  id: string;
+  type: T;
+  source: string;
+  time: string;
+  requestId?: string;
+  data: EventData<T>;
+}
+
+export function isEventType(value: string): value is EventType {
+  return Object.prototype.hasOwnProperty.call(EventSchemas, value);
+}

@@ -1,0 +1,58 @@
+import express, { type Express, type Router } from 'express';
+import { pinoHttp } from 'pino-http';
+import { errorHandler, notFoundHandler } from './errorHandler';
+import { healthRouter, type ReadinessCheck } from './health';
+import type { Logger } from './logger';
+import { ServiceMetrics } from './metrics';
+import { REQUEST_ID_HEADER, requestIdFrom } from './requestId';
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** Readiness checks by name, e.g. `{ database: () => db.isReady(), broker: () => bus.isConnected() }`. */
+  readiness: Record<string, ReadinessCheck>;
+  isShuttingDown?: () => boolean;
+  /** JSON body limit; bodies larger than this get a 413. */
+  bodyLimit?: string;
+  /** The service's own routes, mounted after the shared middleware and before the 404 and error handlers. */
+  routes: Router | Router[];
+}
+
+/**
+ * The shared shape of every Kasa service: request ids, request logs, JSON bodies with a size limit, metrics,
+ * health, then the service's routes, then the JSON 404 and the one error handler.
+ */
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      genReqId: (req, res) => {
+        const id = requestIdFrom(req);
+        res.setHeader(REQUEST_ID_HEADER, id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(options.metrics.middleware());
+  app.use(healthRouter({ checks: options.readiness, isShuttingDown: options.isShuttingDown }));
+  app.get('/metrics', async (_req, res) => {
+    res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+  });
+  app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
+
+  for (const router of Array.isArray(options.routes) ? options.routes : [options.routes]) app.use(router);
+
+  app.use(notFoundHandler());
+  app.use(errorHandler());
+  return app;
+}

@@ -1,0 +1,4 @@
+export { EventBus, type EventBusOptions, type EventHandler } from './EventBus';
+export { InvalidEventError, createEnvelope, decodeEvent, type DecodeResult } from './envelope';
+export { createMongoProcessedEventStore, type ProcessedEventStore } from './processedEvents';
+export { consumerQueues, type ConsumerQueues } from './topology';

@@ -1,0 +1,65 @@
+import { ErrorCode, type ErrorBody } from '@kasa/contracts';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { z } from 'zod';
+import { HttpError } from './errors';
+import { describeIssues } from './validation';
+
+/** Body-parser's errors carry a `type` and a `status`; these are the ones a client causes. */
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof z.ZodError) {
+    const issues = describeIssues(err);
+    return new HttpError(400, ErrorCode.validation, issues[0]?.message ?? 'Invalid request', issues);
+  }
+  const parserError = err as BodyParserError;
+  switch (parserError?.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, ErrorCode.malformedJson, 'The request body is not valid JSON');
+    case 'entity.too.large':
+      return new HttpError(413, ErrorCode.payloadTooLarge, 'The request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, ErrorCode.unsupportedMediaType, 'The request body encoding is not supported');
+    case 'request.aborted':
+      return new HttpError(400, ErrorCode.badRequest, 'The request was aborted');
+  }
+  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return new HttpError(parserError.status, ErrorCode.badRequest, 'Bad request');
+  }
+  return new HttpError(500, ErrorCode.internal, 'Something went wrong on our side. Please try again.');
+}
+
+/**
+ * Turns any thrown error into the shared error body. Only 5xx are logged as errors (with the stack, in the log,
+ * never in the response); 4xx are the client's business.
+ */
+export function errorHandler(): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const httpError = toHttpError(err);
+    if (httpError.status >= 500) req.log?.error({ err }, 'request failed');
+    const body: ErrorBody = { message: httpError.message, code: httpError.code, requestId: String(req.id ?? '') };
+    if (httpError.details !== undefined) body.details = httpError.details;
+    res.status(httpError.status).json(body);
+  };
+}
+
+/** The JSON 404 for any path no router claimed. */
+export function notFoundHandler(): RequestHandler {
+  return (req, res) => {
+    const body: ErrorBody = {
+      message: `No route for ${req.method} ${req.path}`,
+      code: ErrorCode.notFound,
+      requestId: String(req.id ?? ''),
+    };
+    res.status(404).json(body);
+  };
+}

@@ -1,0 +1,144 @@
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { EventBus, createMongoProcessedEventStore } from './bus';
+import { connectDatabase, isDatabaseReady } from './db';
+import { runChecks, type ReadinessCheck } from './health';
+import { createLogger, type Logger } from './logger';
+import { ServiceMetrics } from './metrics';
+import { startServer, type RunningServer } from './server';
+import { ConfigError } from './config';
+
+export interface RuntimeConfig {
+  LOG_LEVEL: string;
+  MONGO_URL: string;
+  AMQP_URL: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
+/** What every service's createApp takes from the runtime. */
+export interface RuntimeAppDeps {
+  logger: Logger;
+  metrics: ServiceMetrics;
+  readiness: Record<string, ReadinessCheck>;
+  isShuttingDown: () => boolean;
+}
+
+const HEARTBEAT_INTERVAL_MS = 10_000;
+
+/**
+ * The connections one service process holds (its database, the broker), and its lifecycle: readiness tied to them,
+ * a `service.heartbeat` every 10 s, and a graceful stop that drains HTTP before closing the bus and the database.
+ */
+export class ServiceRuntime {
+  readonly instanceId = randomUUID();
+  private shuttingDown = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  readonly appDeps: RuntimeAppDeps;
+
+  private constructor(
+    readonly service: string,
+    readonly version: string,
+    readonly config: RuntimeConfig,
+    readonly logger: Logger,
+    readonly metrics: ServiceMetrics,
+    readonly db: Connection,
+    readonly bus: EventBus,
+  ) {
+    this.appDeps = {
+      logger,
+      metrics,
+      readiness: { database: () => isDatabaseReady(db), broker: () => bus.isConnected() },
+      isShuttingDown: () => this.shuttingDown,
+    };
+  }
+
+  /**
+   * Connects to the service's own database (retrying until it answers) and prepares the bus. Subscriptions are
+   * declared by the caller on `runtime.bus` before `listen`, which starts the bus.
+   */
+  static async create(options: {
+    service: string;
+    version: string;
+    config: RuntimeConfig;
+    dbName: string;
+    /** Durable queue kasa.<consumerName>; omit for a service that only publishes. */
+    consumerName?: string;
+  }): Promise<ServiceRuntime> {
+    const logger = createLogger({
+      service: options.service,
+      version: options.version,
+      level: options.config.LOG_LEVEL,
+    });
+    const db = await connectDatabase({ url: options.config.MONGO_URL, dbName: options.dbName, logger });
+    const bus = new EventBus({
+      url: options.config.AMQP_URL,
+      source: `kasa/${options.service}`,
+      logger,
+      consumerName: options.consumerName,
+      processedEvents: options.consumerName ? createMongoProcessedEventStore(db) : undefined,
+    });
+    return new ServiceRuntime(
+      options.service,
+      options.version,
+      options.config,
+      logger,
+      new ServiceMetrics(options.service),
+      db,
+      bus,
+    );
+  }
+
+  /** Runs `task` every `ms` until shutdown; errors are logged, never thrown. */
+  every(ms: number, name: string, task: () => Promise<unknown>): void {
+    const timer = setInterval(() => {
+      task().catch((err: unknown) => this.logger.warn({ err, task: name }, 'periodic task failed'));
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  async listen(app: Express, options: { port: number; host: string }): Promise<RunningServer> {
+    // The broker may be down when we start: serve anyway (readiness says not ready) and connect in the background.
+    this.bus
+      .start()
+      .catch((err: unknown) => this.logger.error({ err }, 'event bus did not connect; retrying in the background'));
+    this.every(HEARTBEAT_INTERVAL_MS, 'heartbeat', () => this.heartbeat());
+    return startServer({
+      app,
+      port: options.port,
+      host: options.host,
+      logger: this.logger,
+      shutdownTimeoutMs: this.config.SHUTDOWN_TIMEOUT_MS,
+      onShutdownStart: () => {
+        this.shuttingDown = true;
+        this.timers.forEach(clearInterval);
+      },
+      closers: [
+        { name: 'event bus', close: () => this.bus.close() },
+        { name: 'database', close: () => this.db.close() },
+      ],
+    });
+  }
+
+  private async heartbeat(): Promise<void> {
+    if (!this.bus.isConnected()) return;
+    const checks = await runChecks(this.appDeps.readiness);
+    await this.bus.publish('service.heartbeat', {
+      service: this.service,
+      instanceId: this.instanceId,
+      version: this.version,
+      ready: Object.values(checks).every(Boolean) && !this.shuttingDown,
+      checks,
+      at: new Date().toISOString(),
+    });
+  }
+}
+
+/** Runs a service's main function; a configuration problem prints its list of problems (no stack) and exits 1. */
+export function runMain(main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  });
+}
