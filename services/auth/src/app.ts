@@ -1,0 +1,46 @@
+import {
+  createServiceApp,
+  type EventBus,
+  type Logger,
+  type ReadinessCheck,
+  type ServiceMetrics,
+} from '@kasa/service-kit';
+import cookieParser from 'cookie-parser';
+import { Router, type Express } from 'express';
+import type { SigningKey } from './tokens/signingKey';
+import type { TokenService } from './tokens/tokenService';
+import { createAuthRouter } from './users/authRouter';
+import type { UserService } from './users/userService';
+
+export interface AuthAppDeps {
+  logger: Logger;
+  metrics: ServiceMetrics;
+  readiness: Record<string, ReadinessCheck>;
+  isShuttingDown?: () => boolean;
+  users: UserService;
+  tokens: TokenService;
+  signingKey: SigningKey;
+  bus: Pick<EventBus, 'publish'>;
+  tokenTtlSeconds: number;
+  cookieSecure: boolean;
+}
+
+/** The auth service's HTTP app; it never listens by itself (see index.ts). */
+export function createApp(deps: AuthAppDeps): Express {
+  const jwks = Router();
+  jwks.get('/.well-known/jwks.json', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').json(deps.signingKey.jwks);
+  });
+  const cookies = Router();
+  cookies.use(cookieParser());
+
+  return createServiceApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    isShuttingDown: deps.isShuttingDown,
+    // Auth bodies are a username, an email and a password: 16 KB is plenty.
+    bodyLimit: '16kb',
+    routes: [jwks, cookies, createAuthRouter(deps)],
+  });
+}

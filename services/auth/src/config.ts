@@ -1,0 +1,26 @@
+import { baseServiceEnv, envBoolean, envPort, loadConfig } from '@kasa/service-kit';
+import path from 'node:path';
+import { z } from 'zod';
+
+const schema = baseServiceEnv.extend({
+  AUTH_PORT: envPort(4001),
+  AUTH_HOST: z.string().default('127.0.0.1'),
+  AUTH_DB_NAME: z.string().default('kasa_auth'),
+  /** PEM of the RS256 signing key. When absent, a key is generated once and kept in AUTH_KEYS_DIR. */
+  JWT_PRIVATE_KEY: z.string().optional(),
+  AUTH_KEYS_DIR: z.string().default(path.resolve(__dirname, '../../../.data/auth')),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(7 * 24 * 3600),
+  /** Mark the session cookie Secure (set true behind HTTPS). */
+  COOKIE_SECURE: envBoolean(false),
+});
+
+export type AuthConfig = z.output<typeof schema>;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  return loadConfig(schema, env);
+}

@@ -1,0 +1,102 @@
+import { LoginRequest, RegisterRequest, type AuthResponse, type MeResponse } from '@kasa/contracts';
+import { AuthenticationError, parseInput, requestIdOf } from '@kasa/service-kit';
+import { Router, type CookieOptions, type Request } from 'express';
+import type { TokenService } from '../tokens/tokenService';
+import type { EventBus, Logger } from '@kasa/service-kit';
+import type { UserService } from './userService';
+
+/** httpOnly cookie that lets a plain browser navigation to /api/auth/logout know which token to revoke. */
+export const SESSION_COOKIE = 'kasa_session';
+
+export interface AuthRouterDeps {
+  users: UserService;
+  tokens: TokenService;
+  bus: Pick<EventBus, 'publish'>;
+  logger: Logger;
+  tokenTtlSeconds: number;
+  cookieSecure: boolean;
+}
+
+function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+}
+
+export function createAuthRouter(deps: AuthRouterDeps): Router {
+  const router = Router();
+  const cookieOptions: CookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.cookieSecure,
+    path: '/api/auth',
+  };
+
+  const signIn = (res: import('express').Response, token: string) =>
+    res.cookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: deps.tokenTtlSeconds * 1000 });
+
+  router.post('/api/auth/register', async (req, res) => {
+    const input = parseInput(RegisterRequest, req.body);
+    const user = await deps.users.register(input, requestIdOf(req));
+    const token = deps.tokens.issue({ id: user.id, username: user.username, tier: user.subscriptionTier });
+    signIn(res, token);
+    const body: AuthResponse = { success: true, token, user, message: 'Account created. Welcome to Kasa!' };
+    res.status(201).json(body);
+  });
+
+  router.post('/api/auth/login', async (req, res) => {
+    const input = parseInput(LoginRequest, req.body);
+    const user = await deps.users.authenticate(input);
+    const token = deps.tokens.issue({ id: user.id, username: user.username, tier: user.subscriptionTier });
+    signIn(res, token);
+    const body: AuthResponse = { success: true, token, user, message: 'Signed in' };
+    res.json(body);
+  });
+
+  router.get('/api/auth/me', async (req, res) => {
+    const token = bearerToken(req);
+    if (!token) throw new AuthenticationError('Sign in to continue');
+    const claims = await deps.tokens.verify(token);
+    // A token of a deleted account is no longer a session.
+    const user = await deps.users.findById(claims.sub).catch(() => {
+      throw new AuthenticationError('This account no longer exists');
+    });
+    const body: MeResponse = { success: true, user };
+    res.json(body);
+  });
+
+  /** Revokes whichever of our tokens the request carries (cookie or bearer); idempotent. */
+  const revokeFrom = async (req: Request) => {
+    const candidates = [bearerToken(req), req.cookies?.[SESSION_COOKIE] as string | undefined];
+    for (const token of new Set(candidates.filter((t): t is string => Boolean(t)))) {
+      const claims = deps.tokens.decodeOwn(token);
+      if (!claims) continue;
+      if (await deps.tokens.revoke(claims)) {
+        await deps.bus
+          .publish(
+            'auth.token.revoked',
+            { userId: claims.sub, jti: claims.jti, expiresAt: claims.exp },
+            { requestId: requestIdOf(req) },
+          )
+          .catch((err: unknown) => deps.logger.warn({ err }, 'auth.token.revoked not published'));
+      }
+    }
+  };
+
+  // Spec: logout is a browser navigation: revoke, clear the cookie, go home.
+  router.get('/api/auth/logout', async (req, res) => {
+    await revokeFrom(req);
+    res.clearCookie(SESSION_COOKIE, cookieOptions);
+    res.set('Cache-Control', 'no-store').redirect(302, '/');
+  });
+
+  // For API clients: the same, answered in JSON.
+  router.post('/api/auth/logout', async (req, res) => {
+    await revokeFrom(req);
+    res.clearCookie(SESSION_COOKIE, cookieOptions);
+    res.json({ success: true, message: 'Signed out' });
+  });
+
+  return router;
+}

@@ -1,0 +1,45 @@
+import type { SubscriptionTier, User } from '@kasa/contracts';
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
+
+export interface UserDocument {
+  _id: Types.ObjectId;
+  username: string;
+  /** Lower-cased username: uniqueness is case-insensitive ("Ama" and "ama" are one name). */
+  usernameKey: string;
+  email: string;
+  passwordHash: string;
+  subscriptionTier: SubscriptionTier;
+  /** Id of the auth.user.registered event; set until the broker confirms it, then cleared (outbox marker). */
+  pendingRegisteredEventId?: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const userSchema = new Schema<UserDocument>(
+  {
+    username: { type: String, required: true },
+    usernameKey: { type: String, required: true, unique: true },
+    email: { type: String, required: true, unique: true },
+    passwordHash: { type: String, required: true },
+    subscriptionTier: { type: String, enum: ['free', 'pro', 'enterprise'], default: 'free' },
+    pendingRegisteredEventId: { type: String, default: null, index: true },
+  },
+  { timestamps: true, versionKey: false, collection: 'users' },
+);
+
+export function userModel(connection: Connection): Model<UserDocument> {
+  return connection.models.User ?? connection.model<UserDocument>('User', userSchema);
+}
+
+/** The public view of a user: never the hash or internal markers. */
+export function toPublicUser(
+  doc: Pick<UserDocument, '_id' | 'username' | 'email' | 'subscriptionTier' | 'createdAt'>,
+): User {
+  return {
+    id: doc._id.toString(),
+    username: doc.username,
+    email: doc.email,
+    subscriptionTier: doc.subscriptionTier,
+    createdAt: doc.createdAt.toISOString(),
+  };
+}

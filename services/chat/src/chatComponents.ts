@@ -1,0 +1,103 @@
+import type { Logger, ServiceMetrics } from '@kasa/service-kit';
+import type { Connection } from 'mongoose';
+import type { ChatConfig } from './config';
+import type { EventPublisher } from './events/publishEvent';
+import { messageModel } from './messages/messageModel';
+import { CompletionService } from './openai/completionService';
+import { MessageService } from './messages/messageService';
+import { PersonaStore } from './personas/personaStore';
+import { AiSdkProvider } from './providers/aiSdkProvider';
+import { attemptModel } from './providers/attemptModel';
+import type { ChatProvider } from './providers/chatProvider';
+import { KnowledgeBase } from './providers/offline/knowledgeBase';
+import { OfflineProvider } from './providers/offline/offlineProvider';
+import { ProviderChain } from './providers/providerChain';
+import { ProviderMetrics } from './providers/providerMetrics';
+import { sessionModel } from './sessions/sessionModel';
+import { SessionService } from './sessions/sessionService';
+
+/** The settings the components read; a subset of ChatConfig so that tests can pass just these. */
+export type ChatComponentSettings = Pick<
+  ChatConfig,
+  | 'providers'
+  | 'CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS'
+  | 'CHAT_PROVIDER_IDLE_TIMEOUT_MS'
+  | 'CHAT_PROVIDER_TOTAL_TIMEOUT_MS'
+  | 'CHAT_BREAKER_ERROR_PERCENT'
+  | 'CHAT_BREAKER_MIN_REQUESTS'
+  | 'CHAT_BREAKER_RESET_MS'
+  | 'CHAT_BREAKER_WINDOW_MS'
+  | 'CHAT_HISTORY_TOKEN_BUDGET'
+  | 'CHAT_OFFLINE_WORD_DELAY_MS'
+>;
+
+export interface ChatComponents {
+  personas: PersonaStore;
+  sessions: SessionService;
+  messages: MessageService;
+  chain: ProviderChain;
+  completions: CompletionService;
+}
+
+/**
+ * Builds the chat service's parts over one database connection and bus. `extraProviders` lets a test put a provider
+ * of its own in the chain; in production the chain is exactly what CHAT_PROVIDERS configures, plus offline.
+ */
+export function createChatComponents(options: {
+  db: Connection;
+  bus: EventPublisher;
+  logger: Logger;
+  /** Where the per-provider series go (the service's /metrics); omitted in tests that do not look at them. */
+  metrics?: ServiceMetrics;
+  settings: ChatComponentSettings;
+  knowledge?: KnowledgeBase;
+  extraProviders?: ChatProvider[];
+}): ChatComponents {
+  const { db, bus, logger, settings } = options;
+  const personas = new PersonaStore(db);
+  const sessionDocs = sessionModel(db);
+  const messageDocs = messageModel(db);
+  const sessions = new SessionService(sessionDocs, messageDocs, personas, bus, logger);
+  const offline = new OfflineProvider(options.knowledge ?? KnowledgeBase.load(), settings.CHAT_OFFLINE_WORD_DELAY_MS);
+  const providerMetrics = options.metrics ? new ProviderMetrics(options.metrics.registry) : undefined;
+  const chain = new ProviderChain(
+    [...settings.providers.map((p) => new AiSdkProvider(p)), ...(options.extraProviders ?? [])],
+    offline,
+    {
+      firstTokenMs: settings.CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS,
+      idleMs: settings.CHAT_PROVIDER_IDLE_TIMEOUT_MS,
+      totalMs: settings.CHAT_PROVIDER_TOTAL_TIMEOUT_MS,
+    },
+    {
+      errorThresholdPercentage: settings.CHAT_BREAKER_ERROR_PERCENT,
+      volumeThreshold: settings.CHAT_BREAKER_MIN_REQUESTS,
+      resetTimeoutMs: settings.CHAT_BREAKER_RESET_MS,
+      windowMs: settings.CHAT_BREAKER_WINDOW_MS,
+    },
+    logger,
+    (attempt) => providerMetrics?.observe(attempt),
+  );
+  const messages = new MessageService(
+    sessions,
+    messageDocs,
+    attemptModel(db),
+    personas,
+    chain,
+    bus,
+    logger,
+    settings.CHAT_HISTORY_TOKEN_BUDGET,
+  );
+  const completions = new CompletionService(
+    personas,
+    chain,
+    attemptModel(db),
+    logger,
+    settings.CHAT_HISTORY_TOKEN_BUDGET,
+  );
+  return { personas, sessions, messages, chain, completions };
+}
+
+/** Creates the collections' indexes (idempotent; every replica may run it on start). */
+export async function initChatDatabase(db: Connection): Promise<void> {
+  await Promise.all([sessionModel(db).init(), messageModel(db).init(), attemptModel(db).init()]);
+}

@@ -1,0 +1,56 @@
+import { ConfigError } from '@kasa/service-kit';
+import { readConfig } from './config';
+
+describe('chat configuration', () => {
+  it('runs with no provider configured (offline only) and the documented defaults', () => {
+    const config = readConfig({});
+    expect(config.providers).toEqual([]);
+    expect(config).toMatchObject({
+      CHAT_PORT: 4002,
+      CHAT_SSE_HEARTBEAT_MS: 15_000,
+      CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS: 15_000,
+    });
+    expect(config).not.toHaveProperty('PATH');
+  });
+
+  it('reads the provider order, keys, base URLs and per-persona models', () => {
+    const config = readConfig({
+      CHAT_PROVIDERS: ' Anthropic, openai ,ollama,my-vllm,offline',
+      ANTHROPIC_API_KEY: 'sk-ant',
+      OPENAI_API_KEY: 'sk-oa',
+      OPENAI_MODEL: 'gpt-4.1-mini',
+      OPENAI_MODEL_DOKTA: 'gpt-4.1',
+      MY_VLLM_BASE_URL: 'http://10.0.0.5:8000/v1',
+      MY_VLLM_MODEL: 'qwen2.5',
+    });
+    expect(config.providers.map((p) => [p.name, p.kind, p.model])).toEqual([
+      ['anthropic', 'anthropic', 'claude-3-5-haiku-latest'],
+      ['openai', 'openai', 'gpt-4.1-mini'],
+      ['ollama', 'ollama', 'llama3.2'],
+      ['my-vllm', 'openai-compatible', 'qwen2.5'],
+    ]);
+    expect(config.providers[1]).toMatchObject({ apiKey: 'sk-oa', personaModels: { dokta: 'gpt-4.1' } });
+    expect(config.providers[2]!.baseURL).toBe('http://127.0.0.1:11434/api');
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      readConfig({
+        CHAT_PROVIDERS: 'openai,groq,custom,groq,bad name',
+        CHAT_BREAKER_ERROR_PERCENT: '150',
+        CUSTOM_MODEL: 'm',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/OPENAI_API_KEY: is required/);
+    expect(problems).toMatch(/GROQ_API_KEY: is required/);
+    expect(problems).toMatch(/CUSTOM_BASE_URL: is required for an OpenAI-compatible provider/);
+    expect(problems).toMatch(/'groq' is listed twice/);
+    expect(problems).toMatch(/'bad name' is not a valid provider name/);
+    expect(problems).toMatch(/CHAT_BREAKER_ERROR_PERCENT/);
+  });
+});

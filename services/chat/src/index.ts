@@ -1,0 +1,32 @@
+import { runMain, ServiceRuntime } from '@kasa/service-kit';
+import { createApp } from './app';
+import { createChatComponents, initChatDatabase } from './chatComponents';
+import { readConfig } from './config';
+
+runMain(async () => {
+  const config = readConfig();
+  const runtime = await ServiceRuntime.create({
+    service: 'chat',
+    version: '0.1.0',
+    config,
+    dbName: config.CHAT_DB_NAME,
+  });
+  const chat = createChatComponents({
+    db: runtime.db,
+    bus: runtime.bus,
+    logger: runtime.logger,
+    metrics: runtime.metrics,
+    settings: config,
+  });
+  await Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]);
+  runtime.logger.info(
+    { providers: chat.chain.describe().map((p) => `${p.name}:${p.model}`) },
+    config.providers.length
+      ? 'provider chain ready'
+      : 'no AI provider configured: answering from the offline knowledge base',
+  );
+  const app = createApp({ ...runtime.appDeps, ...chat, heartbeatMs: config.CHAT_SSE_HEARTBEAT_MS });
+  // A reply whose writer died (a replica crashed mid-stream) stays `streaming`; mark it failed after 10 minutes.
+  runtime.every(60_000, 'sweep abandoned replies', () => chat.messages.sweepStale(10 * 60_000));
+  await runtime.listen(app, { port: config.CHAT_PORT, host: config.CHAT_HOST });
+});

@@ -1,0 +1,74 @@
+/** One message of the prompt a provider receives (the system prompt travels separately). */
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** What one provider attempt is asked to do. */
+export interface ProviderRequest {
+  personaId: string;
+  model: string;
+  system: string;
+  messages: PromptMessage[];
+  /** Aborted when the user stops, the client disconnects, or the attempt timed out. */
+  signal: AbortSignal;
+}
+
+/** A piece of a streamed reply: text as it comes, then (optionally) the usage the provider reported. */
+export type ProviderChunk =
+  { type: 'text'; text: string } | { type: 'usage'; inputTokens?: number; outputTokens?: number };
+
+/** Anything that can stream a reply: a Vercel AI SDK model, or the built-in offline provider. */
+export interface ChatProvider {
+  /** The name in CHAT_PROVIDERS (or 'offline'). */
+  readonly name: string;
+  /** The model this provider uses for a persona (per-persona override, else the provider's default). */
+  modelFor(personaId: string): string;
+  stream(request: ProviderRequest): AsyncIterable<ProviderChunk>;
+}
+
+/** How one attempt ended. */
+export type AttemptOutcome =
+  | 'ok'
+  | 'timeout'
+  | 'rate_limited'
+  | 'server_error'
+  | 'client_error'
+  | 'network_error'
+  | 'stream_error'
+  | 'circuit_open'
+  | 'aborted';
+
+/** The attempt's own deadline passed (first token, idle gap between chunks, or total). */
+export class ProviderTimeoutError extends Error {
+  constructor(
+    readonly phase: 'first-token' | 'idle' | 'total',
+    readonly ms: number,
+  ) {
+    super(
+      `provider ${phase === 'first-token' ? 'sent no first token' : phase === 'idle' ? 'stalled' : 'took too long'} within ${ms} ms`,
+    );
+    this.name = 'ProviderTimeoutError';
+  }
+}
+
+/** Sorts a failure into an outcome for the attempt log; the status code is read from the AI SDK's APICallError. */
+export function classifyFailure(err: unknown): { outcome: AttemptOutcome; detail: string } {
+  if (err instanceof ProviderTimeoutError) return { outcome: 'timeout', detail: err.message };
+  const e = err as { statusCode?: number; code?: string; name?: string; message?: string; cause?: unknown };
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+  if (e?.code === 'EOPENBREAKER') return { outcome: 'circuit_open', detail: 'circuit breaker open' };
+  if (status === 429) return { outcome: 'rate_limited', detail: 'HTTP 429' };
+  if (status !== undefined && status >= 500) return { outcome: 'server_error', detail: `HTTP ${status}` };
+  if (status !== undefined && status >= 400) return { outcome: 'client_error', detail: `HTTP ${status}` };
+  const text = `${e?.name ?? ''} ${e?.message ?? ''}`.slice(0, 200);
+  if (
+    /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket|network/i.test(text) &&
+    !/terminated/i.test(text)
+  )
+    return { outcome: 'network_error', detail: text.trim() };
+  return { outcome: 'stream_error', detail: text.trim() || 'unknown error' };
+}
+
+/** A rough token count (≈ 4 characters a token) for budgets and for providers that report no usage. */
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);

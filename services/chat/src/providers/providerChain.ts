@@ -1,0 +1,314 @@
+import type { Logger } from '@kasa/service-kit';
+import CircuitBreaker from 'opossum';
+import {
+  ProviderTimeoutError,
+  classifyFailure,
+  estimateTokens,
+  type AttemptOutcome,
+  type ChatProvider,
+  type PromptMessage,
+} from './chatProvider';
+
+export interface ChainTimeouts {
+  firstTokenMs: number;
+  idleMs: number;
+  totalMs: number;
+}
+
+export interface BreakerOptions {
+  errorThresholdPercentage: number;
+  volumeThreshold: number;
+  resetTimeoutMs: number;
+  windowMs: number;
+}
+
+export interface TurnRequest {
+  personaId: string;
+  system: string;
+  messages: PromptMessage[];
+  /** The user's stop (client disconnect): aborts the provider call in progress, and the chain stops. */
+  signal: AbortSignal;
+}
+
+export interface TurnHandlers {
+  /** A provider started answering (its first text). `continued` when it takes over a reply another one began. */
+  onProvider?(info: { provider: string; model: string; continued: boolean }): void;
+  /** Each piece of text, in order, across providers: one continuous reply. */
+  onText(text: string): void;
+}
+
+export interface AttemptRecord {
+  provider: string;
+  model: string;
+  outcome: AttemptOutcome;
+  detail?: string;
+  startedAt: Date;
+  latencyMs: number;
+  firstTokenMs?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  continued: boolean;
+  answered: boolean;
+}
+
+export interface TurnResult {
+  text: string;
+  status: 'complete' | 'stopped' | 'failed';
+  /** The provider that produced the end of the reply (or was producing it when the user stopped). */
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  firstTokenMs?: number;
+  attempts: AttemptRecord[];
+}
+
+/** Thrown inside an attempt when the user stopped; not the provider's fault, so breakers ignore it. */
+class ClientAbortError extends Error {
+  constructor() {
+    super('stopped by the client');
+    this.name = 'ClientAbortError';
+  }
+}
+
+/** Sent to the next provider after a mid-stream failure, with the partial reply as the assistant's last turn. */
+export const CONTINUE_INSTRUCTION =
+  'Your previous reply was cut off. Continue it exactly where it stopped: do not repeat anything, do not comment ' +
+  'on the interruption, start with the very next characters.';
+
+type Run = () => Promise<void>;
+
+/**
+ * The ordered provider chain: tries each configured provider in turn, each call bounded by timeouts (first token,
+ * idle gap, total) and guarded by its own opossum circuit breaker; a failure before or during the stream falls
+ * over to the next provider, which continues the partial reply, so the caller sees one continuous text. The
+ * offline provider ends every chain and is neither timed nor broken: it is local and always answers.
+ */
+export class ProviderChain {
+  private readonly breakers = new Map<string, CircuitBreaker<[Run], void>>();
+
+  constructor(
+    private readonly providers: ChatProvider[],
+    private readonly offline: ChatProvider,
+    private readonly timeouts: ChainTimeouts,
+    breaker: BreakerOptions,
+    private readonly logger: Logger,
+    /** Called with every finished attempt (metrics). */
+    private readonly observe: (attempt: AttemptRecord) => void = () => undefined,
+  ) {
+    for (const provider of providers) {
+      const cb = new CircuitBreaker<[Run], void>((run: Run) => run(), {
+        timeout: false, // the attempt has its own first-token, idle and total timeouts
+        errorThresholdPercentage: breaker.errorThresholdPercentage,
+        volumeThreshold: breaker.volumeThreshold,
+        resetTimeout: breaker.resetTimeoutMs,
+        rollingCountTimeout: breaker.windowMs,
+        rollingCountBuckets: 10,
+        errorFilter: (err: unknown) => err instanceof ClientAbortError,
+        name: provider.name,
+      });
+      cb.on('open', () =>
+        this.logger.warn({ provider: provider.name }, 'circuit opened: skipping this provider for now'),
+      );
+      cb.on('halfOpen', () =>
+        this.logger.info({ provider: provider.name }, 'circuit half-open: trying the provider again'),
+      );
+      cb.on('close', () => this.logger.info({ provider: provider.name }, 'circuit closed'));
+      this.breakers.set(provider.name, cb);
+    }
+  }
+
+  /** Each provider in order with its default model and breaker state, for the providers endpoint and status. */
+  describe(): { name: string; model: string; circuit: 'closed' | 'open' | 'half-open' }[] {
+    return [
+      ...this.providers.map((p) => {
+        const cb = this.breakers.get(p.name)!;
+        return {
+          name: p.name,
+          model: p.modelFor('kasa'),
+          circuit: cb.halfOpen ? ('half-open' as const) : cb.opened ? ('open' as const) : ('closed' as const),
+        };
+      }),
+      { name: this.offline.name, model: this.offline.modelFor('kasa'), circuit: 'closed' as const },
+    ];
+  }
+
+  /** Stops the breakers' timers (tests and shutdown). */
+  shutdown(): void {
+    for (const cb of this.breakers.values()) cb.shutdown();
+  }
+
+  async run(request: TurnRequest, handlers: TurnHandlers): Promise<TurnResult> {
+    const started = performance.now();
+    const attempts: AttemptRecord[] = [];
+    let text = '';
+    let firstTokenMs: number | undefined;
+    const chain = [...this.providers, this.offline];
+
+    for (const provider of chain) {
+      if (request.signal.aborted) break;
+      const model = provider.modelFor(request.personaId);
+      const continued = text.length > 0;
+      const record: AttemptRecord = {
+        provider: provider.name,
+        model,
+        outcome: 'ok',
+        startedAt: new Date(),
+        latencyMs: 0,
+        continued,
+        answered: false,
+      };
+      attempts.push(record);
+      const attemptStart = performance.now();
+      let produced = '';
+      const run: Run = () =>
+        this.attempt(provider, model, request, text, record, attemptStart, {
+          onProvider: handlers.onProvider,
+          onText: (piece) => {
+            firstTokenMs ??= Math.round(performance.now() - started);
+            produced += piece;
+            handlers.onText(piece);
+          },
+        });
+      try {
+        const breaker = this.breakers.get(provider.name);
+        await (breaker ? breaker.fire(run) : run());
+        record.latencyMs = Math.round(performance.now() - attemptStart);
+        text += produced;
+        record.outputTokens ??= estimateTokens(produced);
+        record.answered = true;
+        return this.result(text, 'complete', record, attempts, started, firstTokenMs);
+      } catch (err) {
+        record.latencyMs = Math.round(performance.now() - attemptStart);
+        text += produced;
+        if (request.signal.aborted || err instanceof ClientAbortError) {
+          record.outcome = 'aborted';
+          record.outputTokens ??= estimateTokens(produced);
+          record.answered = true;
+          return this.result(text, 'stopped', record, attempts, started, firstTokenMs);
+        }
+        const { outcome, detail } = classifyFailure(err);
+        record.outcome = outcome;
+        record.detail = detail;
+        if (produced) record.outputTokens ??= estimateTokens(produced);
+        this.logger.warn(
+          { provider: provider.name, model, outcome, detail, midStream: produced.length > 0 || continued },
+          'provider attempt failed; falling over to the next provider',
+        );
+      }
+    }
+    const last = attempts[attempts.length - 1];
+    if (request.signal.aborted && last) return this.result(text, 'stopped', last, attempts, started, firstTokenMs);
+    return this.result(
+      text,
+      'failed',
+      last ?? { provider: this.offline.name, model: '' },
+      attempts,
+      started,
+      firstTokenMs,
+    );
+  }
+
+  private result(
+    text: string,
+    status: TurnResult['status'],
+    answered: Pick<AttemptRecord, 'provider' | 'model'>,
+    attempts: AttemptRecord[],
+    started: number,
+    firstTokenMs: number | undefined,
+  ): TurnResult {
+    for (const attempt of attempts) this.observe(attempt);
+    return {
+      text,
+      status,
+      provider: answered.provider,
+      model: answered.model,
+      inputTokens: attempts.reduce((sum, a) => sum + (a.inputTokens ?? 0), 0),
+      outputTokens: attempts.reduce((sum, a) => sum + (a.outputTokens ?? 0), 0),
+      latencyMs: Math.round(performance.now() - started),
+      ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
+      attempts,
+    };
+  }
+
+  /** One provider call: streams into `handlers`, bounded by the timeouts, aborted with the client. */
+  private async attempt(
+    provider: ChatProvider,
+    model: string,
+    request: TurnRequest,
+    partial: string,
+    record: AttemptRecord,
+    attemptStart: number,
+    handlers: TurnHandlers,
+  ): Promise<void> {
+    const client = request.signal;
+    if (client.aborted) throw new ClientAbortError();
+    const controller = new AbortController();
+    const onClientAbort = () => controller.abort(new ClientAbortError());
+    client.addEventListener('abort', onClientAbort, { once: true });
+    const timed = provider !== this.offline;
+    let idleTimer: NodeJS.Timeout | undefined;
+    const arm = (phase: 'first-token' | 'idle', ms: number) => {
+      if (!timed) return;
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => controller.abort(new ProviderTimeoutError(phase, ms)), ms);
+    };
+    const totalTimer = timed
+      ? setTimeout(
+          () => controller.abort(new ProviderTimeoutError('total', this.timeouts.totalMs)),
+          this.timeouts.totalMs,
+        )
+      : undefined;
+    arm('first-token', this.timeouts.firstTokenMs);
+    // Some provider libraries do not notice an abort while they wait for the network; racing the abort makes sure
+    // a hung call is left behind at once (its fetch is aborted too, so its socket closes).
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
+    });
+    aborted.catch(() => undefined);
+
+    const messages: PromptMessage[] = partial
+      ? [...request.messages, { role: 'assistant', content: partial }, { role: 'user', content: CONTINUE_INSTRUCTION }]
+      : request.messages;
+    const stream = provider.stream({
+      personaId: request.personaId,
+      model,
+      system: request.system,
+      messages,
+      signal: controller.signal,
+    });
+    const iterator = stream[Symbol.asyncIterator]();
+    let started = false;
+    try {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), aborted]);
+        if (next.done) break;
+        const chunk = next.value;
+        if (chunk.type === 'usage') {
+          if (chunk.inputTokens !== undefined) record.inputTokens = chunk.inputTokens;
+          if (chunk.outputTokens !== undefined) record.outputTokens = chunk.outputTokens;
+          continue;
+        }
+        if (!chunk.text) continue;
+        if (!started) {
+          started = true;
+          record.firstTokenMs = Math.round(performance.now() - attemptStart);
+          handlers.onProvider?.({ provider: provider.name, model, continued: partial.length > 0 });
+        }
+        arm('idle', this.timeouts.idleMs);
+        handlers.onText(chunk.text);
+      }
+      if (!started) throw new Error('the provider returned an empty reply');
+    } catch (err) {
+      if (!controller.signal.aborted) controller.abort(err);
+      void iterator.return?.(undefined)?.catch(() => undefined);
+      if (client.aborted) throw new ClientAbortError();
+      throw controller.signal.reason instanceof ProviderTimeoutError ? controller.signal.reason : err;
+    } finally {
+      clearTimeout(idleTimer);
+      clearTimeout(totalTimer);
+      client.removeEventListener('abort', onClientAbort);
+    }
+  }
+}

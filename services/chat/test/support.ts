@@ -1,0 +1,236 @@
+/** Shared helpers of the chat service's integration tests (not a test file itself). */
+import type { EventType, KasaEvent } from '@kasa/contracts';
+import {
+  EventBus,
+  ServiceMetrics,
+  connectDatabase,
+  createLogger,
+  createMongoProcessedEventStore,
+  isDatabaseReady,
+} from '@kasa/service-kit';
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../src/app';
+import { createChatComponents, initChatDatabase, type ChatComponents } from '../src/chatComponents';
+import { readConfig } from '../src/config';
+import { KnowledgeBase } from '../src/providers/offline/knowledgeBase';
+
+export const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+export const logger = createLogger({ service: 'chat-test', version: 'test', level: 'silent' });
+export const unique = (): string => randomUUID().slice(0, 8);
+const knowledge = KnowledgeBase.load();
+
+export async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The identity headers the gateway would forward for a user. */
+export function userHeaders(tier: 'free' | 'pro' | 'enterprise' = 'free', userId = `user-${unique()}`) {
+  return { 'x-kasa-user-id': userId, 'x-kasa-username': `ama_${userId.slice(-6)}`, 'x-kasa-tier': tier };
+}
+
+/** Parses an SSE body into its events (comments are returned as `{ comment }`). */
+export function parseSse(body: string): { event?: string; data?: unknown; comment?: string }[] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.trim())
+    .map((block) => {
+      const out: { event?: string; data?: unknown; comment?: string } = {};
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) out.comment = line.slice(1).trim();
+        else if (line.startsWith('event: ')) out.event = line.slice(7);
+        else if (line.startsWith('data: ')) out.data = JSON.parse(line.slice(6));
+      }
+      return out;
+    });
+}
+
+/** A database and a bus for one test file, plus an observer that collects the events the service publishes. */
+export class TestEnvironment {
+  db!: Connection;
+  bus!: EventBus;
+  private observer!: EventBus;
+  private observerDb!: Connection;
+  readonly received: KasaEvent[] = [];
+  private readonly chains: ChatComponents['chain'][] = [];
+
+  constructor(private readonly name: string) {}
+
+  async start(): Promise<void> {
+    const url = process.env.MONGO_URL!;
+    this.db = await connectDatabase({ url, dbName: `kasa_chat_${this.name}_${process.pid}`, logger, maxAttempts: 3 });
+    this.observerDb = await connectDatabase({
+      url,
+      dbName: `kasa_chat_${this.name}_obs_${process.pid}`,
+      logger,
+      maxAttempts: 3,
+    });
+    this.bus = new EventBus({ url: AMQP_URL, source: 'kasa/chat', logger });
+    this.observer = new EventBus({
+      url: AMQP_URL,
+      source: 'kasa/chat-test',
+      logger,
+      consumerName: `chat-test-${unique()}`,
+      processedEvents: createMongoProcessedEventStore(this.observerDb),
+    });
+    for (const type of ['chat.session.created', 'chat.message.created'] as const) {
+      this.observer.subscribeBroadcast(type, async (event) => {
+        this.received.push(event as KasaEvent);
+      });
+    }
+    await Promise.all([this.bus.start(), this.observer.start()]);
+    await initChatDatabase(this.db);
+  }
+
+  async stop(): Promise<void> {
+    for (const chain of this.chains) chain.shutdown();
+    await Promise.all([this.bus?.close(), this.observer?.close()]);
+    await this.db?.dropDatabase();
+    await this.observerDb?.dropDatabase();
+    await Promise.all([this.db?.close(), this.observerDb?.close()]);
+  }
+
+  eventOf(type: EventType, match: (data: Record<string, unknown>) => boolean, timeoutMs = 5_000): Promise<KasaEvent> {
+    return eventually(
+      () => this.received.find((e) => e.type === type && match(e.data as Record<string, unknown>)),
+      timeoutMs,
+    );
+  }
+
+  /** A fresh chat app (fresh chain and breakers) configured by `env` exactly as the service reads process.env. */
+  async app(env: Record<string, string> = {}): Promise<{ app: Express; chat: ChatComponents }> {
+    const config = readConfig({
+      CHAT_OFFLINE_WORD_DELAY_MS: '0',
+      CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS: '1000',
+      CHAT_PROVIDER_IDLE_TIMEOUT_MS: '1000',
+      ...env,
+    });
+    const metrics = new ServiceMetrics('chat-test');
+    const chat = createChatComponents({ db: this.db, bus: this.bus, logger, metrics, settings: config, knowledge });
+    this.chains.push(chat.chain);
+    await chat.personas.seed();
+    const app = createApp({
+      logger,
+      metrics,
+      readiness: { database: () => isDatabaseReady(this.db), broker: () => this.bus.isConnected() },
+      isShuttingDown: () => false,
+      ...chat,
+      heartbeatMs: Number(env.CHAT_SSE_HEARTBEAT_MS ?? 15_000),
+    });
+    return { app, chat };
+  }
+}
+
+export type FakeMode =
+  /** Streams `text` word by word, `delayMs` apart. */
+  | { kind: 'ok'; text: string; delayMs?: number }
+  /** Answers with an HTTP error before streaming. */
+  | { kind: 'status'; status: number }
+  /** Accepts the request and never answers. */
+  | { kind: 'hang' }
+  /** Streams the first `words` words of `text`, then kills the connection. */
+  | { kind: 'die'; text: string; words: number }
+  /** Streams `text` and then stalls forever with the connection open. */
+  | { kind: 'stall'; text: string }
+  /** Streams a numbered word every `intervalMs`, forever, until the client goes away. */
+  | { kind: 'endless'; intervalMs: number };
+
+export interface FakeRequest {
+  body: { model: string; stream?: boolean; messages: { role: string; content: unknown }[] };
+  startedAt: number;
+  closedAt?: number;
+}
+
+/** A fake OpenAI-compatible server (POST /v1/chat/completions, streaming in OpenAI's SSE format). */
+export class FakeOpenAI {
+  mode: FakeMode = { kind: 'ok', text: 'Hello from the fake provider.' };
+  readonly requests: FakeRequest[] = [];
+  private server?: http.Server;
+
+  get baseURL(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    if (req.url !== '/v1/chat/completions') {
+      res.writeHead(404).end();
+      return;
+    }
+    const record: FakeRequest = { body: JSON.parse(raw), startedAt: Date.now() };
+    this.requests.push(record);
+    res.on('close', () => (record.closedAt = Date.now()));
+    const mode = this.mode;
+    if (mode.kind === 'status') {
+      res.writeHead(mode.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `fake ${mode.status}`, type: 'server_error' } }));
+      return;
+    }
+    if (mode.kind === 'hang') return;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion.chunk',
+        created: Math.floor(Date.now() / 1000),
+        model: record.body.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      })}\n\n`;
+    const words = (text: string) => text.match(/\s*\S+/g) ?? [];
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    res.write(chunk({ role: 'assistant', content: '' }));
+    switch (mode.kind) {
+      case 'ok': {
+        for (const word of words(mode.text)) {
+          if (res.destroyed) return;
+          res.write(chunk({ content: word }));
+          if (mode.delayMs) await sleep(mode.delayMs);
+        }
+        res.write(chunk({}, 'stop'));
+        res.write(
+          `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: words(mode.text).length, total_tokens: 42 + words(mode.text).length } })}\n\n`,
+        );
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      case 'die':
+        for (const word of words(mode.text).slice(0, mode.words)) res.write(chunk({ content: word }));
+        await sleep(30);
+        res.destroy();
+        return;
+      case 'stall':
+        for (const word of words(mode.text)) res.write(chunk({ content: word }));
+        return;
+      case 'endless':
+        for (let i = 1; !res.destroyed; i++) {
+          res.write(chunk({ content: `w${i} ` }));
+          await sleep(mode.intervalMs);
+        }
+        return;
+    }
+  }
+}
