@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { envPort, loadConfig } from '@kasa/service-kit';
+import { z } from 'zod';
+
+/** Where the built frontends live in this repository: <repo>/frontends (the same from src/ and dist/). */
+export const DEFAULT_WEB_DIST_DIR = path.resolve(__dirname, '..', '..', 'frontends');
+
+const serviceUrl = (fallback: string) =>
+  z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .default(fallback)
+    .transform((value) => value.replace(/\/+$/, ''));
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** A comma-separated list of browser origins, e.g. `http://localhost:8080,http://localhost:3000`. */
+const originList = z
+  .string()
+  .default('http://localhost:8080')
+  .transform((value, ctx) => {
+    const origins = value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${origin}" is not an origin like http://localhost:8080 (no path, no trailing slash)`,
+        });
+      }
+    }
+    if (origins.length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one origin' });
+    return origins;
+  });
+
+/**
+ * Express's `trust proxy` setting: `false` (the default: the client is whoever opened the socket), `true`, a hop
+ * count, or a list of addresses/subnets such as `loopback, 10.0.0.0/8`. It decides the client IP used by the rate
+ * limit and by X-Forwarded-For, so only trust proxies that really sit in front of the gateway.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((value): boolean | number | string => {
+    const trimmed = value.trim();
+    if (trimmed === 'false') return false;
+    if (trimmed === 'true') return true;
+    if (/^\d+$/.test(trimmed)) return Number(trimmed);
+    return trimmed;
+  });
+
+/** Every setting of the gateway, from the environment (see .env.example). */
+export const GatewayEnv = z.object({
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GATEWAY_PORT: envPort(8080),
+  GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_ADMIN_PORT: envPort(9876),
+  GATEWAY_ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_TRUST_PROXY: trustProxy,
+  AUTH_SERVICE_URL: serviceUrl('http://127.0.0.1:4001'),
+  CHAT_SERVICE_URL: serviceUrl('http://127.0.0.1:4002'),
+  VOICE_SERVICE_URL: serviceUrl('http://127.0.0.1:4003'),
+  STATUS_SERVICE_URL: serviceUrl('http://127.0.0.1:4004'),
+  WEB_ORIGIN: originList,
+  WEB_DIST_DIR: z
+    .string()
+    .min(1)
+    .default(DEFAULT_WEB_DIST_DIR)
+    .transform((dir) => path.resolve(dir)),
+  AUTH_RATE_LIMIT_MAX: positiveInt(100),
+  AUTH_RATE_LIMIT_WINDOW_MS: positiveInt(900_000),
+  UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
+  UPSTREAM_CONNECT_TIMEOUT_MS: positiveInt(1_000),
+  GATEWAY_MAX_BODY_BYTES: positiveInt(1024 * 1024),
+  AMQP_URL: z
+    .url({ protocol: /^amqps?$/, error: 'must be an amqp:// URL' })
+    .default('amqp://guest:guest@127.0.0.1:5672'),
+  REDIS_URL: z.url({ protocol: /^redis$/, error: 'must be a redis:// URL' }).optional(),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+});
+export type GatewayConfig = z.output<typeof GatewayEnv>;
+
+/** Reads and validates the gateway's environment; throws a ConfigError naming every variable that is wrong. */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return loadConfig(GatewayEnv, env);
+}

@@ -1,0 +1,210 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { ServiceMetrics, type Logger } from '@kasa/service-kit';
+import { createJwtPolicy } from './auth/jwtPolicy';
+import { startRevocationFeed, type RevocationFeed } from './auth/revocationFeed';
+import { RevocationList } from './auth/revocationList';
+import { TokenVerifier } from './auth/tokenVerifier';
+import type { GatewayConfig } from './config';
+import { egRequire, runExpressGateway } from './eg/expressGateway';
+import { jsonErrorHandler } from './errorHandlerMiddleware';
+import { routeEgLogsThroughPino } from './eg/logging';
+import { adoptExpressPrototypes, stableEgContexts } from './eg/performance';
+import { providePolicies } from './eg/runtime';
+import type { EgPolicy } from './eg/types';
+import { startAdminServer, type AdminServer } from './metrics/adminServer';
+import { createMetricsPolicy } from './metrics/metricsPolicy';
+import { createProxyPolicy } from './proxy/proxyPolicy';
+import { Upstreams } from './proxy/upstreams';
+import { createRateLimitPolicy, type CounterStore } from './rateLimit/rateLimitPolicy';
+import { requestIdPolicy } from './requestId/requestIdPolicy';
+import { createOpenApiPolicy } from './web/openApiPolicy';
+import { notFoundPolicy } from './web/notFoundPolicy';
+import { createStaticPolicy } from './web/staticPolicy';
+
+/** gateway/config: gateway.config.yml, system.config.yml and the models EG insists on (from src/ and dist/ alike). */
+export const DEFAULT_CONFIG_DIR = path.resolve(__dirname, '..', 'config');
+
+/** The issuer and audience the auth service puts in every access token. */
+export const TOKEN_ISSUER = 'kasa-auth';
+export const TOKEN_AUDIENCE = 'kasa';
+
+export interface RunningGateway {
+  /** The public port (useful when GATEWAY_PORT=0 picked a free one). */
+  port: number;
+  adminPort: number;
+  server: Server;
+  revocations: RevocationList;
+  /** Whether the token-revocation feed is connected to RabbitMQ. */
+  revocationFeedConnected(): boolean;
+  /** Drains in-flight requests (up to SHUTDOWN_TIMEOUT_MS), then closes connections, pools and the broker link. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes the validated settings under the variable names that gateway.config.yml and system.config.yml template
+ * (`${GATEWAY_PORT:-8080}`...), so EG reads the same values as the zod schema (defaults applied, lists normalised),
+ * plus the few that only the gateway derives (the plugin's path, the Redis settings from REDIS_URL).
+ */
+function publishConfigToEnv(config: GatewayConfig): void {
+  const env = process.env;
+  env.GATEWAY_PORT = String(config.GATEWAY_PORT);
+  env.GATEWAY_HOST = config.GATEWAY_HOST;
+  env.AUTH_SERVICE_URL = config.AUTH_SERVICE_URL;
+  env.CHAT_SERVICE_URL = config.CHAT_SERVICE_URL;
+  env.VOICE_SERVICE_URL = config.VOICE_SERVICE_URL;
+  env.STATUS_SERVICE_URL = config.STATUS_SERVICE_URL;
+  env.WEB_ORIGIN = config.WEB_ORIGIN.join(',');
+  // The CORS policy needs a list; JSON is a YAML flow sequence, and keeps the file valid YAML before templating.
+  env.KASA_CORS_ORIGINS = JSON.stringify(config.WEB_ORIGIN);
+  env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX);
+  env.AUTH_RATE_LIMIT_WINDOW_MS = String(config.AUTH_RATE_LIMIT_WINDOW_MS);
+  // JSON: a YAML double-quoted string, whatever characters the path holds.
+  env.KASA_GATEWAY_PLUGIN = JSON.stringify(require.resolve('./eg/plugin'));
+
+  const redis = config.REDIS_URL ? new URL(config.REDIS_URL) : undefined;
+  env.KASA_REDIS_EMULATE = redis ? 'false' : 'true';
+  env.KASA_REDIS_HOST = redis?.hostname || '127.0.0.1';
+  env.KASA_REDIS_PORT = redis?.port || '6379';
+  env.KASA_REDIS_DB = redis?.pathname.replace('/', '') || '0';
+  // An empty value becomes YAML null: no password.
+  env.KASA_REDIS_PASSWORD = redis?.password ? decodeURIComponent(redis.password) : '';
+  env.KASA_REDIS_USERNAME = redis?.username ? decodeURIComponent(redis.username) : '';
+
+  // EG would otherwise watch its config files and hot-reload them, re-running plugin init (one gateway per process).
+  env.EG_DISABLE_CONFIG_WATCH ??= 'true';
+}
+
+/**
+ * Wires the gateway together and starts it: the policies and what they share (token verifier, revocation list,
+ * upstream pools, metrics), express-gateway with Kasa's plugin on the public port, the admin port, and the
+ * revocation feed. Neither the auth service nor RabbitMQ needs to be up: the gateway serves and keeps retrying.
+ */
+export async function startGateway(
+  config: GatewayConfig,
+  options: { logger: Logger; configDir?: string },
+): Promise<RunningGateway> {
+  const { logger } = options;
+  publishConfigToEnv(config);
+  routeEgLogsThroughPino(logger, config.LOG_LEVEL);
+  stableEgContexts(logger);
+
+  const metrics = new ServiceMetrics('gateway');
+  const revocations = new RevocationList().startPruning();
+  const verifier = new TokenVerifier({
+    jwksUri: `${config.AUTH_SERVICE_URL}/.well-known/jwks.json`,
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    logger,
+  });
+  const upstreams = new Upstreams({
+    connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+  });
+
+  const policies: EgPolicy<never>[] = [
+    requestIdPolicy,
+    createMetricsPolicy(metrics, logger),
+    // EG's data store reads system.config.yml when first required: only once EG has loaded it.
+    createRateLimitPolicy({ getStore: () => egRequire<CounterStore>('db'), logger }),
+    createJwtPolicy({ verifier, revocations }),
+    createProxyPolicy({
+      upstreams,
+      logger,
+      maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
+      headersTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    }),
+    createOpenApiPolicy(),
+    notFoundPolicy,
+    createStaticPolicy({ webDistDir: config.WEB_DIST_DIR }),
+  ] as EgPolicy<never>[];
+  providePolicies(policies);
+
+  const server = await runExpressGateway(options.configDir ?? DEFAULT_CONFIG_DIR);
+  adoptExpressPrototypes(server, logger);
+  const app = server.listeners('request')[0] as
+    { set?: (name: string, value: unknown) => void; use?: (handler: unknown) => void } | undefined;
+  app?.set?.('trust proxy', config.GATEWAY_TRUST_PROXY);
+  // Appended after EG's pipelines, so it sees what they pass on with next(err).
+  app?.use?.(jsonErrorHandler(logger));
+  // Streams (Server-Sent Events) stay open for minutes: no request timeout; idle keep-alive sockets live 65 s
+  // (longer than a typical load balancer's 60 s, so the balancer closes first and never reuses a closed socket).
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const port = (server.address() as AddressInfo).port;
+
+  verifier.warmUp();
+  const feed: RevocationFeed = startRevocationFeed({ amqpUrl: config.AMQP_URL, logger, revocations });
+
+  let shuttingDown = false;
+  let admin: AdminServer;
+  try {
+    admin = await startAdminServer({
+      port: config.GATEWAY_ADMIN_PORT,
+      host: config.GATEWAY_ADMIN_HOST,
+      metrics,
+      checks: { jwks: () => verifier.isReady() },
+      info: () => ({
+        revocationFeed: feed.isConnected() ? 'connected' : 'disconnected',
+        revokedTokens: revocations.size,
+      }),
+      isShuttingDown: () => shuttingDown,
+      logger,
+    });
+  } catch (err) {
+    server.close();
+    server.closeAllConnections();
+    await Promise.allSettled([upstreams.close(0), feed.close()]);
+    throw err;
+  }
+  logger.info({ port, host: config.GATEWAY_HOST, adminPort: admin.port }, 'gateway listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      shuttingDown = true;
+      logger.info('gateway shutting down: draining requests');
+      await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+      verifier.stop();
+      revocations.stop();
+      const results = await Promise.allSettled([upstreams.close(1_000), feed.close(), admin.close(), closeEgStore()]);
+      for (const result of results)
+        if (result.status === 'rejected') logger.warn({ err: result.reason }, 'close failed');
+      logger.info('gateway shut down');
+    })();
+    return stopping;
+  };
+
+  return {
+    port,
+    adminPort: admin.port,
+    server,
+    revocations,
+    revocationFeedConnected: () => feed.isConnected(),
+    stop,
+  };
+}
+
+/** Stops accepting connections, lets requests in flight finish for up to `timeoutMs`, then cuts the rest. */
+async function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs).unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Disconnects EG's data store (real Redis when REDIS_URL is set; a no-op for the in-process emulation). */
+async function closeEgStore(): Promise<void> {
+  const db = egRequire<{ quit?: () => Promise<unknown>; disconnect?: () => void }>('db');
+  if (process.env.KASA_REDIS_EMULATE === 'false') await db.quit?.();
+  else db.disconnect?.();
+}

@@ -1,0 +1,36 @@
+import type { Logger, ServiceMetrics } from '@kasa/service-kit';
+import type { EgPolicy } from '../eg/types';
+
+/**
+ * Counts every request and its duration under the API endpoint that matched it (`route` = the apiEndpoint name of
+ * gateway.config.yml, e.g. `chat`, `authCredentials`, `web`), never the raw path. A client that went away before
+ * the status was sent is recorded as 499 (nginx's "client closed request"). At LOG_LEVEL=debug it also writes an
+ * access log line per request (path without the query, which may carry secrets); otherwise metrics are the record.
+ */
+export function createMetricsPolicy(metrics: ServiceMetrics, logger: Logger): EgPolicy {
+  return {
+    name: 'kasa-metrics',
+    schema: { $id: 'https://kasa.example/schemas/policies/kasa-metrics.json', type: 'object' },
+    policy: () => {
+      const accessLog = logger.isLevelEnabled('debug');
+      return (req, res, next) => {
+        const end = metrics.requestDuration.startTimer();
+        res.once('close', () => {
+          const status = res.headersSent ? String(res.statusCode) : '499';
+          const route = req.egContext?.apiEndpoint?.apiEndpointName ?? 'unknown';
+          const labels = { method: req.method, route, status };
+          const seconds = end(labels);
+          metrics.requests.inc(labels);
+          if (accessLog) {
+            const path = req.originalUrl.split('?')[0];
+            logger.debug(
+              { requestId: req.kasaRequestId, method: req.method, path, route, status, ms: seconds * 1000 },
+              'request',
+            );
+          }
+        });
+        next();
+      };
+    },
+  };
+}
