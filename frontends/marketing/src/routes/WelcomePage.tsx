@@ -1,0 +1,24 @@
+import { Actions, ButtonLink, Hero, Lead, Page, Title } from '../ui';
+
+/** Route `/welcome`: a short hero whose main call to action leads to sign in / sign up. */
+export default function WelcomePage() {
+  return (
+    <Page>
+      <Hero aria-labelledby="welcome-title">
+        <Title id="welcome-title">Welcome to Kasa</Title>
+        <Lead>
+          Sign in or create a free account to chat with six AI personas by voice or text, in more than 120 languages.
+        </Lead>
+        <Actions>
+          <ButtonLink to="/auth" variant="primary">
+            Get Started
+          </ButtonLink>
+          <ButtonLink to="/pricing">View Pricing</ButtonLink>
+          <ButtonLink to="/chat" variant="ghost">
+            Try Chat
+          </ButtonLink>
+        </Actions>
+      </Hero>
+    </Page>
+  );
+}

@@ -1,0 +1,20 @@
+import styled from '@emotion/styled';
+import type { ReactNode } from 'react';
+import { Actions, Card, Muted } from '../ui/controls';
+
+const Wrapper = styled(Card)`
+  max-width: 32rem;
+  margin: 3rem auto;
+  text-align: center;
+`;
+
+/** The card shown to signed-out visitors of a page that needs sign-in. */
+export function AuthRequired({ message, action }: { message: string; action?: ReactNode }) {
+  return (
+    <Wrapper aria-labelledby="auth-required-title" data-testid="auth-required">
+      <h1 id="auth-required-title">Authentication Required</h1>
+      <Muted>{message}</Muted>
+      {action ? <Actions style={{ justifyContent: 'center' }}>{action}</Actions> : null}
+    </Wrapper>
+  );
+}

@@ -1,0 +1,61 @@
+import styled from '@emotion/styled';
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { RemoteErrorBoundary } from '../remotes/RemoteErrorBoundary';
+import { PageSkeleton } from '../ui/Skeleton';
+import { Footer } from './Footer';
+import { NavBar } from './NavBar';
+
+const SkipLink = styled.a`
+  position: absolute;
+  left: 0.5rem;
+  top: -3rem;
+  z-index: 20;
+  padding: 0.5rem 1rem;
+  border-radius: var(--kasa-radius);
+  background: var(--kasa-primary);
+  color: var(--kasa-primary-fg);
+  &:focus {
+    top: 0.5rem;
+  }
+`;
+
+const Main = styled.main`
+  flex: 1;
+  width: 100%;
+  &:focus {
+    outline: none;
+  }
+`;
+
+/** Navigation bar, the routed page (in a boundary, so a failing page never blanks the app) and the footer. */
+export function Layout() {
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  // After a client-side navigation, start at the top and move focus to the new page, as a page load would.
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+    main.current?.focus({ preventScroll: true });
+  }, [pathname]);
+
+  return (
+    <>
+      <SkipLink href="#main">Skip to content</SkipLink>
+      <NavBar />
+      <Main id="main" ref={main} tabIndex={-1}>
+        <RemoteErrorBoundary key={pathname} label="this page" onRetry={() => window.location.reload()}>
+          <Suspense fallback={<PageSkeleton label="Loading page…" />}>
+            <Outlet />
+          </Suspense>
+        </RemoteErrorBoundary>
+      </Main>
+      <Footer />
+    </>
+  );
+}
