@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run bench`: measures what ARCHITECTURE.md budgets and prints each budget beside its measured value; the same
+ * figures go to bench-results.json. A benchmark never fails the build: a figure over budget is marked, not thrown.
+ * Budgets whose part is not built yet say so instead of inventing a number.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+/** @typedef {{ name: string, budget: string, measured: string, ok: boolean | null }} Row */
+
+/** @param {any} r the figures of runGatewayBench() @returns {Row[]} */
+function gatewayRows(r) {
+  return [
+    {
+      name: 'gateway: throughput vs direct (50 connections)',
+      budget: '≥ 30 %',
+      measured: `${(r.throughput.ratio * 100).toFixed(1)} % (${r.throughput.gatewayRps} of ${r.throughput.directRps} req/s)`,
+      ok: r.withinBudget.throughput,
+    },
+    {
+      name: 'gateway: added latency p50 at 500 req/s',
+      budget: '≤ 1 ms',
+      measured: `${r.latency.addedP50Ms} ms`,
+      ok: r.withinBudget.addedP50,
+    },
+    {
+      name: 'gateway: added latency p99 at 500 req/s',
+      budget: '≤ 5 ms',
+      measured: `${r.latency.addedP99Ms} ms`,
+      ok: r.withinBudget.addedP99,
+    },
+  ];
+}
+
+/** @type {Array<{ area: string, run: () => Promise<Row[]> }>} */
+const suites = [
+  { area: 'gateway', run: async () => gatewayRows(await require('./gateway').runGatewayBench()) },
+  { area: 'web', run: async () => require('./web').webRows() },
+];
+
+const notYetMeasured = [
+  { name: 'chat: first token after the provider’s (p50 / p99)', budget: '≤ 5 ms / ≤ 20 ms' },
+  { name: 'chat: stop cancels the provider call', budget: '≤ 1 s' },
+  { name: 'speech: offline synthesis speed', budget: '≥ 20× real time' },
+  { name: 'speech: first audio of a long text', budget: '≤ 150 ms' },
+  { name: 'language detection accuracy (30+ languages)', budget: '≥ 90 %' },
+  { name: 'load: concurrent streamed chats, no failure', budget: '500' },
+];
+
+async function main() {
+  /** @type {Row[]} */
+  const rows = [];
+  for (const suite of suites) {
+    try {
+      rows.push(...(await suite.run()));
+    } catch (err) {
+      rows.push({
+        name: `${suite.area}: benchmark failed`,
+        budget: '',
+        measured: String(err instanceof Error ? err.message : err),
+        ok: false,
+      });
+    }
+  }
+  for (const item of notYetMeasured) rows.push({ ...item, measured: 'not built yet', ok: null });
+
+  const width = (/** @type {keyof Row} */ key) => Math.max(...rows.map((r) => String(r[key]).length), key.length);
+  const [w1, w2, w3] = [width('name'), width('budget'), width('measured')];
+  const line = (/** @type {string[]} */ cells) => cells.map((c, i) => c.padEnd([w1, w2, w3, 6][i] ?? 0)).join(' | ');
+  console.log(
+    `\nKasa benchmarks on ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
+  );
+  console.log(line(['measure', 'budget', 'measured', 'within']));
+  console.log(line(['-'.repeat(w1), '-'.repeat(w2), '-'.repeat(w3), '------']));
+  for (const r of rows) console.log(line([r.name, r.budget, r.measured, r.ok === null ? '–' : r.ok ? 'yes' : 'NO']));
+
+  const out = path.resolve(__dirname, '../../bench-results.json');
+  fs.writeFileSync(
+    out,
+    JSON.stringify(
+      { at: new Date().toISOString(), machine: { cores: os.cpus().length, node: process.version }, rows },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,14 @@
+// Starts one embedded MongoDB-wire server for the whole test run unless MONGO_URL points at a real MongoDB.
+// Each test file uses its own database name, so files never see each other's data.
+const os = require('node:os');
+const path = require('node:path');
+const fs = require('node:fs');
+const { startEmbeddedMongo } = require('../../scripts/embedded-mongo');
+
+module.exports = async function globalSetup() {
+  if (process.env.MONGO_URL) return;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-test-db-'));
+  const mongo = await startEmbeddedMongo({ dataDir });
+  process.env.MONGO_URL = mongo.url;
+  globalThis.__KASA_MONGO__ = { stop: mongo.stop, dataDir };
+};
