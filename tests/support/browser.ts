@@ -12,7 +12,29 @@ export function findChromium(): string {
   return found;
 }
 
-export function launchBrowser(): Promise<Browser> {
+/** The shell's saved guidance state (frontends/shell/src/tours/guidanceState.ts): every tour already seen. */
+const ALL_TOURS_SEEN = JSON.stringify({ hasSeenWelcome: true, completedTours: ['welcome', 'chat', 'developer'] });
+
+/**
+ * Debian's chromium, headless. The welcome tour starts by itself 2 s after a first visit to / and covers the page
+ * with its backdrop, so by default every new context starts with the tours marked as seen (unless the page has
+ * its own guidance state). Tests of the tours themselves pass `{ guidedTours: true }`.
+ */
+export async function launchBrowser(options: { guidedTours?: boolean } = {}): Promise<Browser> {
+  const browser = await launchChromium();
+  if (options.guidedTours) return browser;
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const context = await newContext(...args);
+    await context.addInitScript((seen: string) => {
+      if (!window.localStorage.getItem('kasa_guidance')) window.localStorage.setItem('kasa_guidance', seen);
+    }, ALL_TOURS_SEEN);
+    return context;
+  };
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: findChromium(),
     headless: true,

@@ -6,16 +6,18 @@ import { Layout } from './layout/Layout';
 import { DocumentTitle } from './layout/useDocumentTitle';
 import { RemotePage } from './remotes/RemotePage';
 import { GlobalStyles } from './theme/GlobalStyles';
-import { ThemeModeProvider } from './theme/ThemeModeProvider';
+import { ThemeProvider } from './theme/ThemeProvider';
+import { ThemeSync } from './theme/ThemeSync';
 import { Toaster } from './toast/Toaster';
+import { TourProvider } from './tours/TourProvider';
 
 // Shell pages load on demand, so `/` downloads only the frame and the landing page.
 const AuthPage = lazy(() => import('./routes/AuthPage'));
 const ChatPage = lazy(() => import('./routes/ChatPage'));
 const DeveloperPage = lazy(() => import('./routes/DeveloperPage'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage'));
+const ThemeSettingsPage = lazy(() => import('./routes/ThemeSettingsPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
-const PlaceholderPage = lazy(() => import('./routes/PlaceholderPage'));
 
 /** Public pages the marketing remote will fill; until then its ComingSoonPage says so. */
 const comingSoonPages: ReadonlyArray<[path: string, title: string]> = [
@@ -81,7 +83,7 @@ export function AppRoutes() {
         <Route path="chat" element={<ChatPage />} />
         <Route path="developer" element={<DeveloperPage />} />
         <Route path="settings" element={<SettingsPage />} />
-        <Route path="theme-settings" element={<PlaceholderPage title="Theme Settings" />} />
+        <Route path="theme-settings" element={<ThemeSettingsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
@@ -92,14 +94,17 @@ export function AppRoutes() {
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <ThemeModeProvider>
+      <ThemeProvider>
         <GlobalStyles />
         <BrowserRouter>
           <AuthSession />
-          <AppRoutes />
+          <ThemeSync />
+          <TourProvider>
+            <AppRoutes />
+          </TourProvider>
           <Toaster />
         </BrowserRouter>
-      </ThemeModeProvider>
+      </ThemeProvider>
     </QueryClientProvider>
   );
 }

@@ -7,6 +7,8 @@ import {
 } from '@kasa/service-kit';
 import cookieParser from 'cookie-parser';
 import { Router, type Express } from 'express';
+import type { Connection } from 'mongoose';
+import { createPreferencesRouter } from './preferences/preferencesRouter';
 import type { SigningKey } from './tokens/signingKey';
 import type { TokenService } from './tokens/tokenService';
 import { createAuthRouter } from './users/authRouter';
@@ -23,6 +25,8 @@ export interface AuthAppDeps {
   bus: Pick<EventBus, 'publish'>;
   tokenTtlSeconds: number;
   cookieSecure: boolean;
+  /** The auth database, for the stores that need no service object of their own (preferences). */
+  db: Connection;
 }
 
 /** The auth service's HTTP app; it never listens by itself (see index.ts). */
@@ -41,6 +45,6 @@ export function createApp(deps: AuthAppDeps): Express {
     isShuttingDown: deps.isShuttingDown,
     // Auth bodies are a username, an email and a password: 16 KB is plenty.
     bodyLimit: '16kb',
-    routes: [jwks, cookies, createAuthRouter(deps)],
+    routes: [jwks, cookies, createAuthRouter(deps), createPreferencesRouter(deps.db)],
   });
 }

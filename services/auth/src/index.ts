@@ -27,6 +27,7 @@ runMain(async () => {
     bus: runtime.bus,
     tokenTtlSeconds: config.JWT_TTL_SECONDS,
     cookieSecure: config.COOKIE_SECURE,
+    db: runtime.db,
   });
   runtime.every(30_000, 'republish pending registrations', () => users.republishPending());
   runtime.every(3_600_000, 'prune expired revocations', () => tokens.pruneExpired());

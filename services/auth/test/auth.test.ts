@@ -88,6 +88,7 @@ beforeAll(async () => {
     logger,
     tokenTtlSeconds: 3600,
     cookieSecure: false,
+    db,
   });
 });
 

@@ -1,6 +1,7 @@
 export * from './zod';
 export * from './common';
 export * from './auth';
+export * from './preferences';
 export * from './chat';
 export * from './voice';
 export * from './status';

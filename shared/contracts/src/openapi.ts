@@ -3,6 +3,7 @@ import type { ZodType } from 'zod';
 import { AuthResponse, LoginRequest, MeResponse, RegisterRequest } from './auth';
 import { CreateMessageRequest, CreateSessionRequest, Message, Persona, Session } from './chat';
 import { ErrorBody } from './common';
+import { ThemePreferenceResponse, ThemeSettings } from './preferences';
 import { AnalyticsResponse, ServicesStatusResponse } from './status';
 import { SynthesizeRequest, SynthesizeResponse } from './voice';
 import { z } from './zod';
@@ -55,6 +56,23 @@ export const operations: Operation[] = [
     errors: [429],
   },
   { method: 'get', path: '/api/auth/me', summary: 'The signed-in user', tag: 'Auth', auth: true, response: MeResponse },
+  {
+    method: 'get',
+    path: '/api/auth/preferences/theme',
+    summary: 'The signed-in user’s saved theme (null until one is saved)',
+    tag: 'Auth',
+    auth: true,
+    response: ThemePreferenceResponse,
+  },
+  {
+    method: 'put',
+    path: '/api/auth/preferences/theme',
+    summary: 'Save the signed-in user’s theme, so that it follows them to other browsers',
+    tag: 'Auth',
+    auth: true,
+    body: ThemeSettings,
+    response: ThemePreferenceResponse,
+  },
   {
     method: 'get',
     path: '/api/auth/logout',

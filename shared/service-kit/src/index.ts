@@ -11,3 +11,4 @@ export * from './server';
 export * from './validation';
 export * from './bus';
 export * from './runtime';
+export * from './identity';

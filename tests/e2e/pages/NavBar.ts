@@ -19,4 +19,30 @@ export class NavBar {
   chatLink() {
     return this.root.getByRole('link', { name: 'Chat', exact: true });
   }
+
+  /** The Help & Tours menu's button, and an entry of its open panel. */
+  helpMenu() {
+    return this.page.getByRole('button', { name: 'Help & Tours' });
+  }
+
+  helpMenuItem(name: string) {
+    return this.page.getByRole('group', { name: 'Help & Tours' }).getByRole('button', { name });
+  }
+
+  themePicker() {
+    return this.page.getByRole('button', { name: 'Theme', exact: true });
+  }
+
+  themeMenuItem(name: string | RegExp) {
+    return this.page.getByRole('group', { name: 'Theme' }).getByRole('button', { name });
+  }
+
+  /** The phone-width menu toggle ('Menu' / 'Close'). */
+  menuToggle() {
+    return this.root.getByRole('button', { name: /^(Menu|Close)$/ });
+  }
+
+  link(name: string) {
+    return this.root.getByRole('link', { name, exact: true });
+  }
 }

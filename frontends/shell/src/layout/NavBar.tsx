@@ -1,9 +1,17 @@
 import styled from '@emotion/styled';
-import { NavLink, Link } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { NavLink, Link, useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { logout, tierLabel, useAuth } from '@kasa/api-client';
 import { Button, ButtonLink } from '../ui/controls';
-import { useThemeMode } from '../theme/ThemeModeProvider';
+import { MenuButton, MenuItem } from '../ui/MenuButton';
+import { useTheme } from '../theme/ThemeProvider';
+import { COLOR_SCHEMES, themeTokens } from '../theme/tokens';
+import { toast } from '../toast/toastStore';
+import { useTours } from '../tours/TourProvider';
+
+/** Below this width the links and the account area fold behind the Menu button. */
+const PHONE = '@media (max-width: 48rem)';
 
 const Header = styled.header`
   position: sticky;
@@ -31,13 +39,19 @@ const Brand = styled(Link)`
   text-decoration: none;
 `;
 
-const Links = styled.ul`
+const Links = styled.ul<{ open: boolean }>`
   display: flex;
   flex-wrap: wrap;
   gap: 0.25rem;
   margin: 0;
   padding: 0;
   list-style: none;
+  ${PHONE} {
+    display: ${({ open }) => (open ? 'flex' : 'none')};
+    order: 3;
+    width: 100%;
+    flex-direction: column;
+  }
 `;
 
 const Item = styled(NavLink)`
@@ -58,11 +72,39 @@ const Item = styled(NavLink)`
   }
 `;
 
-const Account = styled.div`
+const Tools = styled.div`
   display: flex;
   align-items: center;
-  gap: 0.75rem;
+  gap: 0.25rem;
   margin-left: auto;
+`;
+
+const Account = styled.div<{ open: boolean }>`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.75rem;
+  ${PHONE} {
+    display: ${({ open }) => (open ? 'flex' : 'none')};
+    order: 4;
+    width: 100%;
+    padding: 0.5rem 0.75rem 0.25rem;
+    border-top: 1px solid var(--kasa-border);
+  }
+`;
+
+const MobileToggle = styled(Button)`
+  display: none;
+  ${PHONE} {
+    display: inline-flex;
+  }
+`;
+
+const Swatch = styled.span`
+  width: 1rem;
+  height: 1rem;
+  border-radius: 50%;
+  border: 1px solid var(--kasa-border);
 `;
 
 const Username = styled.span`
@@ -87,22 +129,123 @@ const icon = {
   strokeWidth: 2,
 } as const;
 
-function ThemeToggle() {
-  const { mode, toggleMode } = useThemeMode();
-  const next = mode === 'dark' ? 'light' : 'dark';
+const SCHEME_LABELS = { electric: 'Electric', cyber: 'Cyber', neon: 'Neon', quantum: 'Quantum', mono: 'Mono' } as const;
+
+/** The theme picker: light/dark, the five colour schemes and a way to the full theme settings. */
+function ThemePicker() {
+  const { settings, toggleMode, setColorScheme } = useTheme();
+  const navigate = useNavigate();
+  const next = settings.mode === 'dark' ? 'light' : 'dark';
   return (
-    <Button type="button" variant="ghost" compact onClick={toggleMode} aria-label={`Switch to ${next} theme`}>
-      {mode === 'dark' ? (
-        <svg {...icon} aria-hidden="true">
-          <circle cx="12" cy="12" r="4" />
-          <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
-        </svg>
-      ) : (
-        <svg {...icon} aria-hidden="true">
-          <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
-        </svg>
-      )}
-    </Button>
+    <div data-tour="nav-theme">
+      <MenuButton
+        label="Theme"
+        testId="theme-picker"
+        trigger={
+          settings.mode === 'dark' ? (
+            <svg {...icon} aria-hidden="true">
+              <circle cx="12" cy="12" r="4" />
+              <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+            </svg>
+          ) : (
+            <svg {...icon} aria-hidden="true">
+              <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
+            </svg>
+          )
+        }
+      >
+        {(close) => (
+          <>
+            <MenuItem type="button" onClick={toggleMode}>
+              Switch to {next} mode
+            </MenuItem>
+            <h2>Colour scheme</h2>
+            {COLOR_SCHEMES.map((scheme) => (
+              <MenuItem
+                key={scheme}
+                type="button"
+                aria-pressed={settings.colorScheme === scheme}
+                onClick={() => setColorScheme(scheme)}
+              >
+                <Swatch
+                  aria-hidden="true"
+                  style={{ background: themeTokens(settings.mode, scheme, false)['--kasa-primary'] }}
+                />
+                {SCHEME_LABELS[scheme]}
+              </MenuItem>
+            ))}
+            <MenuItem
+              type="button"
+              onClick={() => {
+                close();
+                navigate('/theme-settings');
+              }}
+            >
+              All theme settings…
+            </MenuItem>
+          </>
+        )}
+      </MenuButton>
+    </div>
+  );
+}
+
+/** Help & Tours: start any guided tour, reset them all, or go to the help page. */
+function HelpMenu() {
+  const { tours, guidance, startTour, resetAllTours } = useTours();
+  const navigate = useNavigate();
+  return (
+    <div data-tour="nav-help">
+      <MenuButton
+        label="Help & Tours"
+        testId="help-menu"
+        trigger={
+          <svg {...icon} aria-hidden="true">
+            <circle cx="12" cy="12" r="10" />
+            <path d="M9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3M12 17h.01" />
+          </svg>
+        }
+      >
+        {(close) => (
+          <>
+            <h2>Guided tours</h2>
+            {tours.map((tour) => (
+              <MenuItem
+                key={tour.id}
+                type="button"
+                onClick={() => {
+                  close();
+                  if (tour.targetRoute !== window.location.pathname) navigate(tour.targetRoute);
+                  startTour(tour.id);
+                }}
+              >
+                {tour.name}
+                {guidance.completedTours.includes(tour.id) ? ' ✓' : ''}
+              </MenuItem>
+            ))}
+            <MenuItem
+              type="button"
+              onClick={() => {
+                resetAllTours();
+                close();
+                toast({ title: 'Tours Reset', description: 'Every guided tour will show again.' });
+              }}
+            >
+              Reset All Tours
+            </MenuItem>
+            <MenuItem
+              type="button"
+              onClick={() => {
+                close();
+                navigate('/help');
+              }}
+            >
+              Help centre
+            </MenuItem>
+          </>
+        )}
+      </MenuButton>
+    </div>
   );
 }
 
@@ -110,6 +253,11 @@ function ThemeToggle() {
 export function NavBar() {
   const { user, isAuthenticated, isLoading } = useAuth();
   const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // A phone's menu closes once a link has taken the person somewhere.
+  useEffect(() => setMenuOpen(false), [pathname]);
 
   return (
     <Header>
@@ -117,19 +265,23 @@ export function NavBar() {
         <Brand to="/" aria-label="Kasa home">
           Kasa
         </Brand>
-        <Links>
+        <Links id="main-menu" open={menuOpen}>
           <li>
             <Item to="/" end>
               Home
             </Item>
           </li>
           <li>
-            <Item to="/pricing">Pricing</Item>
+            <Item to="/pricing" data-tour="nav-pricing">
+              Pricing
+            </Item>
           </li>
           {isAuthenticated ? (
             <>
               <li>
-                <Item to="/chat">Chat</Item>
+                <Item to="/chat" data-tour="nav-chat">
+                  Chat
+                </Item>
               </li>
               <li>
                 <Item to="/developer">Developer</Item>
@@ -140,8 +292,21 @@ export function NavBar() {
             </>
           ) : null}
         </Links>
-        <Account>
-          <ThemeToggle />
+        <Tools>
+          <HelpMenu />
+          <ThemePicker />
+          <MobileToggle
+            type="button"
+            variant="ghost"
+            compact
+            aria-expanded={menuOpen}
+            aria-controls="main-menu account-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? 'Close' : 'Menu'}
+          </MobileToggle>
+        </Tools>
+        <Account id="account-menu" open={menuOpen}>
           {isLoading ? null : isAuthenticated ? (
             <>
               <Username data-testid="nav-username">{user?.username || 'User'}</Username>

@@ -1,21 +1,42 @@
 import { Global, css } from '@emotion/react';
-import { radius, tokens, type Tokens } from './tokens';
+import { DEFAULT_THEME } from './themeSettings';
+import { COLOR_SCHEMES, themeSelector, themeTokens, type ThemeMode, type Tokens } from './tokens';
 
 const declarations = (values: Tokens): string =>
   Object.entries(values)
     .map(([name, value]) => `${name}: ${value};`)
     .join('\n');
 
+/** One rule per mode × scheme × contrast; ThemeProvider's classes on <html> pick one. */
+const themeRules = (['light', 'dark'] as ThemeMode[])
+  .flatMap((mode) =>
+    COLOR_SCHEMES.flatMap((scheme) =>
+      [false, true].map(
+        (contrast) =>
+          `${themeSelector(mode, scheme, contrast)} { ${declarations(themeTokens(mode, scheme, contrast))} color-scheme: ${mode}; }`,
+      ),
+    ),
+  )
+  .join('\n');
+
+const { borderRadius, spacing, fontSize } = DEFAULT_THEME.customSettings;
+
 const globalStyles = css`
-  :root,
-  :root.light {
-    ${declarations(tokens.light)}
-    --kasa-radius: ${radius};
+  /* Before the app starts (and without classes) the page uses the default theme. */
+  :root {
+    ${declarations(themeTokens(DEFAULT_THEME.mode, DEFAULT_THEME.colorScheme, false))}
+    --kasa-radius: ${borderRadius}px;
+    --kasa-space: ${spacing}px;
+    --kasa-font-size: ${fontSize}px;
     color-scheme: light;
   }
-  :root.dark {
-    ${declarations(tokens.dark)}
-    color-scheme: dark;
+  ${themeRules}
+  /* The font size slider scales the whole page; its default (14) keeps the browser's own base size. */
+  html {
+    font-size: calc(var(--kasa-font-scale, 1) * 100%);
+  }
+  :root.high-contrast a {
+    text-decoration-thickness: 2px;
   }
   *,
   *::before,
@@ -24,6 +45,15 @@ const globalStyles = css`
   }
   html {
     -webkit-text-size-adjust: 100%;
+  }
+  /* Animations off (the theme setting, or the system's reduced motion on a first visit). */
+  :root.reduce-motion *,
+  :root.reduce-motion *::before,
+  :root.reduce-motion *::after {
+    animation-duration: 0.01ms !important;
+    animation-iteration-count: 1 !important;
+    transition-duration: 0.01ms !important;
+    scroll-behavior: auto !important;
   }
   body {
     margin: 0;
@@ -39,7 +69,7 @@ const globalStyles = css`
       'Helvetica Neue',
       Arial,
       sans-serif;
-    font-size: 16px;
+    font-size: 1rem;
     line-height: 1.5;
   }
   #root {
