@@ -8,6 +8,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+require('./registerTs');
 
 /** @typedef {{ name: string, budget: string, measured: string, ok: boolean | null }} Row */
 
@@ -35,25 +36,51 @@ function gatewayRows(r) {
   ];
 }
 
+/** @param {import('./chat').ChatBenchResult} r @returns {Row[]} */
+function chatRows(r) {
+  return [
+    {
+      name: 'chat: first token after the provider’s (p50 / p99)',
+      budget: '≤ 5 ms / ≤ 20 ms',
+      measured: `${r.firstToken.p50Ms} ms / ${r.firstToken.p99Ms} ms (${r.firstToken.samples} turns via the gateway)`,
+      ok: r.firstToken.p50Ms <= 5 && r.firstToken.p99Ms <= 20,
+    },
+    {
+      name: 'chat: stop cancels the provider call',
+      budget: '≤ 1 s',
+      measured: `${r.stop.cancelMs} ms (client hangs up), ${r.stop.resumableCancelMs} ms (stop endpoint)`,
+      ok: Math.max(r.stop.cancelMs, r.stop.resumableCancelMs) <= 1000,
+    },
+    {
+      name: 'load: concurrent streamed chats, no failure',
+      budget: '500',
+      measured:
+        `${r.load.streams} streams in ${r.load.seconds} s, ${r.load.failed} failed` +
+        (r.load.errors.length ? ` (${r.load.errors.slice(0, 3).join('; ')})` : ''),
+      ok: r.load.streams >= 500 && r.load.failed === 0,
+    },
+  ];
+}
+
 /** @type {Array<{ area: string, run: () => Promise<Row[]> }>} */
 const suites = [
   { area: 'gateway', run: async () => gatewayRows(await require('./gateway').runGatewayBench()) },
   { area: 'web', run: async () => require('./web').webRows() },
+  { area: 'chat', run: async () => chatRows(await require('./chat.ts').runChatBench()) },
 ];
 
 const notYetMeasured = [
-  { name: 'chat: first token after the provider’s (p50 / p99)', budget: '≤ 5 ms / ≤ 20 ms' },
-  { name: 'chat: stop cancels the provider call', budget: '≤ 1 s' },
   { name: 'speech: offline synthesis speed', budget: '≥ 20× real time' },
   { name: 'speech: first audio of a long text', budget: '≤ 150 ms' },
   { name: 'language detection accuracy (30+ languages)', budget: '≥ 90 %' },
-  { name: 'load: concurrent streamed chats, no failure', budget: '500' },
 ];
 
 async function main() {
   /** @type {Row[]} */
   const rows = [];
-  for (const suite of suites) {
+  // `npm run bench -- chat web` runs only those areas.
+  const only = process.argv.slice(2);
+  for (const suite of suites.filter((s) => only.length === 0 || only.includes(s.area))) {
     try {
       rows.push(...(await suite.run()));
     } catch (err) {
@@ -65,7 +92,7 @@ async function main() {
       });
     }
   }
-  for (const item of notYetMeasured) rows.push({ ...item, measured: 'not built yet', ok: null });
+  if (only.length === 0) for (const item of notYetMeasured) rows.push({ ...item, measured: 'not built yet', ok: null });
 
   const width = (/** @type {keyof Row} */ key) => Math.max(...rows.map((r) => String(r[key]).length), key.length);
   const [w1, w2, w3] = [width('name'), width('budget'), width('measured')];

@@ -11,8 +11,6 @@ import {
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { createChatComponents, initChatDatabase, type ChatComponents } from '../src/chatComponents';
 import { readConfig } from '../src/config';
@@ -133,104 +131,4 @@ export class TestEnvironment {
   }
 }
 
-export type FakeMode =
-  /** Streams `text` word by word, `delayMs` apart. */
-  | { kind: 'ok'; text: string; delayMs?: number }
-  /** Answers with an HTTP error before streaming. */
-  | { kind: 'status'; status: number }
-  /** Accepts the request and never answers. */
-  | { kind: 'hang' }
-  /** Streams the first `words` words of `text`, then kills the connection. */
-  | { kind: 'die'; text: string; words: number }
-  /** Streams `text` and then stalls forever with the connection open. */
-  | { kind: 'stall'; text: string }
-  /** Streams a numbered word every `intervalMs`, forever, until the client goes away. */
-  | { kind: 'endless'; intervalMs: number };
-
-export interface FakeRequest {
-  body: { model: string; stream?: boolean; messages: { role: string; content: unknown }[] };
-  startedAt: number;
-  closedAt?: number;
-}
-
-/** A fake OpenAI-compatible server (POST /v1/chat/completions, streaming in OpenAI's SSE format). */
-export class FakeOpenAI {
-  mode: FakeMode = { kind: 'ok', text: 'Hello from the fake provider.' };
-  readonly requests: FakeRequest[] = [];
-  private server?: http.Server;
-
-  get baseURL(): string {
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
-  }
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    if (req.url !== '/v1/chat/completions') {
-      res.writeHead(404).end();
-      return;
-    }
-    const record: FakeRequest = { body: JSON.parse(raw), startedAt: Date.now() };
-    this.requests.push(record);
-    res.on('close', () => (record.closedAt = Date.now()));
-    const mode = this.mode;
-    if (mode.kind === 'status') {
-      res.writeHead(mode.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `fake ${mode.status}`, type: 'server_error' } }));
-      return;
-    }
-    if (mode.kind === 'hang') return;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-      `data: ${JSON.stringify({
-        id: 'chatcmpl-fake',
-        object: 'chat.completion.chunk',
-        created: Math.floor(Date.now() / 1000),
-        model: record.body.model,
-        choices: [{ index: 0, delta, finish_reason: finish }],
-      })}\n\n`;
-    const words = (text: string) => text.match(/\s*\S+/g) ?? [];
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    res.write(chunk({ role: 'assistant', content: '' }));
-    switch (mode.kind) {
-      case 'ok': {
-        for (const word of words(mode.text)) {
-          if (res.destroyed) return;
-          res.write(chunk({ content: word }));
-          if (mode.delayMs) await sleep(mode.delayMs);
-        }
-        res.write(chunk({}, 'stop'));
-        res.write(
-          `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: words(mode.text).length, total_tokens: 42 + words(mode.text).length } })}\n\n`,
-        );
-        res.end('data: [DONE]\n\n');
-        return;
-      }
-      case 'die':
-        for (const word of words(mode.text).slice(0, mode.words)) res.write(chunk({ content: word }));
-        await sleep(30);
-        res.destroy();
-        return;
-      case 'stall':
-        for (const word of words(mode.text)) res.write(chunk({ content: word }));
-        return;
-      case 'endless':
-        for (let i = 1; !res.destroyed; i++) {
-          res.write(chunk({ content: `w${i} ` }));
-          await sleep(mode.intervalMs);
-        }
-        return;
-    }
-  }
-}
+export { FakeOpenAI, type FakeMode, type FakeRequest } from '../../../tests/support/fakeOpenAI';
