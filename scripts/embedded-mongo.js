@@ -61,7 +61,11 @@ async function startEmbeddedMongo(options) {
     binary,
     [
       '--handler=sqlite',
-      `--sqlite-url=file:${options.dataDir}/`,
+      // BEGIN IMMEDIATE: a write transaction takes SQLite's write lock up front, so concurrent writers wait (busy
+      // timeout 10 s) instead of failing with SQLITE_BUSY when a read transaction tries to upgrade mid-way.
+      // synchronous=NORMAL: in WAL mode a commit no longer waits for an fsync (the WAL is synced at checkpoints);
+      // a crash of the process loses nothing, a power cut may lose the last commits — right for a dev database.
+      `--sqlite-url=file:${options.dataDir}/?_txlock=immediate&_pragma=synchronous(normal)`,
       `--state-dir=${options.dataDir}`,
       `--listen-addr=127.0.0.1:${port}`,
       '--debug-addr=-',

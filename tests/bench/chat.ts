@@ -71,7 +71,7 @@ async function streamTurn(
   token: string,
   sessionId: string,
   options: { signal?: AbortSignal; resumable?: boolean; onFirstToken?: (meta: { messageId?: string }) => void } = {},
-): Promise<{ firstTokenAt?: number; done: boolean; status: number }> {
+): Promise<{ firstTokenAt?: number; done: boolean; status: number; error?: string }> {
   const res = await request(`${platform.baseUrl}/api/chat/sessions/${sessionId}/messages`, {
     method: 'POST',
     dispatcher,
@@ -84,13 +84,14 @@ async function streamTurn(
     body: JSON.stringify({ role: 'user', content: 'Tell me about Kasa.', type: 'text', resumable: options.resumable }),
   });
   if (res.statusCode !== 200) {
-    await res.body.text();
-    return { done: false, status: res.statusCode };
+    const body = await res.body.text();
+    return { done: false, status: res.statusCode, error: body.slice(0, 200) };
   }
   let buffer = '';
   let firstTokenAt: number | undefined;
   let messageId: string | undefined;
   let done = false;
+  let error: string | undefined;
   try {
     for await (const chunk of res.body) {
       buffer += chunk.toString();
@@ -106,13 +107,15 @@ async function streamTurn(
           options.onFirstToken?.({ messageId });
         } else if (event.startsWith('event: done')) {
           done = true;
+        } else if (event.startsWith('event: error')) {
+          error = event.slice(event.indexOf('data: ') + 6);
         }
       }
     }
   } catch (err) {
     if (!options.signal?.aborted) throw err;
   }
-  return { firstTokenAt, done, status: res.statusCode };
+  return { firstTokenAt, done, status: res.statusCode, error };
 }
 
 async function measureFirstToken(platform: RunningPlatform, provider: FakeOpenAI, token: string) {
@@ -196,9 +199,11 @@ async function measureLoad(platform: RunningPlatform, provider: FakeOpenAI, toke
     const problem =
       r.status === 'rejected'
         ? String((r.reason as Error)?.message ?? r.reason)
-        : !r.value.done
-          ? `status ${r.value.status}, stream without done`
-          : undefined;
+        : r.value.status !== 200
+          ? `status ${r.value.status}: ${r.value.error}`
+          : !r.value.done
+            ? `stream ended without done${r.value.error ? `: ${r.value.error}` : ''}`
+            : undefined;
     if (problem) errors.set(problem, (errors.get(problem) ?? 0) + 1);
   }
   const failed = [...errors.values()].reduce((a, b) => a + b, 0);
@@ -221,7 +226,7 @@ export async function runChatBench(): Promise<ChatBenchResult> {
   let platform: RunningPlatform | undefined;
   try {
     platform = await startPlatform({
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
       CHAT_PROVIDERS: 'benchfake',
       BENCHFAKE_BASE_URL: provider.baseURL,
       BENCHFAKE_MODEL: 'fake-model',
@@ -235,6 +240,8 @@ export async function runChatBench(): Promise<ChatBenchResult> {
     const load = await measureLoad(platform, provider, token);
     return { firstToken, stop, load };
   } finally {
+    // BENCH_LOG_FILE=path keeps what the services logged (errors only), to explain a failed stream.
+    if (process.env.BENCH_LOG_FILE && platform) fs.writeFileSync(process.env.BENCH_LOG_FILE, platform.logs.join('\n'));
     await platform?.stop();
     await provider.stop();
     await dispatcher.close();

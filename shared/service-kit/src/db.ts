@@ -53,3 +53,45 @@ export async function isDatabaseReady(connection: Connection): Promise<boolean> 
     return false;
   }
 }
+
+/**
+ * Whether a database error is worth one more try: a write that lost a lock race (SQLite's "database is locked"
+ * under the embedded server, MongoDB's WriteConflict) or a connection that dropped. Validation errors, duplicate
+ * keys and the like are not: retrying them gives the same answer.
+ */
+export function isTransientDatabaseError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const { name, message, code, errorLabels } = err as {
+    name?: string;
+    message?: string;
+    code?: number;
+    errorLabels?: unknown;
+  };
+  if (name === 'MongoNetworkError' || name === 'MongoNetworkTimeoutError') return true;
+  if (code === 112 /* WriteConflict */ || code === 189 /* PrimarySteppedDown */) return true;
+  const labels = errorLabels instanceof Set ? [...errorLabels] : Array.isArray(errorLabels) ? errorLabels : [];
+  if (labels.includes('TransientTransactionError') || labels.includes('RetryableWriteError')) return true;
+  return typeof message === 'string' && /SQLITE_BUSY|database is locked/.test(message);
+}
+
+/**
+ * Runs a database operation, retrying transient failures (see isTransientDatabaseError) with jittered exponential
+ * backoff: 4 tries over about 1.5 s. For writes whose loss would lose a person's data, such as a finished reply.
+ * The operation must be safe to repeat (an update by id, an insert with a fixed _id).
+ */
+export async function withTransientRetry<T>(
+  operation: () => Promise<T>,
+  options: { logger?: Logger; what: string; attempts?: number },
+): Promise<T> {
+  const attempts = options.attempts ?? 4;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await operation();
+    } catch (err) {
+      if (attempt >= attempts || !isTransientDatabaseError(err)) throw err;
+      const delay = 100 * 2 ** (attempt - 1) * (0.5 + Math.random());
+      options.logger?.warn({ attempt, retryInMs: Math.round(delay), what: options.what }, 'database busy, retrying');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

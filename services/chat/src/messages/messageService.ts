@@ -1,5 +1,5 @@
 import type { AssistantReply, CreateMessageRequest, MessageStatus } from '@kasa/contracts';
-import { NotAllowedError, NotFoundError, type Logger } from '@kasa/service-kit';
+import { NotAllowedError, NotFoundError, withTransientRetry, type Logger } from '@kasa/service-kit';
 import { Types, type Model } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { publishEvent, type EventPublisher } from '../events/publishEvent';
@@ -86,27 +86,35 @@ export class MessageService {
     const language = input.language && input.language !== 'auto' ? input.language : undefined;
 
     const history = await this.history(session._id, who.userId);
-    const user = await this.messages.create({
-      sessionId: session._id,
-      ownerId: who.userId,
-      personaId: session.personaId,
-      role: 'user',
-      type: input.type,
-      content: input.content,
-      status: 'complete',
-      ...(language ? { language } : {}),
-    });
-    const assistant = await this.messages.create({
-      sessionId: session._id,
-      ownerId: who.userId,
-      personaId: session.personaId,
-      role: 'assistant',
-      type: 'text',
-      content: '',
-      status: 'streaming',
-      replyTo: user._id,
-      ...(language ? { language } : {}),
-    });
+    const user = await withTransientRetry(
+      () =>
+        this.messages.create({
+          sessionId: session._id,
+          ownerId: who.userId,
+          personaId: session.personaId,
+          role: 'user',
+          type: input.type,
+          content: input.content,
+          status: 'complete',
+          ...(language ? { language } : {}),
+        }),
+      { logger: this.logger, what: 'store the user message' },
+    );
+    const assistant = await withTransientRetry(
+      () =>
+        this.messages.create({
+          sessionId: session._id,
+          ownerId: who.userId,
+          personaId: session.personaId,
+          role: 'assistant',
+          type: 'text',
+          content: '',
+          status: 'streaming',
+          replyTo: user._id,
+          ...(language ? { language } : {}),
+        }),
+      { logger: this.logger, what: 'store the reply placeholder' },
+    );
     void publishEvent(
       this.bus,
       this.logger,
@@ -225,22 +233,27 @@ export class MessageService {
       this.logger.warn({ err }, 'provider attempts not recorded'),
     );
     const status: MessageStatus = result.status;
-    const stored = await this.messages
-      .findOneAndUpdate(
-        { _id: turn.assistant._id, ownerId: turn.who.userId },
-        {
-          $set: {
-            content: result.text,
-            status,
-            provider: result.provider,
-            model: result.model,
-            tokens: result.outputTokens,
-            latencyMs: result.latencyMs,
-          },
-        },
-        { new: true },
-      )
-      .lean();
+    // The finished reply is the person's data: a busy database gets a few more tries before it is given up on.
+    const stored = await withTransientRetry(
+      () =>
+        this.messages
+          .findOneAndUpdate(
+            { _id: turn.assistant._id, ownerId: turn.who.userId },
+            {
+              $set: {
+                content: result.text,
+                status,
+                provider: result.provider,
+                model: result.model,
+                tokens: result.outputTokens,
+                latencyMs: result.latencyMs,
+              },
+            },
+            { new: true },
+          )
+          .lean(),
+      { logger: this.logger, what: 'store the finished reply' },
+    );
     const doc = stored ?? {
       ...turn.assistant,
       content: result.text,

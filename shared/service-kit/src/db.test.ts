@@ -1,0 +1,65 @@
+import { isTransientDatabaseError, withTransientRetry } from './db';
+
+const busy = Object.assign(new Error('[collection.go:191] database is locked (5) (SQLITE_BUSY)'), {
+  name: 'MongoServerError',
+});
+const duplicate = Object.assign(new Error('E11000 duplicate key error'), { name: 'MongoServerError', code: 11000 });
+
+describe('isTransientDatabaseError', () => {
+  it('retries lock races, write conflicts, retryable labels and dropped connections', () => {
+    expect(isTransientDatabaseError(busy)).toBe(true);
+    expect(isTransientDatabaseError({ name: 'MongoServerError', code: 112, message: 'WriteConflict' })).toBe(true);
+    expect(isTransientDatabaseError({ errorLabels: new Set(['RetryableWriteError']), message: 'x' })).toBe(true);
+    expect(isTransientDatabaseError({ name: 'MongoNetworkError', message: 'socket closed' })).toBe(true);
+  });
+
+  it('does not retry what would fail again', () => {
+    expect(isTransientDatabaseError(duplicate)).toBe(false);
+    expect(isTransientDatabaseError(new Error('Validation failed'))).toBe(false);
+    expect(isTransientDatabaseError(undefined)).toBe(false);
+    expect(isTransientDatabaseError('database is locked')).toBe(false);
+  });
+});
+
+describe('withTransientRetry', () => {
+  it('returns the result once a busy database lets the operation through', async () => {
+    let calls = 0;
+    const result = await withTransientRetry(
+      async () => {
+        calls += 1;
+        if (calls < 3) throw busy;
+        return 'stored';
+      },
+      { what: 'test write' },
+    );
+    expect(result).toBe('stored');
+    expect(calls).toBe(3);
+  });
+
+  it('gives up after the last attempt with the database’s own error', async () => {
+    let calls = 0;
+    const failing = withTransientRetry(
+      async () => {
+        calls += 1;
+        throw busy;
+      },
+      { what: 'test write', attempts: 2 },
+    );
+    await expect(failing).rejects.toBe(busy);
+    expect(calls).toBe(2);
+  });
+
+  it('does not repeat an operation that failed for good', async () => {
+    let calls = 0;
+    await expect(
+      withTransientRetry(
+        async () => {
+          calls += 1;
+          throw duplicate;
+        },
+        { what: 'test write' },
+      ),
+    ).rejects.toBe(duplicate);
+    expect(calls).toBe(1);
+  });
+});
