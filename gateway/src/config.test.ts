@@ -34,6 +34,33 @@ describe('loadGatewayConfig', () => {
     expect(config.GATEWAY_TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
   });
 
+  it('reads the plan quotas and the per-minute limit, with the spec’s numbers by default', () => {
+    expect(loadGatewayConfig({})).toMatchObject({
+      PLAN_FREE_MONTHLY_CALLS: 1_000,
+      PLAN_PRO_MONTHLY_CALLS: 50_000,
+      PLAN_ENTERPRISE_MONTHLY_CALLS: null,
+      API_RATE_LIMIT_PER_MINUTE: 1_000,
+      API_KEY_CACHE_TTL_MS: 30_000,
+    });
+    expect(
+      loadGatewayConfig({
+        PLAN_FREE_MONTHLY_CALLS: '5',
+        PLAN_PRO_MONTHLY_CALLS: 'Unlimited',
+        PLAN_ENTERPRISE_MONTHLY_CALLS: '2000000',
+        API_KEY_CACHE_TTL_MS: '0',
+      }),
+    ).toMatchObject({
+      PLAN_FREE_MONTHLY_CALLS: 5,
+      PLAN_PRO_MONTHLY_CALLS: null,
+      PLAN_ENTERPRISE_MONTHLY_CALLS: 2_000_000,
+      API_KEY_CACHE_TTL_MS: 0,
+    });
+  });
+
+  it.each([['0'], ['-5'], ['1.5'], ['lots']])('refuses a monthly quota of %s', (value) => {
+    expect(() => loadGatewayConfig({ PLAN_FREE_MONTHLY_CALLS: value })).toThrow(/PLAN_FREE_MONTHLY_CALLS/);
+  });
+
   it('fails fast, naming every variable that is wrong', () => {
     let error: unknown;
     try {

@@ -13,6 +13,19 @@ const serviceUrl = (fallback: string) =>
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** A plan's monthly call quota: a positive whole number, or `unlimited`. Parsed to a number, or null for unlimited. */
+const monthlyCalls = (fallback: number | 'unlimited') =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((value, ctx) => {
+      const trimmed = value.trim().toLowerCase();
+      if (trimmed === 'unlimited') return null;
+      if (/^\d+$/.test(trimmed) && Number(trimmed) > 0) return Number(trimmed);
+      ctx.addIssue({ code: 'custom', message: 'must be a positive whole number of calls, or "unlimited"' });
+      return z.NEVER;
+    });
+
 /** A comma-separated list of browser origins, e.g. `http://localhost:8080,http://localhost:3000`. */
 const originList = z
   .string()
@@ -84,6 +97,14 @@ export const GatewayEnv = z.object({
     .default('amqp://guest:guest@127.0.0.1:5672'),
   REDIS_URL: z.url({ protocol: /^redis$/, error: 'must be a redis:// URL' }).optional(),
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Monthly API calls per plan (spec section 9): Free 1,000, Pro 50,000, Enterprise unlimited. */
+  PLAN_FREE_MONTHLY_CALLS: monthlyCalls(1_000),
+  PLAN_PRO_MONTHLY_CALLS: monthlyCalls(50_000),
+  PLAN_ENTERPRISE_MONTHLY_CALLS: monthlyCalls('unlimited'),
+  /** Requests per minute per API key (or per person, for calls with an access token) on the public API routes. */
+  API_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
+  /** How long a verified API key is trusted without asking the auth service again (0: ask every time). */
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
 });
 export type GatewayConfig = z.output<typeof GatewayEnv>;
 

@@ -12,6 +12,7 @@ export function sendError(
   message: string,
   requestId: string | undefined,
   headers: OutgoingHttpHeaders = {},
+  details?: unknown,
 ): void {
   if (res.headersSent) {
     // Too late for a status: cut the response so the client sees a failure, not a silently truncated success.
@@ -19,6 +20,7 @@ export function sendError(
     return;
   }
   const body: ErrorBody = { message, code, requestId: requestId ?? '' };
+  if (details !== undefined) body.details = details;
   const json = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

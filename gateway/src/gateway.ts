@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ServiceMetrics, type Logger } from '@kasa/service-kit';
+import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { createJwtPolicy } from './auth/jwtPolicy';
 import { startRevocationFeed, type RevocationFeed } from './auth/revocationFeed';
 import { RevocationList } from './auth/revocationList';
@@ -16,6 +17,8 @@ import type { EgPolicy } from './eg/types';
 import { startAdminServer, type AdminServer } from './metrics/adminServer';
 import { createMetricsPolicy } from './metrics/metricsPolicy';
 import { createProxyPolicy } from './proxy/proxyPolicy';
+import { MemoryQuotaCounter, RedisQuotaCounter, type QuotaCounter, type ScriptingRedis } from './quota/quotaCounter';
+import { createQuotaPolicy } from './quota/quotaPolicy';
 import { Upstreams } from './proxy/upstreams';
 import { createRateLimitPolicy, type CounterStore } from './rateLimit/rateLimitPolicy';
 import { requestIdPolicy } from './requestId/requestIdPolicy';
@@ -98,6 +101,15 @@ export async function startGateway(
     audience: TOKEN_AUDIENCE,
     logger,
   });
+  const apiKeys = new ApiKeyVerifier({
+    authServiceUrl: config.AUTH_SERVICE_URL,
+    logger,
+    ttlMs: config.API_KEY_CACHE_TTL_MS,
+  });
+  // With REDIS_URL the counters live in Redis (EG's connection, so one per instance) and every instance shares them.
+  const quotaCounter: QuotaCounter = config.REDIS_URL
+    ? new RedisQuotaCounter(() => egRequire<ScriptingRedis>('db'))
+    : new MemoryQuotaCounter();
   const upstreams = new Upstreams({
     connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -108,7 +120,19 @@ export async function startGateway(
     createMetricsPolicy(metrics, logger),
     // EG's data store reads system.config.yml when first required: only once EG has loaded it.
     createRateLimitPolicy({ getStore: () => egRequire<CounterStore>('db'), logger }),
-    createJwtPolicy({ verifier, revocations }),
+    createJwtPolicy({ verifier, revocations, apiKeys }),
+    createQuotaPolicy({
+      getCounter: () => quotaCounter,
+      limits: {
+        monthly: {
+          free: config.PLAN_FREE_MONTHLY_CALLS,
+          pro: config.PLAN_PRO_MONTHLY_CALLS,
+          enterprise: config.PLAN_ENTERPRISE_MONTHLY_CALLS,
+        },
+        perMinute: config.API_RATE_LIMIT_PER_MINUTE,
+      },
+      logger,
+    }),
     createProxyPolicy({
       upstreams,
       logger,
@@ -136,7 +160,7 @@ export async function startGateway(
   const port = (server.address() as AddressInfo).port;
 
   verifier.warmUp();
-  const feed: RevocationFeed = startRevocationFeed({ amqpUrl: config.AMQP_URL, logger, revocations });
+  const feed: RevocationFeed = startRevocationFeed({ amqpUrl: config.AMQP_URL, logger, revocations, apiKeys });
 
   let shuttingDown = false;
   let admin: AdminServer;
@@ -149,6 +173,7 @@ export async function startGateway(
       info: () => ({
         revocationFeed: feed.isConnected() ? 'connected' : 'disconnected',
         revokedTokens: revocations.size,
+        cachedApiKeys: apiKeys.size,
       }),
       isShuttingDown: () => shuttingDown,
       logger,
@@ -156,7 +181,7 @@ export async function startGateway(
   } catch (err) {
     server.close();
     server.closeAllConnections();
-    await Promise.allSettled([upstreams.close(0), feed.close()]);
+    await Promise.allSettled([upstreams.close(0), feed.close(), apiKeys.close(), quotaCounter.close()]);
     throw err;
   }
   logger.info({ port, host: config.GATEWAY_HOST, adminPort: admin.port }, 'gateway listening');
@@ -169,7 +194,14 @@ export async function startGateway(
       await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
       verifier.stop();
       revocations.stop();
-      const results = await Promise.allSettled([upstreams.close(1_000), feed.close(), admin.close(), closeEgStore()]);
+      const results = await Promise.allSettled([
+        upstreams.close(1_000),
+        feed.close(),
+        admin.close(),
+        apiKeys.close(),
+        quotaCounter.close(),
+        closeEgStore(),
+      ]);
       for (const result of results)
         if (result.status === 'rejected') logger.warn({ err: result.reason }, 'close failed');
       logger.info('gateway shut down');
@@ -205,6 +237,7 @@ async function closeServer(server: Server, timeoutMs: number): Promise<void> {
 /** Disconnects EG's data store (real Redis when REDIS_URL is set; a no-op for the in-process emulation). */
 async function closeEgStore(): Promise<void> {
   const db = egRequire<{ quit?: () => Promise<unknown>; disconnect?: () => void }>('db');
-  if (process.env.KASA_REDIS_EMULATE === 'false') await db.quit?.();
+  // quit() needs a live connection; while Redis is unreachable, disconnect() ends the reconnect attempts.
+  if (process.env.KASA_REDIS_EMULATE === 'false') await db.quit?.().catch(() => db.disconnect?.());
   else db.disconnect?.();
 }

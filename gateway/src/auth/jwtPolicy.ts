@@ -1,8 +1,14 @@
-import { ErrorCode } from '@kasa/contracts';
+import { API_KEY_PREFIX, API_KEY_SCOPES, ErrorCode, type ApiKeyScope } from '@kasa/contracts';
 import { sendError } from '../errors';
 import type { EgPolicy, GatewayRequest, GatewayResponse, Next } from '../eg/types';
+import type { ApiKeyRejectReason, ApiKeyResult, ApiKeyVerifier } from './apiKeyVerifier';
 import type { RevocationList } from './revocationList';
 import type { RejectReason, TokenVerifier, VerifyResult } from './tokenVerifier';
+
+interface JwtParams {
+  /** The scope an API key needs on this pipeline. Without it, the pipeline takes access tokens only. */
+  apiKeyScope?: ApiKeyScope;
+}
 
 const MESSAGES: Record<RejectReason | 'missing' | 'revoked', string> = {
   missing: 'Authentication required: sign in, then send the token as "Authorization: Bearer <token>".',
@@ -15,13 +21,77 @@ const MESSAGES: Record<RejectReason | 'missing' | 'revoked', string> = {
   keys_unavailable: 'Auth service is unavailable. Please try again shortly.',
 };
 
+const API_KEY_MESSAGES: Record<Exclude<ApiKeyRejectReason, 'unavailable'> | 'not_allowed', string> = {
+  unknown: 'The API key is not valid. Check it, or create a new one in the developer portal.',
+  revoked: 'This API key has been revoked. Create a new one in the developer portal.',
+  expired: 'This API key has expired. Create a new one in the developer portal.',
+  not_allowed:
+    'API keys cannot be used for the account, billing or key management: sign in and send your access token instead.',
+};
+
 /**
  * Guards the protected pipelines: a valid, unexpired, unrevoked RS256 access token, or a 401 in the shared error
  * shape. On success the claims go on the request; the proxy turns them into the x-kasa-* identity headers (and
  * drops any x-kasa-* header the client sent, on every route, so identity can only come from here).
+ *
+ * Pipelines with an `apiKeyScope` also take an API key (told apart by its `ksk_` prefix) that has that scope: 403
+ * naming the scope otherwise. Elsewhere (account, billing, key management) a key gets a 401 saying to sign in, so
+ * a leaked key can neither mint keys nor change the account.
  */
-export function createJwtPolicy(deps: { verifier: TokenVerifier; revocations: RevocationList }): EgPolicy {
-  const { verifier, revocations } = deps;
+export function createJwtPolicy(deps: {
+  verifier: TokenVerifier;
+  revocations: RevocationList;
+  apiKeys: ApiKeyVerifier;
+}): EgPolicy<JwtParams> {
+  const { verifier, revocations, apiKeys } = deps;
+
+  const settleKey = (
+    req: GatewayRequest,
+    res: GatewayResponse,
+    next: Next,
+    scope: ApiKeyScope,
+    result: ApiKeyResult,
+  ) => {
+    if (!result.ok) {
+      if (result.reason === 'unavailable') {
+        sendError(res, 503, ErrorCode.upstreamUnavailable, MESSAGES.keys_unavailable, req.kasaRequestId, {
+          'retry-after': '5',
+        });
+      } else {
+        rejectKey(req, res, result.reason);
+      }
+      return;
+    }
+    if (!result.key.scopes.includes(scope)) {
+      sendError(
+        res,
+        403,
+        ErrorCode.forbidden,
+        `This API key does not have the "${scope}" scope that this route needs. Create a key with the ${scope} scope.`,
+        req.kasaRequestId,
+        { 'www-authenticate': `Bearer realm="kasa", error="insufficient_scope", scope="${scope}"` },
+      );
+      return;
+    }
+    req.kasaApiKey = result.key;
+    next();
+  };
+
+  const checkKey = (req: GatewayRequest, res: GatewayResponse, next: Next, key: string, scope?: ApiKeyScope) => {
+    if (!scope) {
+      rejectKey(req, res, 'not_allowed');
+      return;
+    }
+    const cached = apiKeys.verifyCached(key);
+    if (cached) {
+      settleKey(req, res, next, scope, cached);
+      return;
+    }
+    apiKeys.verify(key, req.kasaRequestId).then(
+      (result) => settleKey(req, res, next, scope, result),
+      (err: unknown) => next(err),
+    );
+  };
 
   const settle = (req: GatewayRequest, res: GatewayResponse, next: Next, result: VerifyResult) => {
     if (!result.ok) {
@@ -44,11 +114,19 @@ export function createJwtPolicy(deps: { verifier: TokenVerifier; revocations: Re
 
   return {
     name: 'kasa-jwt',
-    schema: { $id: 'https://kasa.example/schemas/policies/kasa-jwt.json', type: 'object' },
-    policy: () => (req, res, next) => {
+    schema: {
+      $id: 'https://kasa.example/schemas/policies/kasa-jwt.json',
+      type: 'object',
+      properties: { apiKeyScope: { type: 'string', enum: [...API_KEY_SCOPES] } },
+    },
+    policy: (params) => (req, res, next) => {
       const token = bearerToken(req.headers.authorization);
       if (!token) {
         reject(req, res, 'missing');
+        return;
+      }
+      if (token.startsWith(API_KEY_PREFIX)) {
+        checkKey(req, res, next, token, params.apiKeyScope);
         return;
       }
       // Most requests carry a token verified a moment ago: answer those without a promise.
@@ -79,5 +157,11 @@ function reject(req: GatewayRequest, res: GatewayResponse, reason: keyof typeof 
       : `Bearer realm="kasa", error="invalid_token", error_description="${reason}"`;
   sendError(res, 401, ErrorCode.unauthenticated, MESSAGES[reason], req.kasaRequestId, {
     'www-authenticate': challenge,
+  });
+}
+
+function rejectKey(req: GatewayRequest, res: GatewayResponse, reason: keyof typeof API_KEY_MESSAGES): void {
+  sendError(res, 401, ErrorCode.unauthenticated, API_KEY_MESSAGES[reason], req.kasaRequestId, {
+    'www-authenticate': `Bearer realm="kasa", error="invalid_token", error_description="api_key_${reason}"`,
   });
 }

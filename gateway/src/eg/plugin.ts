@@ -12,6 +12,7 @@ export const policies = [
   'kasa-metrics',
   'kasa-rate-limit',
   'kasa-jwt',
+  'kasa-quota',
   'kasa-proxy',
   'kasa-openapi',
   'kasa-not-found',

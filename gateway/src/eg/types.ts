@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AccessTokenClaims } from '@kasa/contracts';
+import type { AccessTokenClaims, VerifiedApiKey } from '@kasa/contracts';
 
 /**
  * The slice of express-gateway's plugin API that Kasa uses (EG's own index.d.ts drags in Express 4 typings that
@@ -22,6 +22,8 @@ export interface GatewayRequest extends IncomingMessage {
   kasaRequestId?: string;
   /** Kasa: the verified token's claims (set by the jwt policy), turned into x-kasa-* headers by the proxy. */
   kasaIdentity?: AccessTokenClaims;
+  /** Kasa: the verified API key (set by the jwt policy instead of kasaIdentity when the caller sent a key). */
+  kasaApiKey?: VerifiedApiKey;
 }
 
 export type GatewayResponse = ServerResponse;

@@ -59,6 +59,33 @@ describe('upstreamRequestHeaders', () => {
     expect(out['x-kasa-tier']).toBe('pro');
     expect(out['x-kasa-token-id']).toBe('t1');
   });
+
+  it('adds the identity of a verified API key, and keeps the key itself from the service', () => {
+    const out = upstreamRequestHeaders(
+      request(
+        { authorization: `Bearer ksk_${'a'.repeat(43)}`, 'x-kasa-api-key-id': 'spoofed', accept: 'application/json' },
+        {
+          kasaApiKey: {
+            userId: 'u2',
+            username: 'Àdùnní',
+            tier: 'free',
+            keyId: 'k1',
+            scopes: ['chat'],
+            expiresAt: null,
+          },
+        },
+      ),
+    );
+    expect(out).toMatchObject({
+      accept: 'application/json',
+      'x-kasa-user-id': 'u2',
+      'x-kasa-username': encodeURIComponent('Àdùnní'),
+      'x-kasa-tier': 'free',
+      'x-kasa-api-key-id': 'k1',
+    });
+    expect(out.authorization).toBeUndefined();
+    expect(out['x-kasa-token-id']).toBeUndefined();
+  });
 });
 
 describe('clientResponseHeaders', () => {

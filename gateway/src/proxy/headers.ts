@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { GatewayIdentityHeaders, type AccessTokenClaims } from '@kasa/contracts';
+import { GatewayIdentityHeaders, type AccessTokenClaims, type VerifiedApiKey } from '@kasa/contracts';
 import type { GatewayRequest } from '../eg/types';
 
 /**
@@ -44,7 +44,8 @@ function connectionListed(value: string | undefined): Set<string> | undefined {
 /**
  * The headers sent upstream: the client's, minus hop-by-hop headers and minus every `x-kasa-*` header (identity
  * comes only from a token the gateway verified), plus X-Forwarded-For/-Proto/-Host and, on authenticated routes,
- * the identity headers of the verified token. X-Forwarded-For is appended to, so a chain of proxies stays visible.
+ * the identity headers of the verified token or API key (an API key itself is not forwarded). X-Forwarded-For is
+ * appended to, so a chain of proxies stays visible.
  */
 export function upstreamRequestHeaders(req: GatewayRequest): Record<string, string | string[]> {
   const incoming: IncomingHttpHeaders = req.headers;
@@ -65,6 +66,11 @@ export function upstreamRequestHeaders(req: GatewayRequest): Record<string, stri
   if (incoming.host) out['x-forwarded-host'] = incoming.host;
 
   if (req.kasaIdentity) addIdentity(out, req.kasaIdentity);
+  else if (req.kasaApiKey) {
+    addKeyIdentity(out, req.kasaApiKey);
+    // The services act on the identity headers; the key itself stays at the gateway.
+    delete out.authorization;
+  }
   return out;
 }
 
@@ -75,6 +81,13 @@ function addIdentity(out: Record<string, string | string[]>, claims: AccessToken
   out[GatewayIdentityHeaders.username] = encodeURIComponent(claims.username);
   out[GatewayIdentityHeaders.tier] = claims.tier;
   out[GatewayIdentityHeaders.tokenId] = claims.jti;
+}
+
+function addKeyIdentity(out: Record<string, string | string[]>, key: VerifiedApiKey): void {
+  out[GatewayIdentityHeaders.userId] = key.userId;
+  out[GatewayIdentityHeaders.username] = encodeURIComponent(key.username);
+  out[GatewayIdentityHeaders.tier] = key.tier;
+  out[GatewayIdentityHeaders.apiKeyId] = key.keyId;
 }
 
 /** The upstream's response headers as the client gets them: hop-by-hop headers dropped. */

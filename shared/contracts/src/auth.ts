@@ -71,10 +71,12 @@ export const AccessTokenClaims = z.object({
 });
 export type AccessTokenClaims = z.infer<typeof AccessTokenClaims>;
 
-/** Headers the gateway sets after verifying a token; services trust them only from the gateway. */
+/** Headers the gateway sets after verifying a token or an API key; services trust them only from the gateway. */
 export const GatewayIdentityHeaders = {
   userId: 'x-kasa-user-id',
   username: 'x-kasa-username',
   tier: 'x-kasa-tier',
   tokenId: 'x-kasa-token-id',
+  /** Set instead of tokenId when the caller used an API key. */
+  apiKeyId: 'x-kasa-api-key-id',
 } as const;

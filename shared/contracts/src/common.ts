@@ -23,6 +23,8 @@ export const ErrorCode = {
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   rateLimited: 'rate_limited',
+  /** The plan's monthly API call quota is used up (waiting a minute will not help). */
+  quotaExceeded: 'quota_exceeded',
   upstreamUnavailable: 'upstream_unavailable',
   upstreamTimeout: 'upstream_timeout',
   internal: 'internal_error',

@@ -37,7 +37,13 @@ export const PlanChangedEvent = z.object({
   to: SubscriptionTier,
   reference: z.string().optional(),
 });
-export const ApiKeyRevokedEvent = z.object({ userId: z.string(), keyId: z.string(), prefix: z.string() });
+/** Published after the revocation is stored; every gateway instance drops the key from its cache at once. */
+export const ApiKeyRevokedEvent = z.object({
+  userId: z.string(),
+  keyId: z.string(),
+  /** The key's first eight characters (`ksk_ab12`), never the key. */
+  prefix: z.string().max(16),
+});
 export const SessionCreatedEvent = z.object({ sessionId: z.string(), userId: z.string(), personaId: z.string() });
 export const MessageCreatedEvent = z.object({
   sessionId: z.string(),

@@ -1,0 +1,148 @@
+/** One request's question to the counters: may it pass, and what are the counts? */
+export interface AdmitRequest {
+  minuteKey: string;
+  minuteLimit: number;
+  minuteTtlMs: number;
+  /** Absent on routes that do not count towards the monthly quota. */
+  monthKey?: string;
+  /** null: unlimited (still counted). */
+  monthLimit: number | null;
+  monthTtlMs: number;
+}
+
+/**
+ * The counts after the request was counted (allowed), or as they stood when it was refused: a refused request is
+ * not counted, so a client that keeps retrying a full quota does not push it further.
+ */
+export interface AdmitResult {
+  allowed: boolean;
+  minuteCount: number;
+  monthCount: number;
+}
+
+/** Where the per-minute and monthly counters live: process memory, or Redis shared by every gateway instance. */
+export interface QuotaCounter {
+  /** Checks both limits and counts the request in both, atomically. */
+  admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult>;
+  close(): Promise<void>;
+}
+
+function refuses(request: AdmitRequest, minuteCount: number, monthCount: number): boolean {
+  if (minuteCount >= request.minuteLimit) return true;
+  return request.monthKey !== undefined && request.monthLimit !== null && monthCount >= request.monthLimit;
+}
+
+/**
+ * Counters in this process's memory (when REDIS_URL is unset): each gateway instance counts only what it saw, so
+ * with N instances a person may make up to N times the limits. Expired counters are swept once a minute.
+ */
+export class MemoryQuotaCounter implements QuotaCounter {
+  private readonly counters = new Map<string, { count: number; expiresAtMs: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000).unref();
+  }
+
+  admit(request: AdmitRequest): AdmitResult {
+    const nowMs = this.now();
+    const minuteCount = this.read(request.minuteKey, nowMs);
+    const monthCount = request.monthKey ? this.read(request.monthKey, nowMs) : 0;
+    if (refuses(request, minuteCount, monthCount)) return { allowed: false, minuteCount, monthCount };
+    return {
+      allowed: true,
+      minuteCount: this.increment(request.minuteKey, nowMs, request.minuteTtlMs),
+      monthCount: request.monthKey ? this.increment(request.monthKey, nowMs, request.monthTtlMs) : 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.counters.clear();
+  }
+
+  private read(key: string, nowMs: number): number {
+    const counter = this.counters.get(key);
+    return counter && counter.expiresAtMs > nowMs ? counter.count : 0;
+  }
+
+  private increment(key: string, nowMs: number, ttlMs: number): number {
+    const counter = this.counters.get(key);
+    if (counter && counter.expiresAtMs > nowMs) return ++counter.count;
+    this.counters.set(key, { count: 1, expiresAtMs: nowMs + ttlMs });
+    return 1;
+  }
+
+  private sweep(): void {
+    const nowMs = this.now();
+    for (const [key, counter] of this.counters) if (counter.expiresAtMs <= nowMs) this.counters.delete(key);
+  }
+}
+
+/**
+ * Check and count in one round trip, atomically: a Lua script runs alone on the Redis server, so two gateway
+ * instances can never both let the 1,000th call through. KEYS: minute counter [, month counter].
+ * ARGV: minute limit, minute TTL (ms), month limit (-1: unlimited), month TTL (ms). Returns {minute, month, allowed}.
+ */
+export const ADMIT_SCRIPT = `
+local minuteLimit = tonumber(ARGV[1])
+local monthLimit = tonumber(ARGV[3])
+local counted = #KEYS == 2
+local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
+local month = 0
+if counted then month = tonumber(redis.call('GET', KEYS[2]) or '0') end
+if minute >= minuteLimit or (counted and monthLimit >= 0 and month >= monthLimit) then
+  return {minute, month, 0}
+end
+minute = redis.call('INCR', KEYS[1])
+if minute == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if counted then
+  month = redis.call('INCR', KEYS[2])
+  if month == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+end
+return {minute, month, 1}
+`;
+
+/** The part of an ioredis client the Redis counter uses (express-gateway's own connection, when REDIS_URL is set). */
+export interface ScriptingRedis {
+  defineCommand(name: string, definition: { lua: string }): void;
+}
+
+const COMMAND = 'kasaQuotaAdmit';
+type AdmitCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<unknown>;
+
+/** Counters in Redis, shared by every gateway instance (ioredis sends the script by its SHA once it is loaded). */
+export class RedisQuotaCounter implements QuotaCounter {
+  private command?: AdmitCommand;
+
+  constructor(private readonly getClient: () => ScriptingRedis) {}
+
+  async admit(request: AdmitRequest): Promise<AdmitResult> {
+    const keys = request.monthKey ? [request.minuteKey, request.monthKey] : [request.minuteKey];
+    const reply = await this.admitCommand()(
+      keys.length,
+      ...keys,
+      request.minuteLimit,
+      request.minuteTtlMs,
+      request.monthLimit ?? -1,
+      request.monthTtlMs,
+    );
+    if (!Array.isArray(reply) || reply.length !== 3) throw new Error('unexpected reply from the quota script');
+    const [minuteCount, monthCount, allowed] = reply.map(Number) as [number, number, number];
+    return { allowed: allowed === 1, minuteCount, monthCount };
+  }
+
+  async close(): Promise<void> {
+    // The connection is express-gateway's; the gateway closes it on shutdown.
+  }
+
+  private admitCommand(): AdmitCommand {
+    if (!this.command) {
+      const client = this.getClient();
+      client.defineCommand(COMMAND, { lua: ADMIT_SCRIPT });
+      const command = (client as unknown as Record<string, AdmitCommand>)[COMMAND]!;
+      this.command = command.bind(client);
+    }
+    return this.command;
+  }
+}

@@ -1,0 +1,197 @@
+import { ErrorCode, type SubscriptionTier } from '@kasa/contracts';
+import type { Logger } from '@kasa/service-kit';
+import { sendError } from '../errors';
+import type { EgPolicy, GatewayRequest, GatewayResponse } from '../eg/types';
+import { monthlyQuotaMessage, perMinuteMessage, type QuotaLimits } from './plans';
+import type { AdmitRequest, AdmitResult, QuotaCounter } from './quotaCounter';
+import { cachedMonthWindow, minuteWindow } from './windows';
+
+interface QuotaParams {
+  /** Whether calls on this pipeline count towards the plan's monthly quota (the per-minute limit always applies). */
+  monthly?: boolean;
+}
+
+/** A limit as the response headers describe it. */
+interface LimitState {
+  name: 'monthly' | 'per_minute';
+  limit: number;
+  remaining: number;
+  resetMs: number;
+}
+
+/** Keys outlive their window a little, so instances whose clocks differ slightly still agree on the count. */
+const CLOCK_SLACK_MS = 5_000;
+const MONTH_SLACK_MS = 3_600_000;
+const STORE_WARNING_INTERVAL_MS = 10_000;
+
+/**
+ * Plan quotas and the per-minute limit of the public API, after authentication (it needs the caller's identity):
+ *
+ * - per minute: `limits.perMinute` requests per API key, or per person for calls with an access token, on every
+ *   pipeline that has this policy (fixed windows of one calendar minute);
+ * - per month: the calls of every key and token of a person together, on pipelines with `monthly: true`, against the
+ *   plan's quota (calendar month, UTC); an unlimited plan is counted but never refused.
+ *
+ * Every answer carries `RateLimit-Limit/-Remaining/-Reset` (IETF draft; Reset in seconds) and the same values as
+ * `X-RateLimit-*` (Reset as a Unix time), describing the limit closest to running out, or on a 429 the limit that was
+ * hit, with `Retry-After`. Counted routes of a limited plan also carry `X-Quota-Limit/-Remaining/-Reset` for the
+ * month. A refused request is not counted. If the counters fail (Redis down) requests pass and a warning is logged:
+ * a quota is not worth an outage of the API.
+ */
+export function createQuotaPolicy(deps: {
+  getCounter: () => QuotaCounter;
+  limits: QuotaLimits;
+  logger: Logger;
+  now?: () => number;
+}): EgPolicy<QuotaParams> {
+  const { limits, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const monthOf = cachedMonthWindow();
+  let lastWarningMs = 0;
+
+  return {
+    name: 'kasa-quota',
+    schema: {
+      $id: 'https://kasa.example/schemas/policies/kasa-quota.json',
+      type: 'object',
+      properties: { monthly: { type: 'boolean' } },
+    },
+    policy: (params) => {
+      const counter = deps.getCounter();
+      const countsMonthly = params.monthly === true;
+
+      return (req, res, next) => {
+        const caller = callerOf(req);
+        if (!caller) {
+          next();
+          return;
+        }
+        const nowMs = now();
+        const minute = minuteWindow(nowMs);
+        const month = monthOf(nowMs);
+        const monthLimit = limits.monthly[caller.tier];
+        // The hash tag {userId} keeps a person's counters in one Redis Cluster slot, as the script needs.
+        const base = `kasa:quota:{${caller.userId}}:`;
+        const request: AdmitRequest = {
+          minuteKey: `${base}minute:${caller.keyId ? `key:${caller.keyId}` : 'user'}:${minute.id}`,
+          minuteLimit: limits.perMinute,
+          minuteTtlMs: minute.endMs - nowMs + CLOCK_SLACK_MS,
+          monthKey: countsMonthly ? `${base}month:${month.id}` : undefined,
+          monthLimit,
+          monthTtlMs: month.endMs - nowMs + MONTH_SLACK_MS,
+        };
+
+        const settle = (result: AdmitResult) => {
+          const perMinute: LimitState = {
+            name: 'per_minute',
+            limit: limits.perMinute,
+            remaining: Math.max(0, limits.perMinute - result.minuteCount),
+            resetMs: minute.endMs,
+          };
+          const monthly: LimitState | undefined =
+            countsMonthly && monthLimit !== null
+              ? {
+                  name: 'monthly',
+                  limit: monthLimit,
+                  remaining: Math.max(0, monthLimit - result.monthCount),
+                  resetMs: month.endMs,
+                }
+              : undefined;
+          if (monthly) setQuotaHeaders(res, monthly, nowMs);
+
+          if (result.allowed) {
+            setRateLimitHeaders(res, closestToLimit(perMinute, monthly), nowMs);
+            next();
+            return;
+          }
+          // Both may be used up; the month is then what the caller waits for.
+          const hit = monthly && monthly.remaining === 0 ? monthly : perMinute;
+          hit.remaining = 0;
+          refuse(req, res, hit, caller, nowMs);
+        };
+
+        const storeFailed = (err: unknown) => {
+          if (nowMs - lastWarningMs >= STORE_WARNING_INTERVAL_MS) {
+            lastWarningMs = nowMs;
+            logger.warn(
+              { err: err instanceof Error ? err.message : String(err), requestId: req.kasaRequestId },
+              'quota counters unavailable; letting requests through',
+            );
+          }
+          next();
+        };
+
+        let outcome: AdmitResult | Promise<AdmitResult>;
+        try {
+          outcome = counter.admit(request);
+        } catch (err) {
+          storeFailed(err);
+          return;
+        }
+        // The in-memory counter answers at once: no promise on the hot path.
+        if (outcome instanceof Promise) outcome.then(settle, storeFailed);
+        else settle(outcome);
+      };
+
+      function refuse(req: GatewayRequest, res: GatewayResponse, hit: LimitState, caller: Caller, nowMs: number): void {
+        const retryAfter = secondsUntil(hit.resetMs, nowMs);
+        setRateLimitHeaders(res, hit, nowMs);
+        const monthlyHit = hit.name === 'monthly';
+        sendError(
+          res,
+          429,
+          monthlyHit ? ErrorCode.quotaExceeded : ErrorCode.rateLimited,
+          monthlyHit
+            ? monthlyQuotaMessage(limits, caller.tier, hit.resetMs)
+            : perMinuteMessage(limits, caller.keyId !== undefined, retryAfter),
+          req.kasaRequestId,
+          { 'retry-after': String(retryAfter) },
+          {
+            limit: hit.name,
+            max: hit.limit,
+            plan: caller.tier,
+            resetsAt: new Date(hit.resetMs).toISOString(),
+          },
+        );
+      }
+    },
+  };
+}
+
+interface Caller {
+  userId: string;
+  tier: SubscriptionTier;
+  keyId?: string;
+}
+
+function callerOf(req: GatewayRequest): Caller | undefined {
+  if (req.kasaApiKey) return { userId: req.kasaApiKey.userId, tier: req.kasaApiKey.tier, keyId: req.kasaApiKey.keyId };
+  if (req.kasaIdentity) return { userId: req.kasaIdentity.sub, tier: req.kasaIdentity.tier };
+  return undefined;
+}
+
+/** The limit with the fewest requests left (on a tie, the one that lasts longer). */
+function closestToLimit(perMinute: LimitState, monthly: LimitState | undefined): LimitState {
+  return monthly && monthly.remaining <= perMinute.remaining ? monthly : perMinute;
+}
+
+function secondsUntil(resetMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
+}
+
+function setRateLimitHeaders(res: GatewayResponse, state: LimitState, nowMs: number): void {
+  const limit = String(state.limit);
+  const remaining = String(state.remaining);
+  res.setHeader('RateLimit-Limit', limit);
+  res.setHeader('RateLimit-Remaining', remaining);
+  res.setHeader('RateLimit-Reset', String(secondsUntil(state.resetMs, nowMs)));
+  res.setHeader('X-RateLimit-Limit', limit);
+  res.setHeader('X-RateLimit-Remaining', remaining);
+  res.setHeader('X-RateLimit-Reset', String(Math.ceil(state.resetMs / 1000)));
+}
+
+function setQuotaHeaders(res: GatewayResponse, monthly: LimitState, nowMs: number): void {
+  res.setHeader('X-Quota-Limit', String(monthly.limit));
+  res.setHeader('X-Quota-Remaining', String(monthly.remaining));
+  res.setHeader('X-Quota-Reset', String(secondsUntil(monthly.resetMs, nowMs)));
+}

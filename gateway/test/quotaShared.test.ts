@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { egDependency } from '../src/eg/expressGateway';
+import { call, closedPort, eventually, startHarness, type Harness } from './harness';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+const GATEWAY_ENTRY = path.resolve(__dirname, '../dist/index.js');
+const limits = { API_RATE_LIMIT_PER_MINUTE: '5', PLAN_FREE_MONTHLY_CALLS: '3', REDIS_URL };
+
+let h: Harness;
+let second: ChildProcess | undefined;
+let secondUrl: string;
+const users: string[] = [];
+
+/**
+ * Two gateway instances counting in the same Redis: this process's, and a second one started from the build
+ * (express-gateway allows one gateway per process).
+ */
+beforeAll(async () => {
+  if (!existsSync(GATEWAY_ENTRY)) throw new Error('gateway/dist is missing: run `npx tsc -b tsconfig.build.json`');
+  h = await startHarness(limits);
+  const [port, adminPort] = await Promise.all([closedPort(), closedPort()]);
+  second = spawn(process.execPath, [GATEWAY_ENTRY], {
+    env: {
+      ...process.env,
+      ...limits,
+      LOG_LEVEL: 'silent',
+      GATEWAY_PORT: String(port),
+      GATEWAY_ADMIN_PORT: String(adminPort),
+      AUTH_SERVICE_URL: h.services.auth.url,
+      CHAT_SERVICE_URL: h.services.chat.url,
+      VOICE_SERVICE_URL: h.services.voice.url,
+      STATUS_SERVICE_URL: h.services.status.url,
+      AMQP_URL: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    },
+    stdio: 'ignore',
+  });
+  secondUrl = `http://127.0.0.1:${port}`;
+  await eventually(
+    async () =>
+      (await call(`${secondUrl}/api/openapi.json`).catch(() => undefined))?.status === 200 ? true : undefined,
+    20_000,
+  );
+}, 30_000);
+
+afterAll(async () => {
+  if (second && second.exitCode === null) {
+    const exited = new Promise((resolve) => second!.once('exit', resolve));
+    second.kill('SIGTERM');
+    await exited;
+  }
+  await h?.stop();
+  const Redis = egDependency<
+    new (url: string) => {
+      keys(p: string): Promise<string[]>;
+      del(...k: string[]): Promise<number>;
+      quit(): Promise<unknown>;
+    }
+  >('ioredis');
+  const redis = new Redis(REDIS_URL);
+  for (const user of users) {
+    const keys = await redis.keys(`kasa:quota:{${user}}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  await redis.quit();
+});
+
+function tokenFor(tier: 'free' | 'pro'): string {
+  const sub = randomUUID();
+  users.push(sub);
+  return h.keys.token({ sub, username: 'ama', tier });
+}
+const getVia = (base: string, path: string, token: string) =>
+  call(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+/** Per-minute windows are calendar minutes: start a sequence that must fit in one minute well inside it. */
+async function awayFromMinuteEnd(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+}
+
+describe('quotas counted in Redis, shared by two gateway instances', () => {
+  it('refuses a Free user’s 4th call of the month (quota 3) on whichever instance it reaches', async () => {
+    const token = tokenFor('free');
+    const remaining = [];
+    for (const base of [h.url, secondUrl, h.url]) {
+      const res = await getVia(base, '/api/personas', token);
+      expect(res.status).toBe(200);
+      remaining.push(res.headers['x-quota-remaining']);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    for (const base of [secondUrl, h.url]) {
+      const res = await getVia(base, '/v1/chat/completions', token);
+      expect(res.status).toBe(429);
+      expect(res.json()).toMatchObject({
+        code: 'quota_exceeded',
+        message: expect.stringContaining('Free plan (3 calls)'),
+      });
+    }
+  });
+
+  it('answers the 6th request of a minute (limit 5) with 429 and Retry-After, across both instances', async () => {
+    await awayFromMinuteEnd();
+    const token = tokenFor('pro');
+    for (let i = 0; i < 5; i++) {
+      const res = await getVia(i % 2 === 0 ? h.url : secondUrl, '/api/developer/analytics', token);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-remaining']).toBe(String(4 - i));
+    }
+    const refused = await getVia(secondUrl, '/api/personas', token);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.json()).toMatchObject({
+      code: 'rate_limited',
+      message: `Rate limit of 5 requests per minute reached for your account; try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+      details: { limit: 'per_minute', max: 5, plan: 'pro' },
+    });
+    expect(refused.headers['ratelimit-limit']).toBe('5');
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
+    expect(refused.headers['ratelimit-reset']).toBe(String(retryAfter));
+    expect(refused.headers['x-ratelimit-limit']).toBe('5');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    // The refused call was not counted towards the month.
+    expect(refused.headers['x-quota-remaining']).toBe('50000');
+  });
+});

@@ -1,0 +1,165 @@
+import {
+  API_KEY_PATTERN,
+  API_KEY_SCOPES,
+  ErrorCode,
+  MAX_ACTIVE_API_KEYS,
+  ObjectIdString,
+  type ApiKey,
+  type ApiKeyRejection,
+  type CreateApiKeyRequest,
+  type CreateApiKeyResponse,
+  type VerifiedApiKey,
+} from '@kasa/contracts';
+import { ConflictError, HttpError, NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
+import type { Model } from 'mongoose';
+import type { UserService } from '../users/userService';
+import { toPublicApiKey, type ApiKeyDocument } from './apiKeyModel';
+import { generateApiKey, hashApiKey, visibleParts } from './apiKeySecrets';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** lastUsedAt is written at most this often per key: one write a minute, not one per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+/** The list shows the most recent keys, revoked ones included, up to this many. */
+const LIST_LIMIT = 100;
+/** How long a revocation waits for the broker's confirm before answering (the gateways' cache expires anyway). */
+const PUBLISH_WAIT_MS = 2_000;
+
+const REJECTIONS: Record<ApiKeyRejection, string> = {
+  unknown: 'This API key is not valid.',
+  revoked: 'This API key has been revoked.',
+  expired: 'This API key has expired.',
+};
+
+function rejected(reason: ApiKeyRejection): HttpError {
+  return new HttpError(401, ErrorCode.unauthenticated, REJECTIONS[reason], { reason });
+}
+
+export interface ApiKeyServiceDeps {
+  keys: Model<ApiKeyDocument>;
+  users: Pick<UserService, 'findById'>;
+  bus: Pick<EventBus, 'publish'>;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Creates, lists, revokes and verifies the API keys of Kasa's developers. */
+export class ApiKeyService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ApiKeyServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async create(userId: string, input: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
+    const now = this.now();
+    await this.assertRoomFor(userId, now);
+    const secret = generateApiKey();
+    const doc = (
+      await this.deps.keys.create({
+        userId,
+        name: input.name,
+        ...visibleParts(secret),
+        hash: hashApiKey(secret),
+        scopes: input.scopes ?? [...API_KEY_SCOPES],
+        expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
+      })
+    ).toObject();
+    // Two creations racing past the check above could both insert; recount and undo this one if over the limit.
+    if ((await this.countActive(userId, now)) > MAX_ACTIVE_API_KEYS) {
+      await this.deps.keys.deleteOne({ _id: doc._id });
+      throw this.tooMany();
+    }
+    return {
+      secret,
+      key: toPublicApiKey(doc),
+      message: 'Copy this key now: Kasa keeps only a hash of it and cannot show it again.',
+    };
+  }
+
+  async list(userId: string): Promise<ApiKey[]> {
+    const docs = await this.deps.keys.find({ userId }).sort({ createdAt: -1, _id: -1 }).limit(LIST_LIMIT).lean();
+    return docs.map(toPublicApiKey);
+  }
+
+  /**
+   * Revokes one of the caller's keys (idempotent) and announces it with auth.apikey.revoked once stored, so every
+   * gateway drops the key from its cache. Another person's key, or an id that is not one, is a 404.
+   */
+  async revoke(userId: string, keyId: string, requestId?: string): Promise<void> {
+    if (!ObjectIdString.safeParse(keyId).success) throw new NotFoundError('API key not found');
+    const doc = await this.deps.keys
+      .findOneAndUpdate({ _id: keyId, userId, revokedAt: null }, { $set: { revokedAt: this.now() } }, { new: true })
+      .lean();
+    if (!doc) {
+      if (await this.deps.keys.exists({ _id: keyId, userId })) return; // revoked before
+      throw new NotFoundError('API key not found');
+    }
+    await this.announceRevocation(doc, requestId);
+  }
+
+  /**
+   * The identity a presented key acts for, with the owner's current username and tier (so an upgrade applies to
+   * existing keys), or a 401 whose `details.reason` says why. Records the use at most once a minute.
+   */
+  async verify(key: string): Promise<VerifiedApiKey> {
+    if (!API_KEY_PATTERN.test(key)) throw rejected('unknown');
+    const doc = await this.deps.keys.findOne({ hash: hashApiKey(key) }).lean();
+    if (!doc) throw rejected('unknown');
+    if (doc.revokedAt) throw rejected('revoked');
+    const now = this.now();
+    if (doc.expiresAt && doc.expiresAt <= now) throw rejected('expired');
+    const user = await this.deps.users.findById(doc.userId).catch((err: unknown) => {
+      if (err instanceof NotFoundError) throw rejected('unknown');
+      throw err;
+    });
+    await this.recordUse(doc, now);
+    return {
+      userId: doc.userId,
+      username: user.username,
+      tier: user.subscriptionTier,
+      keyId: doc._id.toString(),
+      scopes: doc.scopes,
+      expiresAt: doc.expiresAt?.toISOString() ?? null,
+    };
+  }
+
+  private async recordUse(doc: ApiKeyDocument, now: Date): Promise<void> {
+    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+    if (doc.lastUsedAt && doc.lastUsedAt > staleBefore) return;
+    // Conditional, so concurrent verifications (several gateways) still write once a minute.
+    await this.deps.keys.updateOne(
+      { _id: doc._id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: staleBefore } }] },
+      { $set: { lastUsedAt: now } },
+    );
+  }
+
+  private countActive(userId: string, now: Date): Promise<number> {
+    return this.deps.keys.countDocuments({
+      userId,
+      revokedAt: null,
+      $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+    });
+  }
+
+  private async assertRoomFor(userId: string, now: Date): Promise<void> {
+    if ((await this.countActive(userId, now)) >= MAX_ACTIVE_API_KEYS) throw this.tooMany();
+  }
+
+  private tooMany(): ConflictError {
+    return new ConflictError(
+      `You already have ${MAX_ACTIVE_API_KEYS} active API keys, the most allowed. Revoke one before creating another.`,
+      { limit: MAX_ACTIVE_API_KEYS },
+    );
+  }
+
+  private async announceRevocation(doc: ApiKeyDocument, requestId?: string): Promise<void> {
+    const keyId = doc._id.toString();
+    const publish = this.deps.bus
+      .publish('auth.apikey.revoked', { userId: doc.userId, keyId, prefix: doc.prefix }, { requestId })
+      .catch((err: unknown) => this.deps.logger.warn({ err, keyId }, 'auth.apikey.revoked not published'));
+    // Without the broker the answer does not hang: gateways forget cached keys after at most API_KEY_CACHE_TTL_MS.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([publish, new Promise((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,95 @@
+import { SubscriptionTier } from './auth';
+import { z } from './zod';
+
+/**
+ * What an API key may call. Each public API pipeline of the gateway asks for one scope:
+ * `chat` (/api/personas, /api/chat/*, /v1/*), `voice` (/api/voice/*, /api/translate, /api/video/*),
+ * `analytics` (/api/developer/services/*, /api/developer/analytics, /api/analytics/*).
+ */
+export const ApiKeyScope = z.enum(['chat', 'voice', 'analytics']).openapi('ApiKeyScope');
+export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
+export const API_KEY_SCOPES = ApiKeyScope.options;
+
+/** Every API key starts with this, so the gateway tells keys from access tokens (JWTs start with `eyJ`). */
+export const API_KEY_PREFIX = 'ksk_';
+/** `ksk_` and 43 base64url characters (32 random bytes). */
+export const API_KEY_PATTERN = /^ksk_[A-Za-z0-9_-]{43}$/;
+/** How many keys that are neither revoked nor expired one person may hold. */
+export const MAX_ACTIVE_API_KEYS = 25;
+
+export const CreateApiKeyRequest = z
+  .object({
+    name: z
+      .string({ error: 'name is required' })
+      .trim()
+      .min(1, 'name is required')
+      .max(60, 'name must be at most 60 characters')
+      .regex(/^[^\p{Cc}]+$/u, 'name must not contain control characters'),
+    /** Days until the key stops working; absent or null: it never expires. */
+    expiresInDays: z
+      .number({ error: 'expiresInDays must be a whole number of days from 1 to 365' })
+      .int('expiresInDays must be a whole number of days from 1 to 365')
+      .min(1, 'expiresInDays must be a whole number of days from 1 to 365')
+      .max(365, 'expiresInDays must be a whole number of days from 1 to 365')
+      .nullish(),
+    /** Absent: every scope. */
+    scopes: z
+      .array(ApiKeyScope, { error: `scopes must be a list of: ${API_KEY_SCOPES.join(', ')}` })
+      .min(1, 'scopes must name at least one scope (or be left out for all of them)')
+      .max(API_KEY_SCOPES.length)
+      .refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat a scope')
+      .optional(),
+  })
+  .openapi('CreateApiKeyRequest');
+export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
+
+/** An API key as its owner sees it after creation: never the key itself, only its masked form. */
+export const ApiKey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    /** e.g. `ksk_ab12…wxyz`: the first eight and the last four characters of the key. */
+    maskedKey: z.string(),
+    scopes: z.array(ApiKeyScope),
+    createdAt: z.string().datetime(),
+    expiresAt: z.string().datetime().nullable(),
+    /** Updated at most once a minute. */
+    lastUsedAt: z.string().datetime().nullable(),
+    revokedAt: z.string().datetime().nullable(),
+  })
+  .openapi('ApiKey');
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const CreateApiKeyResponse = z
+  .object({
+    /** The full key. It is shown in this response only; Kasa keeps just a hash of it. */
+    secret: z.string(),
+    key: ApiKey,
+    message: z.string(),
+  })
+  .openapi('CreateApiKeyResponse');
+export type CreateApiKeyResponse = z.infer<typeof CreateApiKeyResponse>;
+
+export const ApiKeyList = z.object({ keys: z.array(ApiKey) }).openapi('ApiKeyList');
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
+
+/** Body of the auth service's internal POST /internal/api-keys/verify (called by the gateway only). */
+export const VerifyApiKeyRequest = z.object({
+  key: z.string({ error: 'key is required' }).max(100, 'key must be at most 100 characters'),
+});
+export type VerifyApiKeyRequest = z.infer<typeof VerifyApiKeyRequest>;
+
+/** Who a valid API key acts for: the owner's current username and tier, read at verification. */
+export const VerifiedApiKey = z.object({
+  userId: z.string(),
+  username: z.string(),
+  tier: SubscriptionTier,
+  keyId: z.string(),
+  scopes: z.array(ApiKeyScope),
+  expiresAt: z.string().datetime().nullable(),
+});
+export type VerifiedApiKey = z.infer<typeof VerifiedApiKey>;
+
+/** Why the verify endpoint refused a key (`details.reason` of its 401). */
+export const ApiKeyRejection = z.enum(['unknown', 'revoked', 'expired']);
+export type ApiKeyRejection = z.infer<typeof ApiKeyRejection>;
