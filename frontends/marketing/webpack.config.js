@@ -1,4 +1,5 @@
-// Marketing remote: exposes the public pages (landing, welcome, placeholders) to the shell.
+// Marketing remote: exposes the public pages (landing, welcome, pricing, legal, status, help, contact, placeholders)
+// to the shell, one module per page so that each loads only when its route is visited.
 // Served by the gateway at /remotes/marketing/; `publicPath: 'auto'` lets its chunks load from wherever
 // remoteEntry.js was found, so the same build works at any path.
 const HtmlWebpackPlugin = require('html-webpack-plugin');
@@ -24,6 +25,17 @@ module.exports = (env, argv) => {
           './LandingPage': './src/routes/LandingPage.tsx',
           './WelcomePage': './src/routes/WelcomePage.tsx',
           './ComingSoonPage': './src/routes/ComingSoonPage.tsx',
+          './PricingPage': './src/routes/PricingPage.tsx',
+          './BillingSuccessPage': './src/routes/BillingSuccessPage.tsx',
+          './FeaturesPage': './src/routes/FeaturesPage.tsx',
+          './AboutPage': './src/routes/AboutPage.tsx',
+          './PrivacyPage': './src/routes/legal/PrivacyPage.tsx',
+          './TermsPage': './src/routes/legal/TermsPage.tsx',
+          './CookiesPage': './src/routes/legal/CookiesPage.tsx',
+          './GdprPage': './src/routes/legal/GdprPage.tsx',
+          './StatusPage': './src/routes/StatusPage.tsx',
+          './HelpPage': './src/routes/HelpPage.tsx',
+          './ContactPage': './src/routes/ContactPage.tsx',
         },
         shared,
         dts: false,

@@ -1,7 +1,24 @@
 import { Route, Routes } from 'react-router-dom';
-import LandingPage from './routes/LandingPage';
-import WelcomePage from './routes/WelcomePage';
+import type { PageToast } from './notify';
+import AboutPage from './routes/AboutPage';
+import BillingSuccessPage from './routes/BillingSuccessPage';
 import ComingSoonPage from './routes/ComingSoonPage';
+import ContactPage from './routes/ContactPage';
+import FeaturesPage from './routes/FeaturesPage';
+import HelpPage from './routes/HelpPage';
+import LandingPage from './routes/LandingPage';
+import CookiesPage from './routes/legal/CookiesPage';
+import GdprPage from './routes/legal/GdprPage';
+import PrivacyPage from './routes/legal/PrivacyPage';
+import TermsPage from './routes/legal/TermsPage';
+import PricingPage from './routes/PricingPage';
+import StatusPage from './routes/StatusPage';
+import WelcomePage from './routes/WelcomePage';
+
+/** Running alone there is no shell to show toasts: they go to the console. */
+const notify = (toast: PageToast) => console.info(`[toast] ${toast.title}: ${toast.description ?? ''}`);
+
+const standaloneTours = [{ id: 'welcome', name: 'Welcome to Kasa', description: 'Runs inside the Kasa app.' }];
 
 /** The marketing area's routes when running alone; the shell mounts the exposed pages on its own routes. */
 export function App() {
@@ -10,6 +27,17 @@ export function App() {
       <Routes>
         <Route index element={<LandingPage />} />
         <Route path="welcome" element={<WelcomePage />} />
+        <Route path="pricing" element={<PricingPage notify={notify} />} />
+        <Route path="billing/success" element={<BillingSuccessPage />} />
+        <Route path="features" element={<FeaturesPage />} />
+        <Route path="about" element={<AboutPage />} />
+        <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="terms" element={<TermsPage />} />
+        <Route path="cookies" element={<CookiesPage />} />
+        <Route path="gdpr" element={<GdprPage />} />
+        <Route path="status" element={<StatusPage />} />
+        <Route path="help" element={<HelpPage tours={standaloneTours} onStartTour={() => undefined} />} />
+        <Route path="contact" element={<ContactPage notify={notify} />} />
         <Route path="*" element={<ComingSoonPage title="Coming soon" />} />
       </Routes>
     </main>

@@ -99,3 +99,78 @@ export const Card = styled.li`
     color: var(--kasa-muted);
   }
 `;
+
+/** A real button (for actions), styled like ButtonLink. */
+export const Button = styled('button', { shouldForwardProp: (prop) => prop !== 'variant' })<{ variant?: Variant }>`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 2.75rem;
+  padding: 0.625rem 1.25rem;
+  border-radius: var(--kasa-radius);
+  border: 2px solid ${({ variant = 'secondary' }) => (variant === 'ghost' ? 'transparent' : 'var(--kasa-primary)')};
+  background: ${({ variant = 'secondary' }) => (variant === 'primary' ? 'var(--kasa-primary)' : 'transparent')};
+  color: ${({ variant = 'secondary' }) => (variant === 'primary' ? 'var(--kasa-primary-fg)' : 'var(--kasa-fg)')};
+  font: inherit;
+  font-weight: 600;
+  cursor: pointer;
+  &:hover:not(:disabled) {
+    text-decoration: underline;
+    text-underline-offset: 0.2em;
+  }
+  &:disabled {
+    opacity: 0.6;
+    cursor: not-allowed;
+  }
+`;
+
+export const Section = styled.section`
+  margin: 3rem 0 0;
+  > h2 {
+    margin: 0 0 0.5rem;
+    font-size: clamp(1.5rem, 4vw, 2rem);
+    text-align: center;
+  }
+  > p {
+    margin: 0 auto;
+    max-width: 42rem;
+    color: var(--kasa-muted);
+    text-align: center;
+  }
+`;
+
+/** A small pill: the current tier, 'Most Popular', a service state. */
+export const Badge = styled.span`
+  display: inline-block;
+  padding: 0.125rem 0.75rem;
+  border-radius: 999px;
+  border: 1px solid var(--kasa-accent);
+  color: var(--kasa-fg);
+  font-size: 0.8125rem;
+  font-weight: 700;
+  letter-spacing: 0.02em;
+`;
+
+/** Long-form text (legal pages, about): a readable measure and spacing. */
+export const Prose = styled.article`
+  max-width: 46rem;
+  margin: 0 auto;
+  h1 {
+    margin: 0 0 0.5rem;
+    font-size: clamp(2rem, 5vw, 2.75rem);
+    line-height: 1.15;
+  }
+  h2 {
+    margin: 2rem 0 0.5rem;
+    font-size: 1.375rem;
+  }
+  p,
+  li {
+    color: var(--kasa-fg);
+  }
+  /* Links in the text only: the button-like links keep their own colours. */
+  p a,
+  li a {
+    color: var(--kasa-fg);
+  }
+`;

@@ -8,6 +8,13 @@ import {
 import cookieParser from 'cookie-parser';
 import { Router, type Express } from 'express';
 import type { Connection } from 'mongoose';
+import { apiKeyModel } from './apiKeys/apiKeyModel';
+import { createApiKeyRouter, createApiKeyVerifyRouter } from './apiKeys/apiKeyRouter';
+import { ApiKeyService } from './apiKeys/apiKeyService';
+import { createBillingRouter } from './billing/billingRouter';
+import { createBillingService, type BillingService } from './billing/billingService';
+import { BuiltInPaymentProvider } from './billing/paymentProvider';
+import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
 import type { SigningKey } from './tokens/signingKey';
 import type { TokenService } from './tokens/tokenService';
@@ -27,6 +34,8 @@ export interface AuthAppDeps {
   cookieSecure: boolean;
   /** The auth database, for the stores that need no service object of their own (preferences). */
   db: Connection;
+  /** Plan changes and payments; when absent, one over `db` with the built-in payment provider. */
+  billing?: BillingService;
 }
 
 /** The auth service's HTTP app; it never listens by itself (see index.ts). */
@@ -37,6 +46,22 @@ export function createApp(deps: AuthAppDeps): Express {
   });
   const cookies = Router();
   cookies.use(cookieParser());
+  const apiKeys = new ApiKeyService({
+    keys: apiKeyModel(deps.db),
+    users: deps.users,
+    bus: deps.bus,
+    logger: deps.logger,
+  });
+
+  const billing =
+    deps.billing ??
+    createBillingService({
+      db: deps.db,
+      users: deps.users,
+      provider: new BuiltInPaymentProvider(),
+      bus: deps.bus,
+      logger: deps.logger,
+    });
 
   return createServiceApp({
     logger: deps.logger,
@@ -45,6 +70,15 @@ export function createApp(deps: AuthAppDeps): Express {
     isShuttingDown: deps.isShuttingDown,
     // Auth bodies are a username, an email and a password: 16 KB is plenty.
     bodyLimit: '16kb',
-    routes: [jwks, cookies, createAuthRouter(deps), createPreferencesRouter(deps.db)],
+    routes: [
+      jwks,
+      cookies,
+      createAuthRouter(deps),
+      createPreferencesRouter(deps.db),
+      createApiKeyRouter(apiKeys),
+      createApiKeyVerifyRouter(apiKeys),
+      createBillingRouter({ ...deps, billing }),
+      createOutreachRouter(deps),
+    ],
   });
 }

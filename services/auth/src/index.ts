@@ -1,5 +1,7 @@
 import { runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
+import { createBillingService } from './billing/billingService';
+import { BuiltInPaymentProvider } from './billing/paymentProvider';
 import { readConfig } from './config';
 import { revokedTokenModel } from './tokens/revokedTokenModel';
 import { loadSigningKey } from './tokens/signingKey';
@@ -18,6 +20,13 @@ runMain(async () => {
   const signingKey = loadSigningKey({ pem: config.JWT_PRIVATE_KEY, keysDir: config.AUTH_KEYS_DIR });
   const users = new UserService(userModel(runtime.db), runtime.bus, runtime.logger);
   const tokens = new TokenService(signingKey, revokedTokenModel(runtime.db), config.JWT_TTL_SECONDS);
+  const billing = createBillingService({
+    db: runtime.db,
+    users,
+    provider: new BuiltInPaymentProvider(),
+    bus: runtime.bus,
+    logger: runtime.logger,
+  });
 
   const app = createApp({
     ...runtime.appDeps,
@@ -28,8 +37,10 @@ runMain(async () => {
     tokenTtlSeconds: config.JWT_TTL_SECONDS,
     cookieSecure: config.COOKIE_SECURE,
     db: runtime.db,
+    billing,
   });
   runtime.every(30_000, 'republish pending registrations', () => users.republishPending());
+  runtime.every(30_000, 'republish pending plan changes', () => billing.republishPending());
   runtime.every(3_600_000, 'prune expired revocations', () => tokens.pruneExpired());
   await runtime.listen(app, { port: config.AUTH_PORT, host: config.AUTH_HOST });
 });

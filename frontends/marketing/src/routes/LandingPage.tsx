@@ -1,4 +1,5 @@
 import { tierLabel, useAuth } from '@kasa/api-client';
+import { PlansTeaser } from '../pricing/PlansTeaser';
 import {
   Actions,
   ActionsPlaceholder,
@@ -74,6 +75,7 @@ export default function LandingPage() {
           ))}
         </Grid>
       </section>
+      <PlansTeaser />
     </Page>
   );
 }

@@ -1,6 +1,7 @@
+import { PlansTeaser } from '../pricing/PlansTeaser';
 import { Actions, ButtonLink, Hero, Lead, Page, Title } from '../ui';
 
-/** Route `/welcome`: a short hero whose main call to action leads to sign in / sign up. */
+/** Route `/welcome`: a short hero whose main call to action leads to sign in / sign up, and the plans. */
 export default function WelcomePage() {
   return (
     <Page>
@@ -19,6 +20,7 @@ export default function WelcomePage() {
           </ButtonLink>
         </Actions>
       </Hero>
+      <PlansTeaser />
     </Page>
   );
 }

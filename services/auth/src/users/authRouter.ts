@@ -1,6 +1,6 @@
 import { LoginRequest, RegisterRequest, type AuthResponse, type MeResponse } from '@kasa/contracts';
 import { AuthenticationError, parseInput, requestIdOf } from '@kasa/service-kit';
-import { Router, type CookieOptions, type Request } from 'express';
+import { Router, type CookieOptions, type Request, type Response } from 'express';
 import type { TokenService } from '../tokens/tokenService';
 import type { EventBus, Logger } from '@kasa/service-kit';
 import type { UserService } from './userService';
@@ -24,17 +24,28 @@ function bearerToken(req: Request): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
+/** The session cookie's options: httpOnly, and only sent to the auth endpoints (logout reads it). */
+export function sessionCookieOptions(cookieSecure: boolean): CookieOptions {
+  return { httpOnly: true, sameSite: 'lax', secure: cookieSecure, path: '/api/auth' };
+}
+
+/** Puts `token` in the session cookie: at sign-in, and when a plan change issues a token with the new tier. */
+export function setSessionCookie(
+  res: Response,
+  token: string,
+  options: { cookieSecure: boolean; tokenTtlSeconds: number },
+): void {
+  res.cookie(SESSION_COOKIE, token, {
+    ...sessionCookieOptions(options.cookieSecure),
+    maxAge: options.tokenTtlSeconds * 1000,
+  });
+}
+
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const router = Router();
-  const cookieOptions: CookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: deps.cookieSecure,
-    path: '/api/auth',
-  };
+  const cookieOptions = sessionCookieOptions(deps.cookieSecure);
 
-  const signIn = (res: import('express').Response, token: string) =>
-    res.cookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: deps.tokenTtlSeconds * 1000 });
+  const signIn = (res: Response, token: string) => setSessionCookie(res, token, deps);
 
   router.post('/api/auth/register', async (req, res) => {
     const input = parseInput(RegisterRequest, req.body);

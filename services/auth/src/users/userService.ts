@@ -1,4 +1,4 @@
-import type { LoginRequest, RegisterRequest, User } from '@kasa/contracts';
+import type { LoginRequest, RegisterRequest, SubscriptionTier, User } from '@kasa/contracts';
 import { AuthenticationError, ConflictError, NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -52,6 +52,15 @@ export class UserService {
     const doc = await this.users.findById(id).lean();
     if (!doc) throw new NotFoundError('User not found');
     return toPublicUser(doc);
+  }
+
+  /** Sets the account's subscription tier; answers with the tier it had before and the updated account. */
+  async changeTier(id: string, tier: SubscriptionTier): Promise<{ previous: SubscriptionTier; user: User }> {
+    const before = await this.users
+      .findOneAndUpdate({ _id: id }, { $set: { subscriptionTier: tier } }, { new: false })
+      .lean();
+    if (!before) throw new NotFoundError('User not found');
+    return { previous: before.subscriptionTier, user: toPublicUser({ ...before, subscriptionTier: tier }) };
   }
 
   /**

@@ -1,0 +1,117 @@
+import styled from '@emotion/styled';
+import type { Plan } from '@kasa/contracts';
+import { formatPrice } from '../api/plans';
+import { Badge, Button } from '../ui';
+
+const Card = styled.li<{ highlighted: boolean }>`
+  display: flex;
+  flex-direction: column;
+  gap: 0.75rem;
+  padding: 1.5rem;
+  background: var(--kasa-surface);
+  border: ${({ highlighted }) => (highlighted ? '2px solid var(--kasa-primary)' : '1px solid var(--kasa-border)')};
+  border-radius: calc(var(--kasa-radius) * 1.5);
+  h2 {
+    margin: 0;
+    font-size: 1.375rem;
+  }
+  h3 {
+    margin: 0.5rem 0 0.25rem;
+    font-size: 0.9375rem;
+    color: var(--kasa-muted);
+  }
+  ul {
+    margin: 0;
+    padding-left: 1.25rem;
+  }
+  p {
+    margin: 0;
+    color: var(--kasa-muted);
+  }
+`;
+
+const Header = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.5rem;
+`;
+
+const Price = styled.p`
+  && {
+    color: var(--kasa-fg);
+  }
+  strong {
+    font-size: 2.25rem;
+    font-weight: 800;
+  }
+`;
+
+const Choose = styled(Button)`
+  margin-top: auto;
+  width: 100%;
+`;
+
+export interface PlanCardProps {
+  plan: Plan;
+  isCurrent: boolean;
+  /** This plan's checkout is running. */
+  processing: boolean;
+  disabled: boolean;
+  onChoose: (plan: Plan) => void;
+}
+
+/** One plan of the pricing page: price, what it includes and lacks, and its button. */
+export function PlanCard({ plan, isCurrent, processing, disabled, onChoose }: PlanCardProps) {
+  const headingId = `plan-${plan.id}-name`;
+  return (
+    <Card highlighted={plan.popular} aria-labelledby={headingId} data-testid={`plan-${plan.id}`}>
+      <Header>
+        <h2 id={headingId}>{plan.name}</h2>
+        {plan.popular ? <Badge>Most Popular</Badge> : null}
+        {isCurrent ? <Badge>Current Plan</Badge> : null}
+      </Header>
+      <Price>
+        <strong>{formatPrice(plan.price)}</strong>/{plan.period}
+      </Price>
+      <p>{plan.description}</p>
+      <h3>Includes</h3>
+      <ul>
+        {plan.features.map((feature) => (
+          <li key={feature}>{feature}</li>
+        ))}
+      </ul>
+      {plan.enterpriseExtras.length > 0 ? (
+        <>
+          <h3>Enterprise extras</h3>
+          <ul>
+            {plan.enterpriseExtras.map((extra) => (
+              <li key={extra}>{extra}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {plan.limitations.length > 0 ? (
+        <>
+          <h3>Limitations</h3>
+          <ul>
+            {plan.limitations.map((limitation) => (
+              <li key={limitation}>{limitation}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {plan.addOns.length > 0 ? <p>{`Add-ons: ${plan.addOns.join(', ')}`}</p> : null}
+      <Choose
+        type="button"
+        variant={plan.popular ? 'primary' : 'secondary'}
+        disabled={disabled || processing}
+        aria-busy={processing}
+        onClick={() => onChoose(plan)}
+      >
+        {processing ? 'Processing...' : plan.buttonText}
+      </Choose>
+    </Card>
+  );
+}

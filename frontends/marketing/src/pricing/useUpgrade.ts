@@ -1,0 +1,80 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { completeSignIn, isApiError, useAuth } from '@kasa/api-client';
+import type { Plan, PlanId } from '@kasa/contracts';
+import { startCheckout } from '../api/billing';
+import type { NotifyProps } from '../notify';
+
+/** Spec section 9: the upgrade goes on to the success page 2 s after the button is pressed (at the earliest). */
+export const UPGRADE_REDIRECT_MS = 2_000;
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Spec section 4's upgrade flow, with a real checkout: sign-in first; Pro shows 'Processing...', toasts
+ * 'Redirecting to payment processing...', pays, takes the fresh token (so the navigation bar shows the new tier at
+ * once) and goes to /billing/success; Free answers 'Already on Free Plan'; Enterprise stores an inquiry.
+ */
+export function useUpgrade({ notify }: NotifyProps) {
+  const { isAuthenticated, isLoading } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [processing, setProcessing] = useState<PlanId | null>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const requireSignIn = () => {
+    notify({ title: 'Authentication Required', description: 'Please sign in to upgrade your plan' });
+    navigate('/auth');
+  };
+
+  const choose = async (plan: Plan) => {
+    if (processing || isLoading) return;
+    if (!isAuthenticated) return requireSignIn();
+    setProcessing(plan.id);
+    const startedAt = Date.now();
+    if (plan.id === 'pro') notify({ title: 'Upgrading to Pro', description: 'Redirecting to payment processing...' });
+    try {
+      const result = await startCheckout(plan.id);
+      if (result.outcome === 'already_on_plan') {
+        notify({ title: `Already on ${plan.name} Plan`, description: result.message });
+      } else if (result.outcome === 'inquiry_received') {
+        notify({ title: 'Enterprise Inquiry', description: result.message });
+      } else {
+        if (result.token && result.user) {
+          void completeSignIn(queryClient, {
+            success: true,
+            token: result.token,
+            user: result.user,
+            message: result.message,
+          }).catch(() => undefined);
+        }
+        await wait(Math.max(0, UPGRADE_REDIRECT_MS - (Date.now() - startedAt)));
+        if (!mounted.current) return;
+        if (result.redirectUrl.startsWith('/')) navigate(result.redirectUrl);
+        else if (/^https:\/\//.test(result.redirectUrl)) window.location.assign(result.redirectUrl);
+        // 'Processing...' stays until the next page replaces this one.
+        return;
+      }
+    } catch (error) {
+      if (isApiError(error) && error.status === 401) {
+        setProcessing(null);
+        return requireSignIn();
+      }
+      notify({
+        title: 'Upgrade Failed',
+        description: (isApiError(error) && error.serverMessage) || 'An unexpected error occurred',
+        variant: 'destructive',
+      });
+    }
+    if (mounted.current) setProcessing(null);
+  };
+
+  return { choose, processing, ready: !isLoading };
+}

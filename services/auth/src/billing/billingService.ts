@@ -1,0 +1,264 @@
+import type { CheckoutResponse, Payment, PlanId, User } from '@kasa/contracts';
+import {
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
+  ServiceUnavailableError,
+  type EventBus,
+  type Logger,
+} from '@kasa/service-kit';
+import type { Connection, Model } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import type { UserService } from '../users/userService';
+import { enterpriseInquiryModel, type EnterpriseInquiryDocument } from './enterpriseInquiryModel';
+import type { PaymentProvider } from './paymentProvider';
+import { paymentModel, toPublicPayment, type PaymentDocument } from './paymentModel';
+import { planById } from './plans';
+import { newPaymentReference } from './references';
+
+const DUPLICATE_KEY = 11000;
+/** How long a checkout waits for the broker's confirm of auth.user.plan_changed before answering. */
+const PUBLISH_WAIT_MS = 2_000;
+
+export const ENTERPRISE_INQUIRY_MESSAGE = 'Our sales team will contact you shortly to discuss enterprise solutions.';
+export const SUPPORT_EMAIL = 'support@kasa.example';
+
+/** The answer of a checkout before the router adds a fresh token (when `user` is set, the tier changed). */
+export type CheckoutResult = Exclude<CheckoutResponse, { outcome: 'checkout' }> | CheckoutOutcome;
+type CheckoutOutcome = Omit<Extract<CheckoutResponse, { outcome: 'checkout' }>, 'token'>;
+
+export interface BillingServiceDeps {
+  payments: Model<PaymentDocument>;
+  inquiries: Model<EnterpriseInquiryDocument>;
+  users: Pick<UserService, 'findById' | 'changeTier'>;
+  provider: PaymentProvider;
+  bus: Pick<EventBus, 'publish'>;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export function successUrl(reference: string): string {
+  return `/billing/success?reference=${encodeURIComponent(reference)}`;
+}
+
+/** Plan changes: checkouts through the payment provider, Enterprise inquiries, and the payments' history. */
+export class BillingService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: BillingServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async checkout(userId: string, planId: PlanId, requestId?: string): Promise<CheckoutResult> {
+    const user = await this.deps.users.findById(userId).catch(() => {
+      throw new AuthenticationError('This account no longer exists');
+    });
+    const current = user.subscriptionTier;
+    const plan = planById(planId);
+    if (planId === current) {
+      return { outcome: 'already_on_plan', planId, message: `You are already on the ${plan.name} plan.` };
+    }
+    if (planId === 'free') {
+      throw new ConflictError(
+        `You are on the ${planById(current).name} plan. To move to the Free plan, write to ${SUPPORT_EMAIL}; ` +
+          'your plan stays active until then.',
+        { currentTier: current },
+      );
+    }
+    if (planId === 'enterprise') return this.recordEnterpriseInquiry(user);
+    if (current === 'enterprise') {
+      throw new ConflictError('Your Enterprise plan already includes everything in Pro.', { currentTier: current });
+    }
+    return this.payFor(user, planId, requestId);
+  }
+
+  /** One of the person's payments; somebody else's reference is answered exactly like an unknown one. */
+  async getPayment(userId: string, reference: string): Promise<Payment> {
+    const doc = await this.deps.payments.findOne({ reference, userId }).lean();
+    if (!doc) throw new NotFoundError('Payment not found');
+    return toPublicPayment(doc);
+  }
+
+  /** Re-applies and re-announces plan changes whose event the broker never confirmed (same event id). */
+  async republishPending(olderThanMs = 10_000): Promise<number> {
+    const stale = await this.deps.payments
+      .find({
+        pendingPlanChangedEventId: { $ne: null },
+        completedAt: { $lt: new Date(this.now().getTime() - olderThanMs) },
+      })
+      .limit(100)
+      .lean();
+    for (const doc of stale) {
+      await this.deps.users.changeTier(doc.userId, doc.planId);
+      await this.publishPlanChanged(doc);
+    }
+    return stale.length;
+  }
+
+  private async recordEnterpriseInquiry(user: User): Promise<CheckoutResult> {
+    const upsert = () =>
+      this.deps.inquiries
+        .findOneAndUpdate(
+          { userId: user.id },
+          {
+            $set: {
+              username: user.username,
+              email: user.email,
+              currentTier: user.subscriptionTier,
+              status: 'open',
+              lastRequestedAt: this.now(),
+            },
+            $inc: { requestCount: 1 },
+          },
+          { upsert: true, new: true },
+        )
+        .lean();
+    let doc: EnterpriseInquiryDocument | null;
+    try {
+      doc = await upsert();
+    } catch (err) {
+      // Two first inquiries racing: the unique index lets one insert; the other updates it.
+      if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+      doc = await upsert();
+    }
+    if (!doc) throw new Error('The enterprise inquiry was not stored');
+    return {
+      outcome: 'inquiry_received',
+      planId: 'enterprise',
+      inquiryId: doc._id.toString(),
+      message: ENTERPRISE_INQUIRY_MESSAGE,
+    };
+  }
+
+  private async payFor(user: User, planId: PlanId, requestId?: string): Promise<CheckoutResult> {
+    const plan = planById(planId);
+    const reference = newPaymentReference();
+    const created = (
+      await this.deps.payments.create({
+        reference,
+        userId: user.id,
+        planId,
+        amount: plan.price,
+        currency: plan.currency,
+        provider: this.deps.provider.name,
+        status: 'pending',
+      })
+    ).toObject();
+
+    let checkout: Awaited<ReturnType<PaymentProvider['createCheckout']>>;
+    try {
+      checkout = await this.deps.provider.createCheckout({
+        reference,
+        userId: user.id,
+        planId,
+        amount: plan.price,
+        currency: plan.currency,
+        description: `Kasa ${plan.name} plan, 1 ${plan.period}`,
+      });
+    } catch (err) {
+      this.deps.logger.error({ err, reference, provider: this.deps.provider.name }, 'payment provider failed');
+      await this.deps.payments.updateOne({ _id: created._id }, { $set: { status: 'failed' } });
+      throw new ServiceUnavailableError('The payment provider is unavailable. Please try again shortly.');
+    }
+
+    if (checkout.status === 'pending') {
+      const pending = await this.deps.payments
+        .findOneAndUpdate(
+          { _id: created._id },
+          { $set: { providerReference: checkout.providerReference } },
+          { new: true },
+        )
+        .lean();
+      return {
+        outcome: 'checkout',
+        planId,
+        reference,
+        status: 'pending',
+        redirectUrl: checkout.redirectUrl,
+        payment: toPublicPayment(pending ?? created),
+        message: 'Complete the payment with our payment provider.',
+      };
+    }
+
+    const completed = await this.complete(reference, checkout.providerReference, user, requestId);
+    const { user: upgraded } = await this.deps.users.changeTier(user.id, planId);
+    await this.publishPlanChanged(completed, requestId);
+    return {
+      outcome: 'checkout',
+      planId,
+      reference,
+      status: 'completed',
+      redirectUrl: successUrl(reference),
+      payment: toPublicPayment(completed),
+      user: upgraded,
+      message: `Payment received. Welcome to Kasa ${plan.name}!`,
+    };
+  }
+
+  /**
+   * Marks the payment completed, with the tier the person had and the outbox marker of the plan change, in one
+   * atomic update; only the first completion of a payment wins.
+   */
+  private async complete(
+    reference: string,
+    providerReference: string,
+    user: User,
+    requestId?: string,
+  ): Promise<PaymentDocument> {
+    const doc = await this.deps.payments
+      .findOneAndUpdate(
+        { reference, status: 'pending' },
+        {
+          $set: {
+            status: 'completed',
+            providerReference,
+            previousTier: user.subscriptionTier,
+            completedAt: this.now(),
+            pendingPlanChangedEventId: randomUUID(),
+          },
+        },
+        { new: true },
+      )
+      .lean();
+    if (!doc) {
+      this.deps.logger.warn({ reference, requestId }, 'payment was already completed');
+      throw new ConflictError('This payment has already been completed.');
+    }
+    return doc;
+  }
+
+  /**
+   * Publishes auth.user.plan_changed and clears the payment's marker once the broker confirms. A broker that is slow
+   * or away does not hold up the answer: the marker stays and `republishPending` sends the same event later.
+   */
+  private async publishPlanChanged(doc: PaymentDocument, requestId?: string): Promise<void> {
+    const eventId = doc.pendingPlanChangedEventId;
+    if (!eventId) return;
+    const publish = this.deps.bus
+      .publish(
+        'auth.user.plan_changed',
+        { userId: doc.userId, from: doc.previousTier ?? 'free', to: doc.planId, reference: doc.reference },
+        { id: eventId, requestId },
+      )
+      .then(() =>
+        this.deps.payments.updateOne(
+          { _id: doc._id, pendingPlanChangedEventId: eventId },
+          { $set: { pendingPlanChangedEventId: null } },
+        ),
+      )
+      .catch((err: unknown) =>
+        this.deps.logger.warn({ err, eventId }, 'auth.user.plan_changed not yet published; will retry'),
+      );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([publish, new Promise((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+}
+
+/** A BillingService over the auth database's payments and inquiries. */
+export function createBillingService(
+  deps: Omit<BillingServiceDeps, 'payments' | 'inquiries'> & { db: Connection },
+): BillingService {
+  const { db, ...rest } = deps;
+  return new BillingService({ ...rest, payments: paymentModel(db), inquiries: enterpriseInquiryModel(db) });
+}

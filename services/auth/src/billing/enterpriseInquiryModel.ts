@@ -1,0 +1,39 @@
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
+
+/**
+ * A request to be contacted about Enterprise. One record per person: asking again updates it (the sales team sees
+ * one line per customer, with how often and when they last asked).
+ */
+export interface EnterpriseInquiryDocument {
+  _id: Types.ObjectId;
+  userId: string;
+  username: string;
+  email: string;
+  /** The tier the person was on when they last asked. */
+  currentTier: string;
+  status: 'open' | 'contacted' | 'closed';
+  requestCount: number;
+  lastRequestedAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const enterpriseInquirySchema = new Schema<EnterpriseInquiryDocument>(
+  {
+    userId: { type: String, required: true, unique: true },
+    username: { type: String, required: true },
+    email: { type: String, required: true },
+    currentTier: { type: String, required: true },
+    status: { type: String, enum: ['open', 'contacted', 'closed'], default: 'open' },
+    requestCount: { type: Number, default: 0 },
+    lastRequestedAt: { type: Date, required: true },
+  },
+  { timestamps: true, versionKey: false, collection: 'enterprise_inquiries' },
+);
+
+export function enterpriseInquiryModel(connection: Connection): Model<EnterpriseInquiryDocument> {
+  return (
+    connection.models.EnterpriseInquiry ??
+    connection.model<EnterpriseInquiryDocument>('EnterpriseInquiry', enterpriseInquirySchema)
+  );
+}

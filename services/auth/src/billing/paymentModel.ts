@@ -1,0 +1,60 @@
+import type { Payment, PaymentStatus, PlanId, SubscriptionTier } from '@kasa/contracts';
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { planById } from './plans';
+
+/** One checkout of a paid plan: what was bought, by whom, through which provider, and how it went. */
+export interface PaymentDocument {
+  _id: Types.ObjectId;
+  reference: string;
+  userId: string;
+  planId: PlanId;
+  /** US dollars. */
+  amount: number;
+  currency: 'USD';
+  provider: string;
+  providerReference: string | null;
+  status: PaymentStatus;
+  /** The tier the person had when the payment completed (the `from` of auth.user.plan_changed). */
+  previousTier: SubscriptionTier | null;
+  completedAt: Date | null;
+  /** Id of the auth.user.plan_changed event; set until the broker confirms it, then cleared (outbox marker). */
+  pendingPlanChangedEventId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const paymentSchema = new Schema<PaymentDocument>(
+  {
+    reference: { type: String, required: true, unique: true },
+    userId: { type: String, required: true, index: true },
+    planId: { type: String, enum: ['free', 'pro', 'enterprise'], required: true },
+    amount: { type: Number, required: true },
+    currency: { type: String, enum: ['USD'], required: true },
+    provider: { type: String, required: true },
+    providerReference: { type: String, default: null },
+    status: { type: String, enum: ['pending', 'completed', 'failed'], required: true },
+    previousTier: { type: String, enum: ['free', 'pro', 'enterprise', null], default: null },
+    completedAt: { type: Date, default: null },
+    pendingPlanChangedEventId: { type: String, default: null, index: true },
+  },
+  { timestamps: true, versionKey: false, collection: 'payments' },
+);
+
+export function paymentModel(connection: Connection): Model<PaymentDocument> {
+  return connection.models.Payment ?? connection.model<PaymentDocument>('Payment', paymentSchema);
+}
+
+/** The owner's view of a payment. */
+export function toPublicPayment(doc: PaymentDocument): Payment {
+  return {
+    reference: doc.reference,
+    planId: doc.planId,
+    planName: planById(doc.planId).name,
+    status: doc.status,
+    amount: doc.amount,
+    currency: doc.currency,
+    provider: doc.provider,
+    createdAt: doc.createdAt.toISOString(),
+    completedAt: doc.completedAt?.toISOString() ?? null,
+  };
+}
