@@ -13,11 +13,15 @@ const kasaPackages = {
   '^@kasa/contracts$': '<rootDir>/shared/contracts/src',
   '^@kasa/service-kit$': '<rootDir>/shared/service-kit/src',
   '^@kasa/api-client$': '<rootDir>/shared/api-client/src',
+  '^@kasa/language-detect$': '<rootDir>/shared/language-detect/src',
 };
+// ESM-only packages that services load with import(): jest runs CommonJS here, so swc compiles them like our code.
+const esmOnlyPackages = ['franc-all', 'trigram-utils', 'n-gram', 'collapse-white-space'];
 
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`],
   moduleNameMapper: kasaPackages,
   testMatch: ['<rootDir>/{shared,services,gateway,frontends,tests}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

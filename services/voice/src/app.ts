@@ -1,7 +1,18 @@
 import { createServiceApp, type RuntimeAppDeps } from '@kasa/service-kit';
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
+import { createGeoRouter } from './geo/geoRouter';
+import { createLanguageRouter } from './languages/languageRouter';
+import { createSpeechRouter } from './speech/speechRouter';
+import type { VoiceComponents } from './voiceComponents';
 
-/** The voice service's HTTP app. Speech, languages, translation, geo and video routes mount here. */
-export function createApp(deps: RuntimeAppDeps): Express {
-  return createServiceApp({ ...deps, routes: [Router()] });
+export type VoiceAppDeps = RuntimeAppDeps & VoiceComponents;
+
+/** The voice service's HTTP app; it never listens by itself (see index.ts). */
+export function createApp(deps: VoiceAppDeps): Express {
+  return createServiceApp({
+    ...deps,
+    // Text to speak is at most 5,000 characters; escaped as JSON (\uXXXX, surrogate pairs) that can reach ~60 KB.
+    bodyLimit: '64kb',
+    routes: [createLanguageRouter(deps), createSpeechRouter(deps), createGeoRouter(deps)],
+  });
 }

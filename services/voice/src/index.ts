@@ -1,6 +1,7 @@
 import { runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
 import { readConfig } from './config';
+import { createVoiceComponents } from './voiceComponents';
 
 runMain(async () => {
   const config = readConfig();
@@ -10,5 +11,23 @@ runMain(async () => {
     config,
     dbName: config.VOICE_DB_NAME,
   });
-  await runtime.listen(createApp(runtime.appDeps), { port: config.VOICE_PORT, host: config.VOICE_HOST });
+  const voice = await createVoiceComponents({
+    settings: config,
+    db: runtime.db,
+    bus: runtime.bus,
+    logger: runtime.logger,
+  });
+  runtime.logger.info(
+    { engines: voice.chain.describe(), audio: voice.encoders.format, languages: voice.catalogue.list().length },
+    'voice ready',
+  );
+  // Audio expires (no TTL index: FerretDB has none); shutdown stops this timer with the others.
+  runtime.every(15 * 60_000, 'delete expired audio', () =>
+    voice.store.deleteOlderThan(new Date(Date.now() - voice.audioTtlMs)),
+  );
+  process.once('exit', () => voice.close());
+  await runtime.listen(createApp({ ...runtime.appDeps, ...voice }), {
+    port: config.VOICE_PORT,
+    host: config.VOICE_HOST,
+  });
 });

@@ -1,15 +1,132 @@
 import { z } from './zod';
 
+/** A BCP 47 language tag such as `en`, `en-GB`, `tw` or `gaa` (letters and digits, at most 35 characters). */
+export const LanguageTag = z
+  .string()
+  .trim()
+  .max(35)
+  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/, 'must be a language tag such as en, en-GB, tw or gaa');
+
 export const SynthesizeRequest = z
   .object({
     text: z.string().trim().min(1, 'text is required').max(5_000, 'text must be at most 5000 characters'),
+    /** A voice id from GET /api/voice/voices; the language's default voice when left out. */
     voice: z.string().trim().min(1).max(64).optional(),
-    language: z.string().trim().min(2).max(16).default('en'),
+    /** The text's language, or `auto` to detect it. */
+    language: z.union([z.literal('auto'), LanguageTag]).default('en'),
   })
   .openapi('SynthesizeRequest');
 export type SynthesizeRequest = z.infer<typeof SynthesizeRequest>;
 
 export const SynthesizeResponse = z
-  .object({ audioUrl: z.string(), duration: z.number().nonnegative() })
+  .object({
+    /** Where to fetch the audio (no token needed: the address itself is the secret; it expires). */
+    audioUrl: z.string(),
+    /** Seconds of audio. */
+    duration: z.number().nonnegative(),
+    id: z.string().optional(),
+    contentType: z.string().optional(),
+    language: z.string().optional(),
+    voice: z.string().optional(),
+    engine: z.string().optional(),
+  })
   .openapi('SynthesizeResponse');
 export type SynthesizeResponse = z.infer<typeof SynthesizeResponse>;
+
+/** What Kasa can do in a language, as available on the running platform. */
+export const LanguageCapabilities = z
+  .object({
+    detect: z.boolean(),
+    chat: z.boolean(),
+    speak: z.boolean(),
+    listen: z.boolean(),
+    translate: z.boolean(),
+  })
+  .openapi('LanguageCapabilities');
+export type LanguageCapabilities = z.infer<typeof LanguageCapabilities>;
+
+export const Language = z
+  .object({
+    /** The code to use everywhere in Kasa: ISO 639-1 where one exists, else ISO 639-3 (`gaa`). */
+    code: z.string(),
+    iso6391: z.string().nullable(),
+    iso6393: z.string(),
+    name: z.string(),
+    nativeName: z.string(),
+    capabilities: LanguageCapabilities,
+  })
+  .openapi('Language');
+export type Language = z.infer<typeof Language>;
+
+export const LanguageCapability = z.enum(['detect', 'chat', 'speak', 'listen', 'translate']);
+export type LanguageCapability = z.infer<typeof LanguageCapability>;
+
+export const LanguageListQuery = z.object({ capability: LanguageCapability.optional() }).strict();
+
+export const LanguageList = z.object({ count: z.number().int(), languages: z.array(Language) }).openapi('LanguageList');
+export type LanguageList = z.infer<typeof LanguageList>;
+
+export const DetectLanguageRequest = z
+  .object({
+    text: z.string().trim().min(1, 'text is required').max(2_000, 'text must be at most 2000 characters'),
+    hints: z
+      .object({
+        /** The language the user chose in Kasa. */
+        userLanguage: LanguageTag.optional(),
+        /** The browser's locale (navigator.language), e.g. `fr-CI`. */
+        browserLocale: LanguageTag.optional(),
+        /** The user's latest messages, oldest first. */
+        recent: z.array(z.string().max(500, 'each recent message must be at most 500 characters')).max(10).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .openapi('DetectLanguageRequest');
+export type DetectLanguageRequest = z.infer<typeof DetectLanguageRequest>;
+
+export const LanguageGuess = z.object({ language: z.string(), name: z.string(), confidence: z.number() });
+
+export const DetectLanguageResponse = LanguageGuess.extend({ alternatives: z.array(LanguageGuess) }).openapi(
+  'DetectLanguageResponse',
+);
+export type DetectLanguageResponse = z.infer<typeof DetectLanguageResponse>;
+
+export const Voice = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    /** The language code (as in the catalogue) and the locale the voice speaks. */
+    language: z.string(),
+    locale: z.string(),
+    gender: z.enum(['male', 'female']).optional(),
+    engine: z.string(),
+  })
+  .openapi('Voice');
+export type Voice = z.infer<typeof Voice>;
+
+export const VoiceListQuery = z.object({ language: LanguageTag.optional() }).strict();
+export const VoiceList = z.object({ voices: z.array(Voice) }).openapi('VoiceList');
+export type VoiceList = z.infer<typeof VoiceList>;
+
+export const VoiceSample = z
+  .object({ id: z.string(), language: z.string(), voice: z.string(), text: z.string() })
+  .openapi('VoiceSample');
+export const VoiceSampleList = z.object({ samples: z.array(VoiceSample) }).openapi('VoiceSampleList');
+export type VoiceSample = z.infer<typeof VoiceSample>;
+export type VoiceSampleList = z.infer<typeof VoiceSampleList>;
+
+export const VoiceStatus = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    message: z.string().optional(),
+    engines: z.array(
+      z.object({ name: z.string(), available: z.boolean(), version: z.string().optional(), voices: z.number() }),
+    ),
+    encoder: z.object({ name: z.string(), available: z.boolean(), format: z.string() }),
+  })
+  .openapi('VoiceStatus');
+export type VoiceStatus = z.infer<typeof VoiceStatus>;
+
+/** The audio id in GET /api/voice/audio/{id}: 22 URL-safe characters (128 random bits). */
+export const AudioIdParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be an audio id') });

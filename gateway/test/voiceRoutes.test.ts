@@ -1,0 +1,69 @@
+import { call, startHarness, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+const lastVoiceRequest = () => h.services.voice.last();
+
+describe('voice routes', () => {
+  it('passes POST /api/voice/synthesize without a token on anonymously, so the public samples can be read', async () => {
+    const res = await call(`${h.url}/api/voice/synthesize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-kasa-tier': 'enterprise', 'x-kasa-user-id': 'forged' },
+      body: '{"text":"Hello, I am Kasa."}',
+    });
+    expect(res.status).toBe(200);
+    const seen = lastVoiceRequest();
+    expect(seen.url).toBe('/api/voice/synthesize');
+    // Identity only ever comes from a verified token: forged headers are dropped.
+    expect(seen.headers['x-kasa-user-id']).toBeUndefined();
+    expect(seen.headers['x-kasa-tier']).toBeUndefined();
+  });
+
+  it('verifies a token sent to /api/voice/synthesize and forwards the caller’s plan', async () => {
+    const res = await call(`${h.url}/api/voice/synthesize`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.keys.token({ tier: 'pro' })}`, 'content-type': 'application/json' },
+      body: '{"text":"Read this"}',
+    });
+    expect(res.status).toBe(200);
+    expect(lastVoiceRequest().headers['x-kasa-tier']).toBe('pro');
+    expect(lastVoiceRequest().headers['x-kasa-user-id']).toEqual(expect.any(String));
+  });
+
+  it('rejects a bad token on /api/voice/synthesize instead of treating the caller as anonymous', async () => {
+    const before = h.services.voice.seen.length;
+    const res = await call(`${h.url}/api/voice/synthesize`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
+      body: '{"text":"Read this"}',
+    });
+    expect(res.status).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'unauthenticated' });
+    expect(h.services.voice.seen.length).toBe(before);
+  });
+
+  it.each(['/api/voice/status', '/api/voice/samples', '/api/voice/voices?language=sw', '/api/voice/audio/abc'])(
+    'serves GET %s without a token',
+    async (path) => {
+      const res = await call(h.url + path);
+      expect(res.status).toBe(200);
+      expect(lastVoiceRequest().url).toBe(path);
+    },
+  );
+
+  it('keeps the rest of /api/voice/* behind a token', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/voice/samples'],
+      ['GET', '/api/voice/other'],
+    ] as const) {
+      const res = await call(h.url + path, { method });
+      expect(res.status).toBe(401);
+    }
+  });
+});

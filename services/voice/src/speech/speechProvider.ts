@@ -1,0 +1,49 @@
+/** A voice one engine offers. `id` is what clients send; `engineVoice` is what the engine itself is given. */
+export interface SpeechVoice {
+  id: string;
+  name: string;
+  /** Catalogue codes of the languages the voice reads, its own first. */
+  languages: string[];
+  locale: string;
+  gender?: 'male' | 'female';
+  engine: string;
+  engineVoice: string;
+}
+
+/** Raw audio: signed 16-bit little-endian PCM, mono. */
+export interface PcmAudio {
+  pcm: Buffer;
+  sampleRate: number;
+}
+
+export interface SpeechRequest {
+  text: string;
+  voice: SpeechVoice;
+  signal: AbortSignal;
+}
+
+/**
+ * One text-to-speech engine. The offline engine (eSpeak NG) is the default; cloud engines can be added beside it and
+ * put first in the chain (see SpeechChain), which falls back to the next engine that has a voice for the language.
+ */
+export interface SpeechProvider {
+  readonly name: string;
+  /** Whether the engine can be used (its program was found, its credentials are set...). */
+  readonly available: boolean;
+  readonly version?: string;
+  /** The sample rate of the PCM this engine returns. */
+  readonly sampleRate: number;
+  voices(): SpeechVoice[];
+  /** Synthesizes one chunk of text; rejects when the signal aborts (timeout, client gone) or the engine fails. */
+  synthesize(request: SpeechRequest): Promise<PcmAudio>;
+}
+
+export class SpeechEngineError extends Error {
+  constructor(
+    readonly engine: string,
+    message: string,
+  ) {
+    super(`${engine}: ${message}`);
+    this.name = 'SpeechEngineError';
+  }
+}

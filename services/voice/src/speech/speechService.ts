@@ -1,0 +1,236 @@
+import type { SynthesizeRequest, SynthesizeResponse, VoiceStatus } from '@kasa/contracts';
+import {
+  AuthenticationError,
+  InputError,
+  NotAllowedError,
+  ServiceUnavailableError,
+  type EventBus,
+  type Identity,
+  type Logger,
+} from '@kasa/service-kit';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { LanguageCatalogue } from '../languages/catalogue';
+import type { LanguageDetector } from '@kasa/language-detect';
+import { publishEvent } from '../events/publishEvent';
+import type { AudioEncoders } from './audioEncoder';
+import type { AudioStore } from './audioStore';
+import { findSample } from './samples';
+import type { SpeechChain } from './speechChain';
+import type { SpeechVoice } from './speechProvider';
+import { splitIntoChunks } from './textChunks';
+
+export const AUDIO_PATH = '/api/voice/audio';
+
+export interface SpeechServiceDeps {
+  chain: SpeechChain;
+  encoders: AudioEncoders;
+  store: AudioStore;
+  detector: LanguageDetector;
+  catalogue: LanguageCatalogue;
+  bus: Pick<EventBus, 'publish'>;
+  logger: Logger;
+  audioTtlMs: number;
+}
+
+/** A synthesis under way: its audio streams out of `output` as it is made; `done` settles once it is stored. */
+export interface Synthesis {
+  id: string;
+  audioUrl: string;
+  contentType: string;
+  output: Readable | undefined;
+  done: Promise<SynthesizeResponse>;
+}
+
+/** Text to speech: who may, which language and voice, chunked synthesis, encoding and storage. */
+export class SpeechService {
+  constructor(private readonly deps: SpeechServiceDeps) {}
+
+  status(): VoiceStatus {
+    const { chain, encoders } = this.deps;
+    const engines = chain.describe();
+    const degraded = !chain.available || !encoders.encoderAvailable;
+    return {
+      status: degraded ? 'degraded' : 'ok',
+      ...(!chain.available
+        ? { message: 'No speech engine is available (espeak-ng is not installed): speech synthesis is off.' }
+        : !encoders.encoderAvailable
+          ? { message: 'ffmpeg is not available: audio is served as WAV, which is larger.' }
+          : {}),
+      engines,
+      encoder: {
+        name: encoders.format === 'wav' ? 'none' : 'ffmpeg',
+        available: encoders.encoderAvailable,
+        format: encoders.format,
+      },
+    };
+  }
+
+  /**
+   * Checks the request and starts synthesizing. The public samples are for everyone; any other text needs a
+   * signed-in Pro or Enterprise user (spec section 6: voice is a Pro feature).
+   */
+  async start(input: SynthesizeRequest, identity: Identity | undefined, signal: AbortSignal): Promise<Synthesis> {
+    const sample = findSample(input.text);
+    const isSample =
+      !!sample &&
+      (input.language === 'auto' || input.language === sample.language) &&
+      (!input.voice || input.voice.toLowerCase() === sample.voice);
+    if (!isSample) {
+      if (!identity) throw new AuthenticationError('Authentication required: sign in to use voice');
+      if (identity.tier === 'free') {
+        throw new NotAllowedError('Voice is part of the Pro plan. Upgrade to Pro to have text read aloud.', {
+          plan: 'pro',
+        });
+      }
+    }
+    const { chain, encoders, store } = this.deps;
+    if (!chain.available) {
+      throw new ServiceUnavailableError(
+        'Speech synthesis is unavailable: no speech engine is installed on the server (see GET /api/voice/status).',
+      );
+    }
+    const language = isSample ? sample.language : this.languageOf(input);
+    const voice = chain.pickVoice(language, isSample ? sample.voice : input.voice);
+    if (!voice) {
+      const name = this.deps.catalogue.nameOf(language);
+      if (input.voice && chain.canSpeak(language)) {
+        throw new InputError(
+          `Unknown voice '${input.voice}' for ${name}; GET /api/voice/voices?language=${language} lists them`,
+          { language, voice: input.voice },
+          'unknown_voice',
+        );
+      }
+      throw new InputError(
+        `Kasa cannot speak ${name} (${language}) yet; GET /api/languages?capability=speak lists the languages it speaks`,
+        { language },
+        'language_not_spoken',
+      );
+    }
+
+    const cacheKey = isSample ? this.cacheKey(input.text, voice) : undefined;
+    if (cacheKey) {
+      const cached = await store.findCached(cacheKey, new Date(Date.now() - this.deps.audioTtlMs / 2));
+      if (cached) {
+        const audioUrl = `${AUDIO_PATH}/${cached.id}`;
+        return {
+          id: cached.id,
+          audioUrl,
+          contentType: cached.metadata.contentType,
+          output: undefined,
+          done: Promise.resolve(
+            this.response(
+              cached.id,
+              cached.metadata.duration ?? 0,
+              voice,
+              language,
+              cached.metadata.engine,
+              cached.metadata.contentType,
+            ),
+          ),
+        };
+      }
+    }
+
+    const id = store.newId();
+    const job = encoders.start();
+    const upload = store.openUpload(id, {
+      contentType: encoders.contentType,
+      language,
+      voice: voice.id,
+      engine: voice.engine,
+      characters: input.text.length,
+      ...(identity ? { userId: identity.userId } : {}),
+      ...(cacheKey ? { cacheKey } : {}),
+    });
+    job.output.pipe(upload);
+    const stored = new Promise<void>((resolve, reject) => {
+      upload.on('finish', resolve);
+      upload.on('error', reject);
+    });
+    const done = this.run(input.text, language, voice, job, signal)
+      .then(async ({ seconds, engine }) => {
+        await stored;
+        await store.complete(id, seconds);
+        void publishEvent(this.deps.bus, this.deps.logger, 'voice.speech.synthesized', {
+          ...(identity ? { userId: identity.userId } : {}),
+          language,
+          engine,
+          characters: input.text.length,
+          durationSeconds: seconds,
+        });
+        return this.response(id, seconds, voice, language, engine, encoders.contentType);
+      })
+      .catch(async (err: unknown) => {
+        job.abort();
+        job.output.unpipe(upload);
+        await upload.abort().catch(() => undefined);
+        throw err;
+      });
+    return { id, audioUrl: `${AUDIO_PATH}/${id}`, contentType: encoders.contentType, output: job.output, done };
+  }
+
+  /** Synthesizes chunk after chunk, the next one while the current one is encoded, and feeds the encoder in order. */
+  private async run(
+    text: string,
+    language: string,
+    voice: SpeechVoice,
+    job: ReturnType<AudioEncoders['start']>,
+    signal: AbortSignal,
+  ): Promise<{ seconds: number; engine: string }> {
+    const chunks = splitIntoChunks(text, language);
+    let samples = 0;
+    let sampleRate = 0;
+    let engine = voice.engine;
+    const synthesize = (chunk: string) => {
+      const promise = this.deps.chain.synthesize(chunk, voice, signal);
+      promise.catch(() => undefined); // awaited below; this only keeps an early exit from leaving it unhandled
+      return promise;
+    };
+    let next = synthesize(chunks[0]!);
+    for (let i = 0; i < chunks.length; i++) {
+      const audio = await next;
+      const startNext = () => {
+        if (i + 1 < chunks.length) next = synthesize(chunks[i + 1]!);
+      };
+      // The first chunk's audio goes to the encoder before anything else competes for the CPU (first audio
+      // matters most); after that, the next chunk is synthesized while the current one is encoded.
+      if (i > 0) startNext();
+      // The encoder was started for one sample rate; an engine with another would need resampling first.
+      if (sampleRate && audio.sampleRate !== sampleRate) throw new Error('speech engines disagree on the sample rate');
+      sampleRate = audio.sampleRate;
+      engine = audio.engine;
+      samples += audio.pcm.length / 2;
+      await job.write(audio.pcm);
+      if (i === 0) startNext();
+    }
+    await job.end();
+    return { seconds: Math.round((samples / sampleRate) * 1000) / 1000, engine };
+  }
+
+  private languageOf(input: SynthesizeRequest): string {
+    if (input.language === 'auto') return this.deps.detector.detect(input.text).language;
+    const language = this.deps.catalogue.get(input.language);
+    if (!language) {
+      throw new InputError(`Unknown language '${input.language}'`, { language: input.language }, 'unknown_language');
+    }
+    return language.code;
+  }
+
+  private cacheKey(text: string, voice: SpeechVoice): string {
+    return createHash('sha256')
+      .update(`${voice.engine}\n${voice.id}\n${this.deps.encoders.format}\n${text}`)
+      .digest('hex');
+  }
+
+  private response(
+    id: string,
+    duration: number,
+    voice: SpeechVoice,
+    language: string,
+    engine: string,
+    contentType: string,
+  ): SynthesizeResponse {
+    return { audioUrl: `${AUDIO_PATH}/${id}`, duration, id, contentType, language, voice: voice.id, engine };
+  }
+}

@@ -1,0 +1,3 @@
+export { LanguageDetector, type DetectionHints, type DetectionResult, type LanguageGuess } from './languageDetector';
+export { DETECTABLE_LANGUAGES, type DetectableLanguage } from './detectableLanguages';
+export { evaluateDetector, loadEvaluationSet, type EvaluationReport } from './evaluation';
