@@ -1,7 +1,9 @@
+import type { LanguageDetector } from '@kasa/language-detect';
 import type { Logger, ServiceMetrics } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { ChatConfig } from './config';
 import type { EventPublisher } from './events/publishEvent';
+import { GeoContext } from './geo/geoContext';
 import { messageModel } from './messages/messageModel';
 import { CompletionService } from './openai/completionService';
 import { MessageService } from './messages/messageService';
@@ -29,6 +31,8 @@ export type ChatComponentSettings = Pick<
   | 'CHAT_BREAKER_WINDOW_MS'
   | 'CHAT_HISTORY_TOKEN_BUDGET'
   | 'CHAT_OFFLINE_WORD_DELAY_MS'
+  | 'VOICE_SERVICE_URL'
+  | 'CHAT_GEO_TIMEOUT_MS'
 >;
 
 export interface ChatComponents {
@@ -52,6 +56,8 @@ export function createChatComponents(options: {
   settings: ChatComponentSettings;
   knowledge?: KnowledgeBase;
   extraProviders?: ChatProvider[];
+  /** Detects the reply language of messages sent with `language: auto` (LanguageDetector.create()). */
+  languageDetector?: LanguageDetector;
 }): ChatComponents {
   const { db, bus, logger, settings } = options;
   const personas = new PersonaStore(db);
@@ -86,6 +92,8 @@ export function createChatComponents(options: {
     bus,
     logger,
     settings.CHAT_HISTORY_TOKEN_BUDGET,
+    options.languageDetector,
+    new GeoContext({ voiceServiceUrl: settings.VOICE_SERVICE_URL, timeoutMs: settings.CHAT_GEO_TIMEOUT_MS, logger }),
   );
   const completions = new CompletionService(
     personas,

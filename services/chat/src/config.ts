@@ -29,6 +29,10 @@ const base = baseServiceEnv.extend({
   CHAT_SSE_HEARTBEAT_MS: ms(15_000, 100),
   /** Pause between words of the offline provider, so it streams like a real one. */
   CHAT_OFFLINE_WORD_DELAY_MS: ms(15),
+  /** The voice service, asked where the caller is (GET /api/geo) for the personas that use a location. */
+  VOICE_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4003'),
+  /** How long a geo lookup may take before the prompt goes without a location. */
+  CHAT_GEO_TIMEOUT_MS: ms(300, 1),
 });
 
 export type ChatConfig = z.output<typeof base> & { providers: ProviderSettings[] };

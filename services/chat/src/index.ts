@@ -1,3 +1,4 @@
+import { LanguageDetector } from '@kasa/language-detect';
 import { runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
 import { createChatComponents, initChatDatabase } from './chatComponents';
@@ -17,6 +18,7 @@ runMain(async () => {
     logger: runtime.logger,
     metrics: runtime.metrics,
     settings: config,
+    languageDetector: await LanguageDetector.create(),
   });
   await Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]);
   runtime.logger.info(

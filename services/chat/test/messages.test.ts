@@ -227,7 +227,7 @@ describe('the prompt', () => {
       expect(body.stream).toBe(true);
       expect(body.messages[0]).toEqual({
         role: 'system',
-        content: expect.stringMatching(/You are Dokta[\s\S]*language is tw/),
+        content: expect.stringMatching(/You are Dokta[\s\S]*language is Twi \(tw\); reply in it/),
       });
       expect(body.messages.slice(1).map((m) => [m.role, m.content])).toEqual([
         ['user', 'First question'],
@@ -237,6 +237,39 @@ describe('the prompt', () => {
       // Usage reported by the provider is what the reply is attributed with.
       const stored = await env.db.collection('messages').findOne({ _id: new Types.ObjectId(res.body.id) });
       expect(stored).toMatchObject({ tokens: 1, language: 'tw' });
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  it('detects the language of a message sent with language auto, and the person’s choice always wins', async () => {
+    const fake = await new FakeOpenAI().start();
+    fake.mode = { kind: 'ok', text: 'Yoo.' };
+    try {
+      const { app: fakeApp } = await env.app({
+        CHAT_PROVIDERS: 'capture',
+        CAPTURE_BASE_URL: fake.baseURL,
+        CAPTURE_MODEL: 'fake-1',
+      });
+      const headers = userHeaders('pro');
+      const sessionId = await newSession(headers, 'kasa', fakeApp);
+      const systemOf = (index: number) => fake.requests[index]!.body.messages[0]!.content as string;
+      const turns: Array<[Record<string, unknown>, RegExp | null, string | undefined]> = [
+        [{ content: 'Habari yako? Ninataka kujifunza Kiswahili leo.' }, /language is Swahili \(sw\)/, 'sw'],
+        [{ content: 'How do I get an API key?', language: 'auto' }, /language is English \(en\)/, 'en'],
+        // A person who chose French gets French, whatever the message looks like.
+        [{ content: 'Hello there, how are you?', language: 'fr' }, /language is French \(fr\)/, 'fr'],
+        // Digits alone say nothing about a language: the prompt sets none, and the model mirrors the message.
+        [{ content: '12345 678' }, null, undefined],
+      ];
+      for (const [index, [message, prompt, stored]] of turns.entries()) {
+        const res = await send(fakeApp, headers, sessionId, { role: 'user', type: 'text', ...message });
+        expect(res.status).toBe(201);
+        if (prompt) expect(systemOf(index)).toMatch(prompt);
+        else expect(systemOf(index)).not.toMatch(/language is/);
+        const saved = await env.db.collection('messages').findOne({ _id: new Types.ObjectId(res.body.userMessageId) });
+        expect(saved?.language).toBe(stored);
+      }
     } finally {
       await fake.stop();
     }

@@ -1,5 +1,6 @@
 /** Shared helpers of the chat service's integration tests (not a test file itself). */
 import type { EventType, KasaEvent } from '@kasa/contracts';
+import { LanguageDetector } from '@kasa/language-detect';
 import {
   EventBus,
   ServiceMetrics,
@@ -19,6 +20,10 @@ import { KnowledgeBase } from '../src/providers/offline/knowledgeBase';
 export const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 export const logger = createLogger({ service: 'chat-test', version: 'test', level: 'silent' });
 export const unique = (): string => randomUUID().slice(0, 8);
+
+let detector: Promise<LanguageDetector> | undefined;
+/** One language detector for the whole test file, as the service has one per process. */
+const sharedDetector = () => (detector ??= LanguageDetector.create());
 const knowledge = KnowledgeBase.load();
 
 export async function eventually<T>(
@@ -116,7 +121,15 @@ export class TestEnvironment {
       ...env,
     });
     const metrics = new ServiceMetrics('chat-test');
-    const chat = createChatComponents({ db: this.db, bus: this.bus, logger, metrics, settings: config, knowledge });
+    const chat = createChatComponents({
+      db: this.db,
+      bus: this.bus,
+      logger,
+      metrics,
+      settings: config,
+      knowledge,
+      languageDetector: await sharedDetector(),
+    });
     this.chains.push(chat.chain);
     await chat.personas.seed();
     const app = createApp({

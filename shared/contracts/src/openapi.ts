@@ -1,14 +1,28 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import type { ZodType } from 'zod';
+import type { ZodObject, ZodType } from 'zod';
+import { ApiKeyList, CreateApiKeyRequest, CreateApiKeyResponse } from './apiKeys';
 import { AuthResponse, LoginRequest, MeResponse, RegisterRequest } from './auth';
+import { CheckoutRequest, CheckoutResponse, Payment, PaymentReference, PlansResponse } from './billing';
 import { CreateMessageRequest, CreateSessionRequest, Message, Persona, Session } from './chat';
 import { ErrorBody } from './common';
+import { GeoLookupQuery, GeoLookupResponse } from './geo';
+import { ContactRequest, ContactResponse, NewsletterSubscribeRequest, NewsletterSubscribeResponse } from './outreach';
 import { ThemePreferenceResponse, ThemeSettings } from './preferences';
 import { AnalyticsResponse, ServicesStatusResponse } from './status';
-import { SynthesizeRequest, SynthesizeResponse } from './voice';
+import {
+  DetectLanguageRequest,
+  DetectLanguageResponse,
+  LanguageList,
+  SynthesizeRequest,
+  SynthesizeResponse,
+  VoiceList,
+  VoiceSampleList,
+  VoiceStatus,
+} from './voice';
+import { chatOperations } from './openapiChat';
 import { z } from './zod';
 
-interface Operation {
+export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
@@ -20,6 +34,10 @@ interface Operation {
   /** Status codes beyond 200/400/401/500 that the operation answers with. */
   errors?: number[];
   params?: Record<string, ZodType>;
+  /** Query parameters, as the zod object the service validates them with. */
+  query?: ZodObject;
+  /** The success status(es) when not the default (201 for a POST other than login, else 200). */
+  successStatus?: number | number[];
 }
 
 const errorDescriptions: Record<number, string> = {
@@ -29,7 +47,7 @@ const errorDescriptions: Record<number, string> = {
   404: 'Not found, or not yours',
   409: 'Conflicts with an existing resource',
   413: 'The body is too large',
-  429: 'Too many requests',
+  429: 'Too many requests, or the plan’s monthly API call quota is used up (see Retry-After and RateLimit-*)',
   503: 'A service behind the gateway is unavailable',
 };
 
@@ -83,6 +101,87 @@ export const operations: Operation[] = [
   },
   {
     method: 'get',
+    path: '/api/billing/plans',
+    summary: 'The plans (Free, Pro, Enterprise), the premium add-ons and the pricing FAQ',
+    tag: 'Billing',
+    auth: false,
+    response: PlansResponse,
+  },
+  {
+    method: 'post',
+    path: '/api/billing/checkout',
+    summary:
+      'Choose a plan: 200 when there is nothing to buy, 202 when the sales team will get in touch (Enterprise), ' +
+      '201 with the payment (and, once paid, a fresh token carrying the new tier)',
+    tag: 'Billing',
+    auth: true,
+    body: CheckoutRequest,
+    response: CheckoutResponse,
+    successStatus: [200, 201, 202],
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/api/billing/checkout/{reference}',
+    summary: 'One of the caller’s payments, by its transaction reference',
+    tag: 'Billing',
+    auth: true,
+    response: Payment,
+    errors: [404],
+    params: { reference: PaymentReference },
+  },
+  {
+    method: 'post',
+    path: '/api/newsletter',
+    summary: 'Subscribe an email address to the newsletter (the same answer if it already is)',
+    tag: 'Public',
+    auth: false,
+    body: NewsletterSubscribeRequest,
+    response: NewsletterSubscribeResponse,
+    successStatus: 200,
+    errors: [413, 429],
+  },
+  {
+    method: 'post',
+    path: '/api/contact',
+    summary: 'Send a message to the Kasa team; answers with a reference',
+    tag: 'Public',
+    auth: false,
+    body: ContactRequest,
+    response: ContactResponse,
+    errors: [413, 429],
+  },
+  {
+    method: 'post',
+    path: '/api/developer/keys',
+    summary: 'Create an API key; the response shows the full key, once (sign in: API keys cannot create keys)',
+    tag: 'Developer',
+    auth: true,
+    body: CreateApiKeyRequest,
+    response: CreateApiKeyResponse,
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/api/developer/keys',
+    summary: 'The signed-in user’s API keys, masked, with when each was created, last used, expires or was revoked',
+    tag: 'Developer',
+    auth: true,
+    response: ApiKeyList,
+  },
+  {
+    method: 'delete',
+    path: '/api/developer/keys/{keyId}',
+    summary: 'Revoke an API key; calls with it are refused within seconds',
+    tag: 'Developer',
+    auth: true,
+    successStatus: 204,
+    responseDescription: 'Revoked (also when it already was)',
+    errors: [404],
+    params: { keyId: z.string() },
+  },
+  {
+    method: 'get',
     path: '/api/personas',
     summary: 'The AI personas',
     tag: 'Chat',
@@ -112,12 +211,64 @@ export const operations: Operation[] = [
   {
     method: 'post',
     path: '/api/voice/synthesize',
-    summary: 'Turn text into speech',
+    summary:
+      'Turn text into speech (Pro and Enterprise; the samples of /api/voice/samples need no token). With Accept: audio/mpeg the audio streams as it is made',
     tag: 'Voice',
     auth: true,
     body: SynthesizeRequest,
     response: SynthesizeResponse,
     errors: [403],
+  },
+  {
+    method: 'get',
+    path: '/api/voice/voices',
+    summary: 'The voices of the installed speech engines (?language= to filter)',
+    tag: 'Voice',
+    auth: false,
+    response: VoiceList,
+  },
+  {
+    method: 'get',
+    path: '/api/voice/samples',
+    summary: 'Sample sentences anyone may have read aloud (the landing page demo)',
+    tag: 'Voice',
+    auth: false,
+    response: VoiceSampleList,
+  },
+  {
+    method: 'get',
+    path: '/api/geo',
+    summary: "Where the caller's IP address (or ?ip=) appears to be: country, city, time zone, currency, languages",
+    tag: 'Languages',
+    auth: false,
+    query: GeoLookupQuery,
+    response: GeoLookupResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/voice/status',
+    summary: 'Whether speech synthesis is available (ok or degraded)',
+    tag: 'Voice',
+    auth: false,
+    response: VoiceStatus,
+  },
+  {
+    method: 'get',
+    path: '/api/languages',
+    summary: 'The language catalogue with what Kasa can do in each language (?capability= to filter)',
+    tag: 'Languages',
+    auth: false,
+    response: LanguageList,
+  },
+  {
+    method: 'post',
+    path: '/api/languages/detect',
+    summary: 'Detect the language of a short text, with optional hints',
+    tag: 'Languages',
+    auth: false,
+    body: DetectLanguageRequest,
+    response: DetectLanguageResponse,
+    successStatus: 200,
   },
   {
     method: 'get',
@@ -143,20 +294,31 @@ export function buildOpenApiDocument(serverUrl = '/') {
   const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description: 'A token from /api/auth/login or /api/auth/register, or an API key',
+    description:
+      'An access token from /api/auth/login or /api/auth/register, or an API key (`ksk_…`, created at ' +
+      '/api/developer/keys) with the scope the route needs (chat, voice or analytics). API keys are not accepted ' +
+      'on /api/auth/*, /api/billing/* or /api/developer/keys*. Calls to the chat and voice routes count towards ' +
+      'the plan’s monthly quota (Free 1,000, Pro 50,000, Enterprise unlimited); every key or user may make ' +
+      '1,000 requests a minute.',
   });
   registry.register('Error', ErrorBody);
 
-  for (const op of operations) {
+  for (const op of [...operations, ...chatOperations]) {
     const failures = [400, ...(op.auth ? [401] : []), ...(op.errors ?? []), 503];
     const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> = {};
     if (op.response) {
-      responses[op.method === 'post' && !op.path.includes('/login') ? '201' : '200'] = {
-        description: op.summary,
-        content: { 'application/json': { schema: op.response } },
-      };
+      const defaultStatus = op.method === 'post' && !op.path.includes('/login') ? 201 : 200;
+      for (const status of [op.successStatus ?? defaultStatus].flat()) {
+        responses[String(status)] = {
+          description: op.summary,
+          content: { 'application/json': { schema: op.response } },
+        };
+      }
     } else {
-      responses['302'] = { description: op.responseDescription ?? op.summary };
+      // Without a JSON body: a redirect, unless the operation says otherwise (204 No Content).
+      for (const status of [op.successStatus ?? 302].flat()) {
+        responses[String(status)] = { description: op.responseDescription ?? op.summary };
+      }
     }
     for (const status of failures) {
       responses[String(status)] = {
@@ -172,6 +334,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
       security: op.auth ? [{ [bearer.name]: [] }] : [],
       request: {
         ...(op.params ? { params: z.object(op.params) } : {}),
+        ...(op.query ? { query: op.query } : {}),
         ...(op.body ? { body: { content: { 'application/json': { schema: op.body } }, required: true } } : {}),
       },
       responses,

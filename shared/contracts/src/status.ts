@@ -41,3 +41,15 @@ export const AnalyticsResponse = z
   })
   .openapi('AnalyticsResponse');
 export type AnalyticsResponse = z.infer<typeof AnalyticsResponse>;
+
+/** GET /api/status: the platform's health, probed live by the status service. */
+export const PlatformStatusResponse = z
+  .object({
+    status: ServiceState,
+    checkedAt: z.string().datetime(),
+    services: z.array(
+      z.object({ name: z.string(), status: ServiceState, latencyMs: z.number().nonnegative().nullable() }),
+    ),
+  })
+  .openapi('PlatformStatusResponse');
+export type PlatformStatusResponse = z.infer<typeof PlatformStatusResponse>;

@@ -30,7 +30,8 @@ export function createMessageRouter(
     const streaming = (req.get('accept') ?? '').includes('text/event-stream');
     const stop = clientGone(req, res);
     // Plan, ownership and validation errors are answered as JSON before any stream starts.
-    const turn = await messages.prepare(identityOf(res), sessionId, input, requestIdOf(req));
+    const forwardedFor = req.get('x-forwarded-for') ?? req.socket.remoteAddress;
+    const turn = await messages.prepare(identityOf(res), sessionId, input, requestIdOf(req), forwardedFor);
 
     if (!streaming) {
       const { reply } = await messages.complete(

@@ -1,8 +1,10 @@
 import type { AssistantReply, CreateMessageRequest, MessageStatus } from '@kasa/contracts';
 import { NotAllowedError, NotFoundError, withTransientRetry, type Logger } from '@kasa/service-kit';
+import type { LanguageDetector } from '@kasa/language-detect';
 import { Types, type Model } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { publishEvent, type EventPublisher } from '../events/publishEvent';
+import { usesGeoContext, type GeoContext } from '../geo/geoContext';
 import type { Identity } from '../identity/identity';
 import { DEFAULT_PERSONAS } from '../personas/catalogue';
 import type { PersonaStore } from '../personas/personaStore';
@@ -29,6 +31,24 @@ const PLAN_FEATURE: Record<'voice' | 'image', string> = {
   voice: 'Voice messages are part of the Pro plan. Upgrade to Pro to send them.',
   image: 'Image (multimodal) messages are part of the Pro plan. Upgrade to Pro to send them.',
 };
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+
+/** CLDR names Twi "Akan" (its macrolanguage); the model should hear the name people use. */
+const NAME_OVERRIDES: Record<string, string> = { tw: 'Twi' };
+
+/** 'tw' → 'Twi', 'fr-CI' → 'French (Côte d’Ivoire)'; a tag Intl does not know stays as it is. */
+function languageName(tag: string): string {
+  if (NAME_OVERRIDES[tag]) return NAME_OVERRIDES[tag];
+  try {
+    return languageNames.of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
+/** How sure the detector must be before the reply language is set from a message (0–1). */
+const DETECTION_MIN_CONFIDENCE = 0.5;
 
 /** The most history rows one prompt ever looks at; the token budget usually stops earlier. */
 const HISTORY_SCAN_LIMIT = 100;
@@ -65,10 +85,30 @@ export class MessageService {
     private readonly bus: EventPublisher,
     private readonly logger: Logger,
     private readonly historyTokenBudget: number,
+    /** Detects the reply language when the person has not chosen one; without it the model mirrors the message. */
+    private readonly detector?: LanguageDetector,
+    /** Where the caller appears to be, for the personas that use it; left out of the prompt when unknown. */
+    private readonly geo?: GeoContext,
   ) {}
 
   /** The replies this process is writing now, by assistant message id: a stop on this replica aborts at once. */
   private readonly live = new Map<string, AbortController>();
+
+  /**
+   * The language the reply should be in: the person's choice when they made one (it always wins, so a misread
+   * message never switches the conversation), else the language detected from the message, with their recent
+   * messages as a hint. A detection below DETECTION_MIN_CONFIDENCE sets nothing: the model then mirrors the message.
+   */
+  private replyLanguage(input: CreateMessageRequest, history: PromptMessage[]): string | undefined {
+    if (input.language && input.language !== 'auto') return input.language;
+    if (!this.detector) return undefined;
+    const recent = history
+      .filter((m) => m.role === 'user')
+      .slice(-3)
+      .map((m) => m.content);
+    const detected = this.detector.detect(input.content, { recent });
+    return detected.confidence >= DETECTION_MIN_CONFIDENCE ? detected.language : undefined;
+  }
 
   /** Checks the session and the plan, stores the user message and the assistant placeholder. Throws 403/404 first. */
   async prepare(
@@ -76,16 +116,22 @@ export class MessageService {
     sessionId: string,
     input: CreateMessageRequest,
     requestId?: string,
+    /** The caller's X-Forwarded-For (or socket address), for the location of the personas that use one. */
+    forwardedFor?: string,
   ): Promise<PreparedTurn> {
     if (who.tier === 'free' && input.type !== 'text')
       throw new NotAllowedError(PLAN_FEATURE[input.type], { plan: 'pro' });
     const session = await this.sessions.own(who, sessionId);
+    // Asked while the messages are stored; it never rejects and gives up after its timeout.
+    const location =
+      this.geo && forwardedFor && usesGeoContext(session.personaId)
+        ? this.geo.sentenceFor(forwardedFor, requestId)
+        : undefined;
     const persona =
       (await this.personas.findForUser(session.personaId, who.userId)) ??
       DEFAULT_PERSONAS.find((p) => p.id === 'kasa')!;
-    const language = input.language && input.language !== 'auto' ? input.language : undefined;
-
     const history = await this.history(session._id, who.userId);
+    const language = this.replyLanguage(input, history);
     const user = await withTransientRetry(
       () =>
         this.messages.create({
@@ -130,9 +176,13 @@ export class MessageService {
       },
       requestId,
     );
-    const system = language
-      ? `${persona.systemPrompt}\nThe user's language is ${language}; reply in it.`
-      : persona.systemPrompt;
+    const system = [
+      persona.systemPrompt,
+      language ? `The user's language is ${languageName(language)} (${language}); reply in it.` : undefined,
+      await location,
+    ]
+      .filter(Boolean)
+      .join('\n');
     return {
       who,
       sessionId: session._id,
