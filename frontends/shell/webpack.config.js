@@ -12,6 +12,7 @@ const shared = sharedSingletons(require('./package.json'));
 /** Where each remote's remoteEntry.js lives, as the gateway serves them; overridable per build by env. */
 const remotes = {
   marketing: process.env.KASA_REMOTE_MARKETING_URL || '/remotes/marketing/remoteEntry.js',
+  chat: process.env.KASA_REMOTE_CHAT_URL || '/remotes/chat/remoteEntry.js',
 };
 
 /** Emits remotes.json beside index.html. */

@@ -44,13 +44,13 @@ describe('signing up, in and out in a real browser', () => {
     await auth.signUp(person);
 
     await page.waitForURL(`${platform.baseUrl}/chat`);
-    await page.getByText(`Signed in as ${person.username}`).waitFor();
+    await page.getByTestId('chat-user').getByText(person.username).waitFor();
     expect(await storedToken()).toBeTruthy();
     await nav.logoutButton().waitFor();
     await nav.chatLink().waitFor();
 
     await page.reload();
-    await page.getByText(`Signed in as ${person.username}`).waitFor();
+    await page.getByTestId('chat-user').getByText(person.username).waitFor();
     expect(page.url()).toBe(`${platform.baseUrl}/chat`);
 
     const token = await storedToken();

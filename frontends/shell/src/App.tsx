@@ -4,6 +4,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { AuthSession } from './auth/AuthSession';
 import { Layout } from './layout/Layout';
 import { DocumentTitle } from './layout/useDocumentTitle';
+import { marketingRoutes } from './remotes/marketingRoutes';
 import { RemotePage } from './remotes/RemotePage';
 import { GlobalStyles } from './theme/GlobalStyles';
 import { ThemeProvider } from './theme/ThemeProvider';
@@ -18,26 +19,6 @@ const DeveloperPage = lazy(() => import('./routes/DeveloperPage'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage'));
 const ThemeSettingsPage = lazy(() => import('./routes/ThemeSettingsPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
-
-/** Public pages the marketing remote will fill; until then its ComingSoonPage says so. */
-const comingSoonPages: ReadonlyArray<[path: string, title: string]> = [
-  ['pricing', 'Pricing'],
-  ['features', 'Features'],
-  ['about', 'About'],
-  ['privacy', 'Privacy Policy'],
-  ['terms', 'Terms of Service'],
-  ['billing/success', 'Payment Successful'],
-  ['integrations', 'Integrations'],
-  ['blog', 'Blog'],
-  ['careers', 'Careers'],
-  ['press', 'Press'],
-  ['help', 'Help Center'],
-  ['community', 'Community'],
-  ['contact', 'Contact'],
-  ['status', 'Service Status'],
-  ['cookies', 'Cookie Policy'],
-  ['gdpr', 'GDPR'],
-];
 
 function Titled({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -68,19 +49,9 @@ export function AppRoutes() {
             </Titled>
           }
         />
-        {comingSoonPages.map(([path, title]) => (
-          <Route
-            key={path}
-            path={path}
-            element={
-              <Titled title={title}>
-                <RemotePage id="marketing/ComingSoonPage" label={`the ${title} page`} props={{ title }} />
-              </Titled>
-            }
-          />
-        ))}
+        {marketingRoutes()}
         <Route path="auth" element={<AuthPage />} />
-        <Route path="chat" element={<ChatPage />} />
+        <Route path="chat/:sessionId?" element={<ChatPage />} />
         <Route path="developer" element={<DeveloperPage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="theme-settings" element={<ThemeSettingsPage />} />

@@ -1,10 +1,21 @@
 // Async boundary: the federation runtime negotiates the shared singletons before any of them runs (bootstrap).
-// Meanwhile remotes.json is fetched and, on `/`, the landing page's remote starts loading, so the hero does not
-// wait for React to start before its files are requested. (manifest.ts uses no shared module, so it may load
-// before the boundary.)
+// Meanwhile remotes.json is fetched and, on `/` (or a signed-in `/chat`), the page's remote starts loading, so the
+// page does not wait for React to start before its files are requested. (manifest.ts uses no shared module, so it
+// may load before the boundary.)
 import { ensureRemotesRegistered, preloadRemoteModule } from './remotes/manifest';
 
-if (window.location.pathname === '/') preloadRemoteModule('marketing/LandingPage');
+function hasStoredToken(): boolean {
+  try {
+    return Boolean(window.localStorage.getItem('kasa_auth_token'));
+  } catch {
+    return false;
+  }
+}
+
+const { pathname } = window.location;
+if (pathname === '/') preloadRemoteModule('marketing/LandingPage');
+// A signed-in visit to /chat (the token key of @kasa/api-client, read directly: no shared module may load here).
+else if (/^\/chat(\/|$)/.test(pathname) && hasStoredToken()) preloadRemoteModule('chat/ChatApp');
 else
   ensureRemotesRegistered().catch(() => {
     // Reported where it matters: a page that needs a remote shows an error card with Retry.

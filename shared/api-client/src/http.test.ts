@@ -73,6 +73,26 @@ describe('apiRequest', () => {
     expect(init.body).toBe(jsonBody({ email: 'a@b.example', password: 'secret1' }));
   });
 
+  it('sends the Accept header and the abort signal it is given (a streamed reply)', async () => {
+    setToken('tok');
+    respond(200, 'event: done\ndata: {}\n\n', { 'Content-Type': 'text/event-stream' });
+    const controller = new AbortController();
+
+    await apiRequest(
+      'POST',
+      '/api/chat/sessions/s1/messages',
+      { content: 'hi' },
+      {
+        accept: 'text/event-stream',
+        signal: controller.signal,
+      },
+    );
+
+    const init = lastInit();
+    expect(init.headers).toMatchObject({ Accept: 'text/event-stream', Authorization: 'Bearer tok' });
+    expect(init.signal).toBe(controller.signal);
+  });
+
   it('throws "<status>: <message>" when the error body has a message', async () => {
     respond(409, jsonBody({ message: 'Email already registered', code: 'conflict', requestId: 'r1' }));
 

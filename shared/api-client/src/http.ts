@@ -47,14 +47,28 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, messageOf(body), body);
 }
 
+/** Per-call options of `apiRequest`: what to accept (a stream, say) and a signal to cancel the call. */
+export interface ApiRequestOptions {
+  /** The Accept header; `application/json` by default (`text/event-stream` for a streamed reply). */
+  accept?: string;
+  /** Aborts the request, and the reading of a streamed body. */
+  signal?: AbortSignal;
+}
+
 /**
  * Calls the Kasa API from the browser: bearer token when one is stored, cookies included, JSON body when given.
  * Resolves with the (OK) Response; rejects with an ApiError otherwise. A 401 also removes the stored token,
  * since the server no longer accepts it.
  */
-export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+export async function apiRequest(
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+  options: ApiRequestOptions = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', ...authHeaders() };
   const init: RequestInit = { method, headers, credentials: 'include' };
+  if (options.signal) init.signal = options.signal;
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

@@ -7,6 +7,7 @@ export {
   getQueryFn,
   queryKeyToUrl,
   type HttpMethod,
+  type ApiRequestOptions,
   type UnauthorizedBehavior,
 } from './http';
 export {

@@ -16,6 +16,11 @@ export class NavBar {
     return this.root.getByRole('button', { name: 'Sign In' }).or(this.root.getByRole('link', { name: 'Sign In' }));
   }
 
+  /** The signed-in person's subscription tier badge ('Free', 'Pro', 'Enterprise'). */
+  tierBadge() {
+    return this.page.getByTestId('nav-tier');
+  }
+
   chatLink() {
     return this.root.getByRole('link', { name: 'Chat', exact: true });
   }

@@ -28,9 +28,17 @@ const Main = styled.main`
   }
 `;
 
+/**
+ * The part of a path that names a page: /chat/<session id> is still the chat page, whose own navigation between
+ * conversations must neither remount it nor move focus away from its composer.
+ */
+export function pageOf(pathname: string): string {
+  return pathname.startsWith('/chat/') ? '/chat' : pathname;
+}
+
 /** Navigation bar, the routed page (in a boundary, so a failing page never blanks the app) and the footer. */
 export function Layout() {
-  const { pathname } = useLocation();
+  const page = pageOf(useLocation().pathname);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
@@ -42,14 +50,14 @@ export function Layout() {
     }
     window.scrollTo(0, 0);
     main.current?.focus({ preventScroll: true });
-  }, [pathname]);
+  }, [page]);
 
   return (
     <>
       <SkipLink href="#main">Skip to content</SkipLink>
       <NavBar />
       <Main id="main" ref={main} tabIndex={-1}>
-        <RemoteErrorBoundary key={pathname} label="this page" onRetry={() => window.location.reload()}>
+        <RemoteErrorBoundary key={page} label="this page" onRetry={() => window.location.reload()}>
           <Suspense fallback={<PageSkeleton label="Loading page…" />}>
             <Outlet />
           </Suspense>

@@ -5,6 +5,18 @@ export interface RemoteModules {
   'marketing/LandingPage': typeof import('marketing/LandingPage');
   'marketing/WelcomePage': typeof import('marketing/WelcomePage');
   'marketing/ComingSoonPage': typeof import('marketing/ComingSoonPage');
+  'marketing/PricingPage': typeof import('marketing/PricingPage');
+  'marketing/BillingSuccessPage': typeof import('marketing/BillingSuccessPage');
+  'marketing/FeaturesPage': typeof import('marketing/FeaturesPage');
+  'marketing/AboutPage': typeof import('marketing/AboutPage');
+  'marketing/PrivacyPage': typeof import('marketing/PrivacyPage');
+  'marketing/TermsPage': typeof import('marketing/TermsPage');
+  'marketing/CookiesPage': typeof import('marketing/CookiesPage');
+  'marketing/GdprPage': typeof import('marketing/GdprPage');
+  'marketing/StatusPage': typeof import('marketing/StatusPage');
+  'marketing/HelpPage': typeof import('marketing/HelpPage');
+  'marketing/ContactPage': typeof import('marketing/ContactPage');
+  'chat/ChatApp': typeof import('chat/ChatApp');
 }
 export type RemoteModuleId = keyof RemoteModules;
 

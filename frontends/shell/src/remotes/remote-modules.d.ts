@@ -1,5 +1,6 @@
 // Types of the modules the remotes expose, declared here instead of generated (`dts: false`). Keep them in step
-// with each remote's webpack `exposes` and the components' props (frontends/marketing/src/routes/).
+// with each remote's webpack `exposes` and the components' props (frontends/marketing/src/routes/,
+// frontends/chat/src/ChatApp.tsx).
 // Default exports are React components; the shell loads them with the federation runtime (see manifest.ts).
 
 declare module 'marketing/LandingPage' {
@@ -24,4 +25,97 @@ declare module 'marketing/ComingSoonPage' {
   /** Placeholder for public pages not written yet, with a back-to-home link. */
   const ComingSoonPage: ComponentType<ComingSoonPageProps>;
   export default ComingSoonPage;
+}
+
+declare module 'marketing/PricingPage' {
+  import type { ComponentType } from 'react';
+  /** The shell's `toast`, for the pages that show toasts. */
+  export interface NotifyProps {
+    notify: (toast: { title: string; description?: string; variant?: 'default' | 'success' | 'destructive' }) => void;
+  }
+  /** Route `/pricing`: plans from GET /api/billing/plans, current tier, the upgrade flow, add-ons and FAQ. */
+  const PricingPage: ComponentType<NotifyProps>;
+  export default PricingPage;
+}
+
+declare module 'marketing/BillingSuccessPage' {
+  import type { ComponentType } from 'react';
+  /** Route `/billing/success`: the Transaction Reference from `?reference=` and the plan bought. */
+  const BillingSuccessPage: ComponentType;
+  export default BillingSuccessPage;
+}
+
+declare module 'marketing/FeaturesPage' {
+  import type { ComponentType } from 'react';
+  const FeaturesPage: ComponentType;
+  export default FeaturesPage;
+}
+
+declare module 'marketing/AboutPage' {
+  import type { ComponentType } from 'react';
+  const AboutPage: ComponentType;
+  export default AboutPage;
+}
+
+declare module 'marketing/PrivacyPage' {
+  import type { ComponentType } from 'react';
+  const PrivacyPage: ComponentType;
+  export default PrivacyPage;
+}
+
+declare module 'marketing/TermsPage' {
+  import type { ComponentType } from 'react';
+  const TermsPage: ComponentType;
+  export default TermsPage;
+}
+
+declare module 'marketing/CookiesPage' {
+  import type { ComponentType } from 'react';
+  const CookiesPage: ComponentType;
+  export default CookiesPage;
+}
+
+declare module 'marketing/GdprPage' {
+  import type { ComponentType } from 'react';
+  const GdprPage: ComponentType;
+  export default GdprPage;
+}
+
+declare module 'marketing/StatusPage' {
+  import type { ComponentType } from 'react';
+  /** Route `/status`: live service status from GET /api/status, refreshed every 30 s. */
+  const StatusPage: ComponentType;
+  export default StatusPage;
+}
+
+declare module 'marketing/HelpPage' {
+  import type { ComponentType } from 'react';
+  export interface HelpPageProps {
+    tours: ReadonlyArray<{ id: string; name: string; description: string }>;
+    onStartTour: (id: string) => void;
+  }
+  /** Route `/help`: the guided tours (with a start button each) and the developer docs. */
+  const HelpPage: ComponentType<HelpPageProps>;
+  export default HelpPage;
+}
+
+declare module 'marketing/ContactPage' {
+  import type { ComponentType } from 'react';
+  /** The shell's `toast`, for the pages that show toasts. */
+  export interface NotifyProps {
+    notify: (toast: { title: string; description?: string; variant?: 'default' | 'success' | 'destructive' }) => void;
+  }
+  /** Route `/contact`: the contact form (POST /api/contact) and the mailboxes. */
+  const ContactPage: ComponentType<NotifyProps>;
+  export default ContactPage;
+}
+
+declare module 'chat/ChatApp' {
+  import type { ComponentType } from 'react';
+  /**
+   * Routes `/chat` and `/chat/:sessionId` (signed in): the chat workspace. Reads the session id from the route and
+   * the user from the shared @kasa/api-client; uses the shell's router and query client.
+   */
+  const ChatApp: ComponentType;
+  export default ChatApp;
 }

@@ -2,7 +2,8 @@ import styled from '@emotion/styled';
 import { useAuth } from '@kasa/api-client';
 import { AuthRequired } from '../auth/AuthRequired';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { ButtonLink, Card, Muted, PageContainer, VisuallyHidden } from '../ui/controls';
+import { RemotePage } from '../remotes/RemotePage';
+import { ButtonLink, PageContainer, VisuallyHidden } from '../ui/controls';
 import { SkeletonBlock } from '../ui/Skeleton';
 
 const Workspace = styled.div`
@@ -14,7 +15,7 @@ const Workspace = styled.div`
   }
 `;
 
-const Sidebar = styled.aside`
+const Sidebar = styled.div`
   display: flex;
   flex-direction: column;
   gap: 0.75rem;
@@ -24,12 +25,13 @@ const Sidebar = styled.aside`
   background: var(--kasa-surface);
 `;
 
-function ChatSkeleton() {
+/** The chat's shape while the auth state or the chat remote loads. */
+function ChatSkeleton({ label }: { label: string }) {
   return (
     <PageContainer>
       <Workspace role="status" aria-busy="true">
-        <VisuallyHidden>Loading chat…</VisuallyHidden>
-        <Sidebar as="div">
+        <VisuallyHidden>{label}</VisuallyHidden>
+        <Sidebar>
           <SkeletonBlock height="1.75rem" width="70%" />
           <SkeletonBlock />
           <SkeletonBlock width="85%" />
@@ -46,14 +48,14 @@ function ChatSkeleton() {
 }
 
 /**
- * Route `/chat`. A placeholder until the chat remote exists: it proves the auth wiring (loading, signed out,
- * signed in) and says plainly that the conversation view is not here yet.
+ * Routes `/chat` and `/chat/:sessionId`. The shell owns the auth states (a skeleton while loading, the
+ * 'Authentication Required' card when signed out); a signed-in user gets the chat remote's workspace.
  */
 export default function ChatPage() {
   useDocumentTitle('Chat');
   const { user, isLoading, isAuthenticated } = useAuth();
 
-  if (isLoading) return <ChatSkeleton />;
+  if (isLoading) return <ChatSkeleton label="Loading chat…" />;
   if (!isAuthenticated || !user) {
     return (
       <AuthRequired
@@ -62,30 +64,5 @@ export default function ChatPage() {
       />
     );
   }
-
-  return (
-    <PageContainer>
-      <Workspace>
-        <Sidebar aria-label="Chat navigation">
-          <strong>Kasa Chat</strong>
-          <nav aria-label="Chat shortcuts">
-            <ButtonLink to="/" variant="ghost" compact>
-              Home
-            </ButtonLink>
-            <ButtonLink to="/developer" variant="ghost" compact>
-              Developer Portal
-            </ButtonLink>
-          </nav>
-        </Sidebar>
-        <Card aria-labelledby="chat-title">
-          <h1 id="chat-title">Kasa Chat</h1>
-          <p data-testid="chat-signed-in-as">Signed in as {user.username}</p>
-          <Muted>
-            The conversation view arrives with the chat service. Until then this page only confirms that you are signed
-            in; nothing you type here would be sent anywhere.
-          </Muted>
-        </Card>
-      </Workspace>
-    </PageContainer>
-  );
+  return <RemotePage id="chat/ChatApp" label="the chat" />;
 }

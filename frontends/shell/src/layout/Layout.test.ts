@@ -1,0 +1,11 @@
+import { pageOf } from './Layout';
+
+describe('pageOf', () => {
+  it('treats every /chat/<session> path as the chat page, and other paths as themselves', () => {
+    expect(pageOf('/chat')).toBe('/chat');
+    expect(pageOf('/chat/64b7f0c2a1b2c3d4e5f60718')).toBe('/chat');
+    expect(pageOf('/')).toBe('/');
+    expect(pageOf('/billing/success')).toBe('/billing/success');
+    expect(pageOf('/chatter')).toBe('/chatter');
+  });
+});
