@@ -231,8 +231,8 @@ export async function runChatBench(): Promise<ChatBenchResult> {
       BENCHFAKE_BASE_URL: provider.baseURL,
       BENCHFAKE_MODEL: 'fake-model',
       // The benchmark is one user making thousands of calls: plan quotas and rate limits are not what it measures.
-      GATEWAY_MONTHLY_QUOTA_FREE: '10000000',
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '10000000',
+      PLAN_FREE_MONTHLY_CALLS: 'unlimited',
+      API_RATE_LIMIT_PER_MINUTE: '10000000',
     });
     const token = await signUp(platform);
     const firstToken = await measureFirstToken(platform, provider, token);
