@@ -90,7 +90,8 @@ export const Card = styled.li`
   border: 1px solid var(--kasa-border);
   border-radius: calc(var(--kasa-radius) * 1.5);
   padding: 1.25rem;
-  h2 {
+  h2,
+  h3 {
     margin: 0 0 0.5rem;
     font-size: 1.125rem;
   }

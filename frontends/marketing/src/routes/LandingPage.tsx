@@ -1,4 +1,5 @@
 import { tierLabel, useAuth } from '@kasa/api-client';
+import { VoiceDemoCard } from '../components/VoiceDemoCard';
 import { PlansTeaser } from '../pricing/PlansTeaser';
 import {
   Actions,
@@ -10,17 +11,29 @@ import {
   Hero,
   Lead,
   Page,
+  Section,
   StatusLine,
   Title,
 } from '../ui';
 
-const highlights = [
-  { title: 'Speak or type', text: 'Ask out loud and hear the answer, or type when speaking is not an option.' },
+/** The six feature cards of the landing page (spec section 2). */
+const features = [
+  { title: 'Voice first', text: 'Ask out loud and hear the answer, or type when speaking is not an option.' },
   { title: '120+ languages', text: 'Including Twi, Hausa, Ga, Ewe, Yoruba and Swahili, detected as you talk.' },
   {
     title: 'Six personas',
     text: 'A general assistant plus experts for money, learning, tech support, places and wellbeing.',
   },
+  { title: 'Knows where you are', text: 'Local time, currency and places shape the answers of Nana and Merla.' },
+  { title: '18+ AI providers', text: 'Replies keep coming when a provider fails: Kasa switches mid-answer.' },
+  { title: 'Built for developers', text: 'A public API that speaks OpenAI’s format, API keys, SDKs and a portal.' },
+];
+
+/** The three steps of 'How Kasa Works'. */
+const steps = [
+  { title: 'Pick a persona', text: 'Choose the expert you need, from everyday questions to money and health.' },
+  { title: 'Speak or type', text: 'In the language you think in. Kasa detects it and answers in it.' },
+  { title: 'Hear the answer', text: 'Replies stream in as they are written, and can be read aloud.' },
 ];
 
 /** Route `/`: the landing hero, with calls to action for signed-in and signed-out visitors. */
@@ -65,17 +78,42 @@ export default function LandingPage() {
           </>
         )}
       </Hero>
-      <section aria-label="Highlights">
+      <VoiceDemoCard />
+      <Section aria-labelledby="features-title">
+        <h2 id="features-title">Everything you need to talk with AI</h2>
         <Grid>
-          {highlights.map((item) => (
+          {features.map((item) => (
             <Card key={item.title}>
-              <h2>{item.title}</h2>
+              <h3>{item.title}</h3>
               <p>{item.text}</p>
             </Card>
           ))}
         </Grid>
-      </section>
+      </Section>
+      <Section aria-labelledby="how-title">
+        <h2 id="how-title">How Kasa Works</h2>
+        <Grid as="ol">
+          {steps.map((step, index) => (
+            <Card key={step.title}>
+              <h3>
+                {index + 1}. {step.title}
+              </h3>
+              <p>{step.text}</p>
+            </Card>
+          ))}
+        </Grid>
+      </Section>
       <PlansTeaser />
+      <Section aria-labelledby="closing-title">
+        <h2 id="closing-title">Ready to hear Kasa answer in your language?</h2>
+        <p>Start free in the browser, or build Kasa into your own product.</p>
+        <Actions>
+          <ButtonLink to="/welcome" variant="primary">
+            Try Chat Interface
+          </ButtonLink>
+          <ButtonLink to="/welcome">Try Developer Portal</ButtonLink>
+        </Actions>
+      </Section>
     </Page>
   );
 }
