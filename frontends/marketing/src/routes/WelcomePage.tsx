@@ -1,7 +1,8 @@
+import { FeatureCards, HowItWorks, WELCOME_STEPS } from '../components/ProductStory';
 import { PlansTeaser } from '../pricing/PlansTeaser';
 import { Actions, ButtonLink, Hero, Lead, Page, Title } from '../ui';
 
-/** Route `/welcome`: a short hero whose main call to action leads to sign in / sign up, and the plans. */
+/** Route `/welcome`: the hero with calls to action to /auth, /pricing and /chat, the feature cards, four steps and the plans. */
 export default function WelcomePage() {
   return (
     <Page>
@@ -20,6 +21,8 @@ export default function WelcomePage() {
           </ButtonLink>
         </Actions>
       </Hero>
+      <FeatureCards />
+      <HowItWorks steps={WELCOME_STEPS} />
       <PlansTeaser />
     </Page>
   );
