@@ -214,6 +214,7 @@ describe('CORS', () => {
     const res = await call(`${h.url}/api/status`, { headers: { origin: 'http://localhost:8080' } });
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:8080');
     expect(String(res.headers['access-control-expose-headers'])).toContain('X-Request-Id');
+    expect(String(res.headers['access-control-expose-headers'])).toContain('X-Kasa-Audio-Url');
   });
 
   it('does not allow other origins', async () => {
