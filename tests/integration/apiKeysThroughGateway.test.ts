@@ -255,3 +255,29 @@ describe('an API key through the gateway', () => {
     );
   });
 });
+
+describe('a team through the gateway', () => {
+  it('is managed with access tokens only, and its keys run on the team’s plan', async () => {
+    const owner = await signUp();
+    const member = await signUp();
+    await authDb
+      .collection('users')
+      .updateOne({ _id: new Types.ObjectId(owner.userId) }, { $set: { subscriptionTier: 'enterprise' } });
+    const created = await send('POST', '/api/developer/team', owner.token, { name: 'Tamale Tech' });
+    expect(created.res.status).toBe(201);
+    const memberEmail = (await send('GET', '/api/auth/me', member.token)).body.user.email as string;
+    const invitation = await send('POST', '/api/developer/team/invitations', owner.token, { email: memberEmail });
+    expect(invitation.res.status).toBe(201);
+    const accepted = await send('POST', `/api/developer/invitations/${invitation.body.id}/accept`, member.token);
+    expect(accepted.res.status).toBe(200);
+
+    const { secret } = await createKey(owner.token, { name: 'Team key', team: true });
+    expect((await send('GET', '/api/developer/team', secret)).res.status).toBe(401);
+    // The owner's Enterprise plan is unlimited: no monthly quota headers, whoever of the team holds the key.
+    const personas = await send('GET', '/api/personas', secret);
+    expect(personas.res.status).toBe(200);
+    expect(personas.res.headers.get('x-quota-limit')).toBeNull();
+    const memberKeys = (await send('GET', '/api/developer/keys', member.token)).body.keys as ApiKey[];
+    expect(memberKeys.map((k) => k.name)).toEqual(['Team key']);
+  });
+});

@@ -30,7 +30,8 @@ const STORE_WARNING_INTERVAL_MS = 10_000;
  * - per minute: `limits.perMinute` requests per API key, or per person for calls with an access token, on every
  *   pipeline that has this policy (fixed windows of one calendar minute);
  * - per month: the calls of every key and token of a person together, on pipelines with `monthly: true`, against the
- *   plan's quota (calendar month, UTC); an unlimited plan is counted but never refused.
+ *   plan's quota (calendar month, UTC); an unlimited plan is counted but never refused. A team key's calls count on
+ *   its team's quota, shared by every key of the team, at the team's plan.
  *
  * Every answer carries `RateLimit-Limit/-Remaining/-Reset` (IETF draft; Reset in seconds) and the same values as
  * `X-RateLimit-*` (Reset as a Unix time), describing the limit closest to running out, or on a 429 the limit that was
@@ -70,8 +71,9 @@ export function createQuotaPolicy(deps: {
         const minute = minuteWindow(nowMs);
         const month = monthOf(nowMs);
         const monthLimit = limits.monthly[caller.tier];
-        // The hash tag {userId} keeps a person's counters in one Redis Cluster slot, as the script needs.
-        const base = `kasa:quota:{${caller.userId}}:`;
+        // The hash tag keeps a subject's counters in one Redis Cluster slot, as the script needs. A team key's
+        // calls count on the team's shared quota; everything else on the person's.
+        const base = `kasa:quota:{${caller.teamId ? `team:${caller.teamId}` : caller.userId}}:`;
         const request: AdmitRequest = {
           minuteKey: `${base}minute:${caller.keyId ? `key:${caller.keyId}` : 'user'}:${minute.id}`,
           minuteLimit: limits.perMinute,
@@ -162,10 +164,12 @@ interface Caller {
   userId: string;
   tier: SubscriptionTier;
   keyId?: string;
+  teamId?: string;
 }
 
 function callerOf(req: GatewayRequest): Caller | undefined {
-  if (req.kasaApiKey) return { userId: req.kasaApiKey.userId, tier: req.kasaApiKey.tier, keyId: req.kasaApiKey.keyId };
+  const key = req.kasaApiKey;
+  if (key) return { userId: key.userId, tier: key.tier, keyId: key.keyId, teamId: key.teamId ?? undefined };
   if (req.kasaIdentity) return { userId: req.kasaIdentity.sub, tier: req.kasaIdentity.tier };
   return undefined;
 }

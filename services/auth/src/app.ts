@@ -16,9 +16,13 @@ import { createBillingService, type BillingService } from './billing/billingServ
 import { BuiltInPaymentProvider } from './billing/paymentProvider';
 import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
+import { teamInvitationModel, teamModel } from './teams/teamModel';
+import { createTeamRouter } from './teams/teamRouter';
+import { TeamService } from './teams/teamService';
 import type { SigningKey } from './tokens/signingKey';
 import type { TokenService } from './tokens/tokenService';
 import { createAuthRouter } from './users/authRouter';
+import { userModel } from './users/userModel';
 import type { UserService } from './users/userService';
 
 export interface AuthAppDeps {
@@ -52,6 +56,13 @@ export function createApp(deps: AuthAppDeps): Express {
     bus: deps.bus,
     logger: deps.logger,
   });
+  const teams = new TeamService({
+    teams: teamModel(deps.db),
+    invitations: teamInvitationModel(deps.db),
+    users: userModel(deps.db),
+    revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
+  });
+  apiKeys.attachTeams(teams);
 
   const billing =
     deps.billing ??
@@ -77,6 +88,7 @@ export function createApp(deps: AuthAppDeps): Express {
       createPreferencesRouter(deps.db),
       createApiKeyRouter(apiKeys),
       createApiKeyVerifyRouter(apiKeys),
+      createTeamRouter(teams),
       createBillingRouter({ ...deps, billing }),
       createOutreachRouter(deps),
     ],

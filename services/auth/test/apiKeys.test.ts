@@ -139,6 +139,7 @@ describe('creating an API key', () => {
       expiresAt: null,
       lastUsedAt: null,
       revokedAt: null,
+      teamId: null,
     });
 
     const stored = await apiKeyModel(db).findById(key.id).lean();
@@ -303,6 +304,7 @@ describe('verifying an API key (the gateway’s internal call)', () => {
       keyId: key.id,
       scopes: ['chat'],
       expiresAt: null,
+      teamId: null,
     });
 
     await userModel(db).updateOne({ _id: owner.id }, { subscriptionTier: 'pro' });

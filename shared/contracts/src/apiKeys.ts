@@ -39,6 +39,8 @@ export const CreateApiKeyRequest = z
       .max(API_KEY_SCOPES.length)
       .refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat a scope')
       .optional(),
+    /** true: the key belongs to the caller's team (owners and admins only) and calls on it count on the team's quota. */
+    team: z.boolean({ error: 'team must be true or false' }).optional(),
   })
   .openapi('CreateApiKeyRequest');
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
@@ -56,6 +58,8 @@ export const ApiKey = z
     /** Updated at most once a minute. */
     lastUsedAt: z.string().datetime().nullable(),
     revokedAt: z.string().datetime().nullable(),
+    /** The team the key belongs to, or null for a personal key. */
+    teamId: z.string().nullable(),
   })
   .openapi('ApiKey');
 export type ApiKey = z.infer<typeof ApiKey>;
@@ -87,6 +91,8 @@ export const VerifiedApiKey = z.object({
   keyId: z.string(),
   scopes: z.array(ApiKeyScope),
   expiresAt: z.string().datetime().nullable(),
+  /** A team key: the team whose plan (`tier`) and quota the calls use. */
+  teamId: z.string().nullable().optional(),
 });
 export type VerifiedApiKey = z.infer<typeof VerifiedApiKey>;
 

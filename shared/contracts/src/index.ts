@@ -2,6 +2,7 @@ export * from './zod';
 export * from './common';
 export * from './auth';
 export * from './apiKeys';
+export * from './teams';
 export * from './preferences';
 export * from './billing';
 export * from './outreach';

@@ -20,6 +20,7 @@ import {
   VoiceStatus,
 } from './voice';
 import { chatOperations } from './openapiChat';
+import { teamOperations } from './openapiTeams';
 import { z } from './zod';
 
 export interface Operation {
@@ -297,13 +298,13 @@ export function buildOpenApiDocument(serverUrl = '/') {
     description:
       'An access token from /api/auth/login or /api/auth/register, or an API key (`ksk_…`, created at ' +
       '/api/developer/keys) with the scope the route needs (chat, voice or analytics). API keys are not accepted ' +
-      'on /api/auth/*, /api/billing/* or /api/developer/keys*. Calls to the chat and voice routes count towards ' +
-      'the plan’s monthly quota (Free 1,000, Pro 50,000, Enterprise unlimited); every key or user may make ' +
+      'on /api/auth/*, /api/billing/*, /api/developer/keys*, /api/developer/team* or /api/developer/invitations*. ' +
+      'Calls to the chat and voice routes count towards the plan’s monthly quota (Free 1,000, Pro 50,000, Enterprise unlimited); every key or user may make ' +
       '1,000 requests a minute.',
   });
   registry.register('Error', ErrorBody);
 
-  for (const op of [...operations, ...chatOperations]) {
+  for (const op of [...operations, ...chatOperations, ...teamOperations]) {
     const failures = [400, ...(op.auth ? [401] : []), ...(op.errors ?? []), 503];
     const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> = {};
     if (op.response) {

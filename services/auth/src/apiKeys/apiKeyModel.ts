@@ -15,6 +15,8 @@ export interface ApiKeyDocument {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** A team key: owned by the team (its owner and admins manage it), created by `userId`. */
+  teamId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -30,10 +32,12 @@ const apiKeySchema = new Schema<ApiKeyDocument>(
     expiresAt: { type: Date, default: null },
     lastUsedAt: { type: Date, default: null },
     revokedAt: { type: Date, default: null },
+    teamId: { type: String, default: null },
   },
   { timestamps: true, versionKey: false, collection: 'api_keys' },
 );
 apiKeySchema.index({ userId: 1, createdAt: -1 });
+apiKeySchema.index({ teamId: 1, createdAt: -1 });
 
 export function apiKeyModel(connection: Connection): Model<ApiKeyDocument> {
   return connection.models.ApiKey ?? connection.model<ApiKeyDocument>('ApiKey', apiKeySchema);
@@ -50,5 +54,6 @@ export function toPublicApiKey(doc: ApiKeyDocument): ApiKey {
     expiresAt: doc.expiresAt?.toISOString() ?? null,
     lastUsedAt: doc.lastUsedAt?.toISOString() ?? null,
     revokedAt: doc.revokedAt?.toISOString() ?? null,
+    teamId: doc.teamId ?? null,
   };
 }

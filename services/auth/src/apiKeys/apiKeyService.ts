@@ -10,8 +10,16 @@ import {
   type CreateApiKeyResponse,
   type VerifiedApiKey,
 } from '@kasa/contracts';
-import { ConflictError, HttpError, NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
-import type { Model } from 'mongoose';
+import {
+  ConflictError,
+  HttpError,
+  NotAllowedError,
+  NotFoundError,
+  type EventBus,
+  type Logger,
+} from '@kasa/service-kit';
+import type { FilterQuery, Model } from 'mongoose';
+import type { TeamService } from '../teams/teamService';
 import type { UserService } from '../users/userService';
 import { toPublicApiKey, type ApiKeyDocument } from './apiKeyModel';
 import { generateApiKey, hashApiKey, visibleParts } from './apiKeySecrets';
@@ -37,6 +45,8 @@ function rejected(reason: ApiKeyRejection): HttpError {
 export interface ApiKeyServiceDeps {
   keys: Model<ApiKeyDocument>;
   users: Pick<UserService, 'findById'>;
+  /** Filled in after construction when the team service needs this one too (it revokes a deleted team's keys). */
+  teams?: Pick<TeamService, 'membershipOf' | 'teamTier'>;
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   now?: () => Date;
@@ -50,13 +60,20 @@ export class ApiKeyService {
     this.now = deps.now ?? (() => new Date());
   }
 
+  /** Connects the team service, which is built after this one because it revokes a deleted team's keys here. */
+  attachTeams(teams: Pick<TeamService, 'membershipOf' | 'teamTier'>): void {
+    this.deps.teams = teams;
+  }
+
   async create(userId: string, input: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
     const now = this.now();
+    const teamId = input.team ? await this.teamKeyOwner(userId) : null;
     await this.assertRoomFor(userId, now);
     const secret = generateApiKey();
     const doc = (
       await this.deps.keys.create({
         userId,
+        teamId,
         name: input.name,
         ...visibleParts(secret),
         hash: hashApiKey(secret),
@@ -76,8 +93,13 @@ export class ApiKeyService {
     };
   }
 
+  /** The caller's personal keys and, for a team member, the team's keys. */
   async list(userId: string): Promise<ApiKey[]> {
-    const docs = await this.deps.keys.find({ userId }).sort({ createdAt: -1, _id: -1 }).limit(LIST_LIMIT).lean();
+    const membership = await this.deps.teams?.membershipOf(userId);
+    const filter: FilterQuery<ApiKeyDocument> = membership
+      ? { $or: [{ userId, teamId: null }, { teamId: membership.teamId }] }
+      : { userId, teamId: null };
+    const docs = await this.deps.keys.find(filter).sort({ createdAt: -1, _id: -1 }).limit(LIST_LIMIT).lean();
     return docs.map(toPublicApiKey);
   }
 
@@ -87,14 +109,23 @@ export class ApiKeyService {
    */
   async revoke(userId: string, keyId: string, requestId?: string): Promise<void> {
     if (!ObjectIdString.safeParse(keyId).success) throw new NotFoundError('API key not found');
+    const owned = await this.revocableBy(userId, keyId);
     const doc = await this.deps.keys
-      .findOneAndUpdate({ _id: keyId, userId, revokedAt: null }, { $set: { revokedAt: this.now() } }, { new: true })
+      .findOneAndUpdate({ ...owned, revokedAt: null }, { $set: { revokedAt: this.now() } }, { new: true })
       .lean();
     if (!doc) {
-      if (await this.deps.keys.exists({ _id: keyId, userId })) return; // revoked before
+      if (await this.deps.keys.exists(owned)) return; // revoked before
       throw new NotFoundError('API key not found');
     }
     await this.announceRevocation(doc, requestId);
+  }
+
+  /** Revokes every key of a team (the team is being deleted) and tells the gateways about each. */
+  async revokeTeamKeys(teamId: string, requestId?: string): Promise<void> {
+    const active = await this.deps.keys.find({ teamId, revokedAt: null }).limit(1000).lean();
+    const now = this.now();
+    await this.deps.keys.updateMany({ teamId, revokedAt: null }, { $set: { revokedAt: now } });
+    await Promise.all(active.map((doc) => this.announceRevocation(doc, requestId)));
   }
 
   /**
@@ -112,15 +143,50 @@ export class ApiKeyService {
       if (err instanceof NotFoundError) throw rejected('unknown');
       throw err;
     });
+    // A team key runs on the team's plan (its owner's), whoever created it.
+    let tier = user.subscriptionTier;
+    if (doc.teamId) {
+      const teamTier = await this.deps.teams?.teamTier(doc.teamId);
+      if (!teamTier) throw rejected('revoked');
+      tier = teamTier;
+    }
     await this.recordUse(doc, now);
     return {
       userId: doc.userId,
       username: user.username,
-      tier: user.subscriptionTier,
+      tier,
       keyId: doc._id.toString(),
       scopes: doc.scopes,
       expiresAt: doc.expiresAt?.toISOString() ?? null,
+      teamId: doc.teamId ?? null,
     };
+  }
+
+  /** The team a new team key belongs to: the caller must be its owner or an admin. */
+  private async teamKeyOwner(userId: string): Promise<string> {
+    const membership = await this.deps.teams?.membershipOf(userId);
+    if (!membership) throw new NotAllowedError('You are not in a team, so you cannot create a team key.');
+    if (membership.role === 'member') {
+      throw new NotAllowedError("Only the team's owner and admins can create team keys.");
+    }
+    return membership.teamId;
+  }
+
+  /**
+   * The filter of a key the caller may revoke: their personal key, or a key of their team when they are its owner
+   * or an admin. A plain member sees the team's keys but gets a 403; anyone else's key is a 404.
+   */
+  private async revocableBy(userId: string, keyId: string): Promise<FilterQuery<ApiKeyDocument>> {
+    const key = await this.deps.keys.findById(keyId, { userId: 1, teamId: 1 }).lean();
+    if (key?.teamId) {
+      const membership = await this.deps.teams?.membershipOf(userId);
+      if (membership?.teamId !== key.teamId) throw new NotFoundError('API key not found');
+      if (membership.role === 'member') {
+        throw new NotAllowedError("Only the team's owner and admins can revoke team keys.");
+      }
+      return { _id: keyId, teamId: key.teamId };
+    }
+    return { _id: keyId, userId, teamId: null };
   }
 
   private async recordUse(doc: ApiKeyDocument, now: Date): Promise<void> {

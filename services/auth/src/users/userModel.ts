@@ -11,6 +11,8 @@ export interface UserDocument {
   subscriptionTier: SubscriptionTier;
   /** Id of the auth.user.registered event; set until the broker confirms it, then cleared (outbox marker). */
   pendingRegisteredEventId?: string | null;
+  /** The one team the person belongs to, or null. Claimed with a conditional update, so two joins cannot race. */
+  teamId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -23,6 +25,7 @@ const userSchema = new Schema<UserDocument>(
     passwordHash: { type: String, required: true },
     subscriptionTier: { type: String, enum: ['free', 'pro', 'enterprise'], default: 'free' },
     pendingRegisteredEventId: { type: String, default: null, index: true },
+    teamId: { type: String, default: null, index: true },
   },
   { timestamps: true, versionKey: false, collection: 'users' },
 );

@@ -1,0 +1,80 @@
+import type { VerifiedApiKey } from '@kasa/contracts';
+import { createLogger } from '@kasa/service-kit';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GatewayRequest } from '../eg/types';
+import { MemoryQuotaCounter } from './quotaCounter';
+import { createQuotaPolicy } from './quotaPolicy';
+
+const logger = createLogger({ service: 'quota-policy-test', version: 'test', level: 'silent' });
+
+/** A server that runs the quota policy with the API key named in the `x-test-key` header (JSON). */
+async function serve(monthlyPro: number) {
+  const counter = new MemoryQuotaCounter();
+  const policy = createQuotaPolicy({
+    getCounter: () => counter,
+    limits: { monthly: { free: 2, pro: monthlyPro, enterprise: null }, perMinute: 1000 },
+    logger,
+  }).policy({ monthly: true });
+  const server = http.createServer((req, res) => {
+    (req as GatewayRequest).kasaApiKey = JSON.parse(String(req.headers['x-test-key'])) as VerifiedApiKey;
+    policy(req as GatewayRequest, res, () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const call = (key: Partial<VerifiedApiKey>) => fetch(url, { headers: { 'x-test-key': JSON.stringify(key) } });
+  return {
+    call,
+    close: async () => {
+      await counter.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const key = (keyId: string, userId: string, teamId: string | null, tier: VerifiedApiKey['tier'] = 'pro') => ({
+  keyId,
+  userId,
+  username: userId,
+  tier,
+  scopes: ['chat' as const],
+  expiresAt: null,
+  teamId,
+});
+
+describe('the monthly quota of team keys', () => {
+  it('is shared by every key of the team, whoever created them', async () => {
+    const gateway = await serve(3);
+    try {
+      const statuses = [];
+      for (const k of [
+        key('k1', 'ama', 't1'),
+        key('k2', 'kofi', 't1'),
+        key('k1', 'ama', 't1'),
+        key('k2', 'kofi', 't1'),
+      ]) {
+        statuses.push((await gateway.call(k)).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // The same people's personal keys count on their own quotas.
+      expect((await gateway.call(key('k3', 'ama', null))).status).toBe(200);
+      expect((await gateway.call(key('k4', 'kofi', null))).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('says which plan ran out, with the quota headers', async () => {
+    const gateway = await serve(1);
+    try {
+      await gateway.call(key('k1', 'ama', 't2'));
+      const refused = await gateway.call(key('k2', 'esi', 't2'));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('x-quota-remaining')).toBe('0');
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await refused.json()) as { message: string }).message).toMatch(/Pro plan/);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
