@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { envPort, loadConfig } from '@kasa/service-kit';
+import { DEFAULT_MONTHLY_API_CALLS } from '@kasa/contracts';
+import { envDeployment, envHeartbeatInterval, envPort, loadConfig } from '@kasa/service-kit';
 import { z } from 'zod';
 
 /** Where the built frontends live in this repository: <repo>/frontends (the same from src/ and dist/). */
@@ -98,13 +99,21 @@ export const GatewayEnv = z.object({
   REDIS_URL: z.url({ protocol: /^redis$/, error: 'must be a redis:// URL' }).optional(),
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   /** Monthly API calls per plan (spec section 9): Free 1,000, Pro 50,000, Enterprise unlimited. */
-  PLAN_FREE_MONTHLY_CALLS: monthlyCalls(1_000),
-  PLAN_PRO_MONTHLY_CALLS: monthlyCalls(50_000),
-  PLAN_ENTERPRISE_MONTHLY_CALLS: monthlyCalls('unlimited'),
+  PLAN_FREE_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.free ?? 'unlimited'),
+  PLAN_PRO_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.pro ?? 'unlimited'),
+  PLAN_ENTERPRISE_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.enterprise ?? 'unlimited'),
   /** Requests per minute per API key (or per person, for calls with an access token) on the public API routes. */
   API_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
   /** How long a verified API key is trusted without asking the auth service again (0: ask every time). */
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /** How often the gateway publishes `service.heartbeat` (as every service does). */
+  HEARTBEAT_INTERVAL_MS: envHeartbeatInterval(),
+  /** Names this deployment in the gateway's events when several share one broker (e.g. test runs). */
+  KASA_DEPLOYMENT: envDeployment(),
+  /** Answered API requests are published in `gateway.request.completed` batches at least this often. */
+  REQUEST_EVENTS_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** Requests waiting for the broker at most; the oldest are dropped beyond it (a counter metric says how many). */
+  REQUEST_EVENTS_MAX_BUFFERED: z.coerce.number().int().min(200).max(1_000_000).default(10_000),
 });
 export type GatewayConfig = z.output<typeof GatewayEnv>;
 

@@ -6,6 +6,8 @@ import type { RevocationList } from './revocationList';
 export interface RevocationFeed {
   isConnected(): boolean;
   close(): Promise<void>;
+  /** The same connection publishes the gateway's own events (heartbeats, request batches). */
+  publish: EventBus['publish'];
 }
 
 /**

@@ -1,13 +1,20 @@
 import type { Logger, ServiceMetrics } from '@kasa/service-kit';
 import type { EgPolicy } from '../eg/types';
+import type { CompletedRequest } from '../events/requestEventBuffer';
 
 /**
  * Counts every request and its duration under the API endpoint that matched it (`route` = the apiEndpoint name of
  * gateway.config.yml, e.g. `chat`, `authCredentials`, `web`), never the raw path. A client that went away before
  * the status was sent is recorded as 499 (nginx's "client closed request"). At LOG_LEVEL=debug it also writes an
  * access log line per request (path without the query, which may carry secrets); otherwise metrics are the record.
+ * `onCompleted` gets each API request (not the web app's files) with who made it, for `gateway.request.completed`;
+ * it must be cheap (it runs on every request).
  */
-export function createMetricsPolicy(metrics: ServiceMetrics, logger: Logger): EgPolicy {
+export function createMetricsPolicy(
+  metrics: ServiceMetrics,
+  logger: Logger,
+  onCompleted?: (request: CompletedRequest) => void,
+): EgPolicy {
   return {
     name: 'kasa-metrics',
     schema: { $id: 'https://kasa.example/schemas/policies/kasa-metrics.json', type: 'object' },
@@ -21,6 +28,17 @@ export function createMetricsPolicy(metrics: ServiceMetrics, logger: Logger): Eg
           const labels = { method: req.method, route, status };
           const seconds = end(labels);
           metrics.requests.inc(labels);
+          if (onCompleted && route !== 'web') {
+            onCompleted({
+              route,
+              method: req.method,
+              status: Number(status),
+              durationMs: seconds * 1000,
+              userId: req.kasaIdentity?.sub ?? req.kasaApiKey?.userId,
+              apiKeyId: req.kasaApiKey?.keyId,
+              atMs: Date.now(),
+            });
+          }
           if (accessLog) {
             const path = req.originalUrl.split('?')[0];
             logger.debug(

@@ -64,7 +64,13 @@ describe('POST /api/chat/sessions', () => {
     });
     expect(new Date(session.createdAt).toISOString()).toBe(session.createdAt);
     const event = await env.eventOf('chat.session.created', (d) => d.sessionId === session.id);
-    expect(event.data).toEqual({ sessionId: session.id, userId: headers['x-kasa-user-id'], personaId: 'merla' });
+    expect(event.data).toEqual({
+      sessionId: session.id,
+      userId: headers['x-kasa-user-id'],
+      personaId: 'merla',
+      title: 'Budget for March',
+      createdAt: session.createdAt,
+    });
   });
 
   it.each([

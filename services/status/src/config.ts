@@ -1,16 +1,51 @@
+import { DEFAULT_MONTHLY_API_CALLS } from '@kasa/contracts';
 import { baseServiceEnv, envPort, loadConfig } from '@kasa/service-kit';
 import { z } from 'zod';
 
 const serviceUrl = (fallback: string) => z.string().url({ error: 'must be an http(s) URL' }).default(fallback);
 
+/** A plan's monthly call quota, as the gateway reads it: a positive whole number, or `unlimited` (null). */
+const monthlyCalls = (fallback: number | null) =>
+  z
+    .string()
+    .default(fallback === null ? 'unlimited' : String(fallback))
+    .transform((value, ctx) => {
+      const trimmed = value.trim().toLowerCase();
+      if (trimmed === 'unlimited') return null;
+      if (/^\d+$/.test(trimmed) && Number(trimmed) > 0) return Number(trimmed);
+      ctx.addIssue({ code: 'custom', message: 'must be a positive whole number of calls, or "unlimited"' });
+      return z.NEVER;
+    });
+
 const schema = baseServiceEnv.extend({
   STATUS_PORT: envPort(4004),
   STATUS_HOST: z.string().default('127.0.0.1'),
   STATUS_DB_NAME: z.string().default('kasa_status'),
+  /** The durable queue `kasa.<name>` the status service consumes; every replica shares it. */
+  STATUS_CONSUMER_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, "must be letters, digits, '.', '_' or '-'")
+    .default('status'),
   AUTH_SERVICE_URL: serviceUrl('http://127.0.0.1:4001'),
   CHAT_SERVICE_URL: serviceUrl('http://127.0.0.1:4002'),
   VOICE_SERVICE_URL: serviceUrl('http://127.0.0.1:4003'),
+  /**
+   * The gateway's admin port, whose /readyz is asked when the gateway's heartbeats stop. Unset (the default: the admin
+   * port listens on loopback, out of other containers' reach), the gateway's heartbeats alone tell its state.
+   */
+  GATEWAY_ADMIN_URL: z.string().url({ error: 'must be an http(s) URL' }).optional(),
   PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(1_500),
+  /** A service is degraded when more than this percent of its calls in the last 5 minutes were answered with 5xx. */
+  ERROR_RATE_DEGRADED_PERCENT: z.coerce.number().min(0).max(100).default(5),
+  /** ...counting only once it has had at least this many calls in those 5 minutes. */
+  ERROR_RATE_MIN_REQUESTS: z.coerce.number().int().min(1).default(10),
+  /** Stored gateway requests and chat messages older than this many days are deleted. */
+  STATUS_RETENTION_DAYS: z.coerce.number().int().min(31).max(3650).default(90),
+  /** How often the clean-up runs. */
+  STATUS_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  PLAN_FREE_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.free),
+  PLAN_PRO_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.pro),
+  PLAN_ENTERPRISE_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.enterprise),
 });
 
 export type StatusConfig = z.output<typeof schema>;

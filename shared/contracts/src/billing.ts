@@ -18,6 +18,16 @@ export const AddOn = z
   .openapi('AddOn');
 export type AddOn = z.infer<typeof AddOn>;
 
+/**
+ * Monthly API calls each plan includes by default (spec section 9; null: unlimited). The gateway enforces them (its
+ * PLAN_*_MONTHLY_CALLS variables override them) and the status service reports usage against them.
+ */
+export const DEFAULT_MONTHLY_API_CALLS: Readonly<Record<SubscriptionTier, number | null>> = {
+  free: 1_000,
+  pro: 50_000,
+  enterprise: null,
+};
+
 /** Spec section 3's plan, with its monthly API call allowance (null: unlimited). */
 export const Plan = z
   .object({

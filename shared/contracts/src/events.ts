@@ -44,7 +44,14 @@ export const ApiKeyRevokedEvent = z.object({
   /** The key's first eight characters (`ksk_ab12`), never the key. */
   prefix: z.string().max(16),
 });
-export const SessionCreatedEvent = z.object({ sessionId: z.string(), userId: z.string(), personaId: z.string() });
+export const SessionCreatedEvent = z.object({
+  sessionId: z.string(),
+  userId: z.string(),
+  personaId: z.string(),
+  /** Added later: absent in events of older chat versions. */
+  title: z.string().max(200).optional(),
+  createdAt: z.string().datetime().optional(),
+});
 export const MessageCreatedEvent = z.object({
   sessionId: z.string(),
   userId: z.string(),
@@ -63,12 +70,23 @@ export const SpeechSynthesizedEvent = z.object({
   characters: z.number().int().nonnegative(),
   durationSeconds: z.number().nonnegative(),
 });
+/** A person pressed stop on a reply: every chat replica stops it if it is the one writing it. */
+export const ReplyStopRequestedEvent = z.object({
+  sessionId: z.string(),
+  messageId: z.string(),
+  userId: z.string(),
+});
 export const VideoCompletedEvent = z.object({
   jobId: z.string(),
   userId: z.string(),
   status: z.enum(['succeeded', 'failed']),
 });
 export const RequestCompletedEvent = z.object({
+  /**
+   * The deployment the sender belongs to (KASA_DEPLOYMENT), when several share one broker (test runs side by side):
+   * the status service counts only its own deployment's.
+   */
+  deployment: z.string().min(1).max(64).optional(),
   requests: z
     .array(
       z.object({
@@ -85,11 +103,30 @@ export const RequestCompletedEvent = z.object({
 });
 export const ServiceHeartbeatEvent = z.object({
   service: z.string(),
+  /**
+   * The deployment the sender belongs to (KASA_DEPLOYMENT), when several share one broker (test runs side by side):
+   * the status service counts only its own deployment's.
+   */
+  deployment: z.string().min(1).max(64).optional(),
   instanceId: z.string(),
   version: z.string(),
   ready: z.boolean(),
   checks: z.record(z.string(), z.boolean()),
   at: z.string().datetime(),
+  /**
+   * Parts the service depends on and watches itself, e.g. chat's AI providers (state from their circuit breakers).
+   * They never make the service itself not ready.
+   */
+  components: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(64),
+        provider: z.string().min(1).max(64),
+        state: z.enum(['operational', 'degraded', 'down']),
+      }),
+    )
+    .max(50)
+    .optional(),
 });
 
 /** Every integration event type and the schema of its `data`. Publishers and consumers validate against it. */
@@ -100,6 +137,7 @@ export const EventSchemas = {
   'auth.apikey.revoked': ApiKeyRevokedEvent,
   'chat.session.created': SessionCreatedEvent,
   'chat.message.created': MessageCreatedEvent,
+  'chat.reply.stop_requested': ReplyStopRequestedEvent,
   'voice.speech.synthesized': SpeechSynthesizedEvent,
   'voice.video.completed': VideoCompletedEvent,
   'gateway.request.completed': RequestCompletedEvent,

@@ -91,6 +91,16 @@ export const AnalyticsSession = z
   })
   .openapi('AnalyticsSession');
 export type AnalyticsSession = z.infer<typeof AnalyticsSession>;
+/** GET /api/analytics/sessions?limit=: how many of the newest sessions (1–100, default 50). */
+export const AnalyticsSessionsQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, 'limit must be from 1 to 100')
+    .max(100, 'limit must be from 1 to 100')
+    .default(50),
+});
+export type AnalyticsSessionsQuery = z.infer<typeof AnalyticsSessionsQuery>;
 export const AnalyticsSessionsResponse = z
   .object({ data: z.array(AnalyticsSession) })
   .openapi('AnalyticsSessionsResponse');

@@ -29,6 +29,16 @@ export const envBoolean = (fallback: boolean) =>
 /** A TCP port with a default. */
 export const envPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
+/** `HEARTBEAT_INTERVAL_MS`: 100 ms to 5 minutes, default 10 s (the gateway reads the same variable). */
+export const envHeartbeatInterval = () => z.coerce.number().int().min(100).max(300_000).default(10_000);
+
+/** `KASA_DEPLOYMENT`: an optional name of letters, digits, '.', '_' or '-' (the gateway reads the same variable). */
+export const envDeployment = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "must be letters, digits, '.', '_' or '-' (at most 64)")
+    .optional();
+
 /** Settings every service shares; each service extends this with its own. */
 export const baseServiceEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -36,4 +46,8 @@ export const baseServiceEnv = z.object({
   MONGO_URL: z.string().url({ error: 'must be a mongodb:// URL' }).default('mongodb://127.0.0.1:27017'),
   AMQP_URL: z.string().url({ error: 'must be an amqp:// URL' }).default('amqp://guest:guest@127.0.0.1:5672'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** How often each process publishes `service.heartbeat`; the status service's missed-heartbeat rule uses it too. */
+  HEARTBEAT_INTERVAL_MS: envHeartbeatInterval(),
+  /** Names this deployment in heartbeats when several share one broker (e.g. test runs); unset in production. */
+  KASA_DEPLOYMENT: envDeployment(),
 });

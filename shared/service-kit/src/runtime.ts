@@ -1,3 +1,4 @@
+import type { EventData } from '@kasa/contracts';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,14 @@ export interface RuntimeConfig {
   MONGO_URL: string;
   AMQP_URL: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  /** Default 10 000 ms. */
+  HEARTBEAT_INTERVAL_MS?: number;
+  /** Sent in heartbeats when set (see ServiceHeartbeatEvent.deployment). */
+  KASA_DEPLOYMENT?: string;
 }
+
+/** A part a service depends on and reports in its heartbeat (e.g. an AI provider); see ServiceHeartbeatEvent. */
+export type HeartbeatComponent = NonNullable<EventData<'service.heartbeat'>['components']>[number];
 
 /** What every service's createApp takes from the runtime. */
 export interface RuntimeAppDeps {
@@ -24,16 +32,17 @@ export interface RuntimeAppDeps {
   isShuttingDown: () => boolean;
 }
 
-const HEARTBEAT_INTERVAL_MS = 10_000;
+const DEFAULT_HEARTBEAT_INTERVAL_MS = 10_000;
 
 /**
  * The connections one service process holds (its database, the broker), and its lifecycle: readiness tied to them,
- * a `service.heartbeat` every 10 s, and a graceful stop that drains HTTP before closing the bus and the database.
+ * a `service.heartbeat` every HEARTBEAT_INTERVAL_MS (10 s), and a graceful stop that drains HTTP before closing the bus and the database.
  */
 export class ServiceRuntime {
   readonly instanceId = randomUUID();
   private shuttingDown = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private reportComponents?: () => HeartbeatComponent[];
   readonly appDeps: RuntimeAppDeps;
 
   private constructor(
@@ -103,7 +112,7 @@ export class ServiceRuntime {
     this.bus
       .start()
       .catch((err: unknown) => this.logger.error({ err }, 'event bus did not connect; retrying in the background'));
-    this.every(HEARTBEAT_INTERVAL_MS, 'heartbeat', () => this.heartbeat());
+    this.every(this.config.HEARTBEAT_INTERVAL_MS ?? DEFAULT_HEARTBEAT_INTERVAL_MS, 'heartbeat', () => this.heartbeat());
     return startServer({
       app,
       port: options.port,
@@ -121,16 +130,23 @@ export class ServiceRuntime {
     });
   }
 
+  /** Adds the parts `report` returns to every heartbeat; they inform the status page and never affect readiness. */
+  reportInHeartbeat(report: () => HeartbeatComponent[]): void {
+    this.reportComponents = report;
+  }
+
   private async heartbeat(): Promise<void> {
     if (!this.bus.isConnected()) return;
     const checks = await runChecks(this.appDeps.readiness);
     await this.bus.publish('service.heartbeat', {
       service: this.service,
+      ...(this.config.KASA_DEPLOYMENT ? { deployment: this.config.KASA_DEPLOYMENT } : {}),
       instanceId: this.instanceId,
       version: this.version,
       ready: Object.values(checks).every(Boolean) && !this.shuttingDown,
       checks,
       at: new Date().toISOString(),
+      ...(this.reportComponents ? { components: this.reportComponents().slice(0, 50) } : {}),
     });
   }
 }

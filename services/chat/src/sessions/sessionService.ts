@@ -39,7 +39,13 @@ export class SessionService {
       this.bus,
       this.logger,
       'chat.session.created',
-      { sessionId: doc._id.toString(), userId: who.userId, personaId: persona.id },
+      {
+        sessionId: doc._id.toString(),
+        userId: who.userId,
+        personaId: persona.id,
+        title: doc.title.slice(0, 200),
+        createdAt: doc.createdAt.toISOString(),
+      },
       requestId,
     );
     return toSession(doc);

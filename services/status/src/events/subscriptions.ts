@@ -1,0 +1,28 @@
+import type { EventBus } from '@kasa/service-kit';
+import type { ChatActivityStore } from '../chatActivity/chatActivityStore';
+import type { HeartbeatStore } from '../heartbeats/heartbeatStore';
+import type { RequestStore } from '../requests/requestStore';
+
+/**
+ * What the status service listens to on its durable queue `kasa.status`. The bus validates each event against its
+ * contract and skips event ids it has already handled; the stores are idempotent as well (ids from the events).
+ * Heartbeats and request batches count only when their `deployment` is this service's KASA_DEPLOYMENT (both unset
+ * in production).
+ */
+export function subscribeStatusEvents(
+  bus: EventBus,
+  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore },
+  options: { deployment?: string } = {},
+): void {
+  // Heartbeats and request batches of another deployment on the same broker are not this platform's health.
+  const ours = (data: { deployment?: string }) => data.deployment === options.deployment;
+  bus
+    .subscribe('service.heartbeat', async (event) => {
+      if (ours(event.data)) await stores.heartbeats.record(event.data);
+    })
+    .subscribe('gateway.request.completed', async (event) => {
+      if (ours(event.data)) await stores.requests.storeBatch(event.id, event.data);
+    })
+    .subscribe('chat.session.created', (event) => stores.chat.recordSession(event.data, event.time))
+    .subscribe('chat.message.created', (event) => stores.chat.recordMessage(event.data, event.time));
+}

@@ -1,0 +1,255 @@
+import type { EventData } from '@kasa/contracts';
+import { EventBus, connectDatabase, createLogger, createMongoProcessedEventStore } from '@kasa/service-kit';
+import type { Connection } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect as amqpConnect } from 'amqplib';
+import { ChatActivityStore } from '../src/chatActivity/chatActivityStore';
+import { subscribeStatusEvents } from '../src/events/subscriptions';
+import { HeartbeatStore } from '../src/heartbeats/heartbeatStore';
+import { ServicesStatus } from '../src/health/servicesStatus';
+import { RequestStore } from '../src/requests/requestStore';
+import { cleanUp } from '../src/retention';
+
+const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const logger = createLogger({ service: 'status-it', version: 'test', level: 'silent' });
+const run = randomUUID().slice(0, 8);
+const consumerName = `status-it-${run}`;
+const INTERVAL_MS = 200;
+// Other test runs share the broker: this test's events carry a deployment of their own.
+const deployment = `status-it-${run}`;
+
+let db: Connection;
+let consumer: EventBus;
+let publisher: EventBus;
+let stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore };
+const fakes: Server[] = [];
+
+/** A small HTTP server answering every path with `status` and `body`; its URL. */
+async function fakeServer(status: number, body: unknown): Promise<string> {
+  const server = createServer((_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fakes.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A URL nothing answers at. */
+async function deadUrl(): Promise<string> {
+  const url = await fakeServer(200, {});
+  const server = fakes.pop()!;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return url;
+}
+
+async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const heartbeat = (service: string, overrides: Partial<EventData<'service.heartbeat'>> = {}) => ({
+  service,
+  deployment,
+  instanceId: `${service}-1`,
+  version: '0.1.0',
+  ready: true,
+  checks: { database: true, broker: true },
+  at: new Date().toISOString(),
+  ...overrides,
+});
+
+const requestsOf = (route: string, statuses: number[], userId?: string) => ({
+  deployment,
+  requests: statuses.map((status, i) => ({
+    route,
+    method: 'GET',
+    status,
+    durationMs: 10 + i,
+    ...(userId ? { userId } : {}),
+    at: new Date().toISOString(),
+  })),
+});
+
+beforeAll(async () => {
+  db = await connectDatabase({ url: process.env.MONGO_URL!, dbName: `kasa_status_it_${run}`, logger, maxAttempts: 3 });
+  stores = { heartbeats: new HeartbeatStore(db), requests: new RequestStore(db), chat: new ChatActivityStore(db) };
+  consumer = new EventBus({
+    url: AMQP_URL,
+    source: 'kasa/status',
+    logger,
+    consumerName,
+    processedEvents: createMongoProcessedEventStore(db),
+  });
+  subscribeStatusEvents(consumer, stores, { deployment });
+  publisher = new EventBus({ url: AMQP_URL, source: 'kasa/status-it', logger });
+  await Promise.all([consumer.start(), publisher.start()]);
+}, 30_000);
+
+afterAll(async () => {
+  await publisher?.close();
+  await consumer?.close();
+  const connection = await amqpConnect(AMQP_URL);
+  const channel = await connection.createChannel();
+  await channel.deleteQueue(`kasa.${consumerName}`);
+  await channel.deleteQueue(`kasa.${consumerName}.dlq`);
+  await connection.close();
+  await Promise.all(fakes.map((s) => new Promise((resolve) => s.close(resolve))));
+  await db?.dropDatabase();
+  await db?.close();
+});
+
+describe('the status service’s event consumption', () => {
+  it('stores a batch of gateway requests once, even when the same event arrives twice', async () => {
+    const userId = `u-${randomUUID()}`;
+    const id = randomUUID();
+    await publisher.publish('gateway.request.completed', requestsOf('chat', [200, 201, 500], userId), { id });
+    await publisher.publish('gateway.request.completed', requestsOf('chat', [200, 201, 500], userId), { id });
+    await publisher.publish('gateway.request.completed', requestsOf('voice', [200], userId));
+    await eventually(async () => (await stores.requests.count({ userId })) >= 4);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await stores.requests.count({ userId })).toBe(4);
+    expect(await stores.requests.count({ userId, isError: 1 })).toBe(1);
+    expect(await stores.requests.count({ userId, quota: true })).toBe(4);
+    // A batch redelivered after its event id was forgotten still adds nothing: its request ids come from the event.
+    expect(await stores.requests.storeBatch(id, requestsOf('chat', [200, 201, 500], userId))).toBe(0);
+  });
+
+  it('counts a chat message once, and on its session even when it arrives before the session', async () => {
+    const userId = `u-${randomUUID()}`;
+    const sessionId = randomUUID();
+    const message = {
+      sessionId,
+      userId,
+      messageId: randomUUID(),
+      personaId: 'ticha',
+      role: 'user' as const,
+      language: 'tw',
+    };
+    await publisher.publish('chat.message.created', message);
+    await publisher.publish('chat.message.created', message);
+    await eventually(async () => (await stores.chat.countMessages(userId, new Date(0))) === 1);
+    await publisher.publish('chat.session.created', {
+      sessionId,
+      userId,
+      personaId: 'ticha',
+      title: 'Twi lesson',
+      createdAt: new Date().toISOString(),
+    });
+    await eventually(async () => (await stores.chat.listSessions(userId, 10)).length === 1);
+    expect(await stores.chat.listSessions(userId, 10)).toEqual([
+      expect.objectContaining({ id: sessionId, title: 'Twi lesson', personaId: 'ticha', messageCount: 1 }),
+    ]);
+    expect(await stores.chat.userMessagesPerLanguage(userId, new Date(0))).toEqual({ tw: 1 });
+    expect(await stores.chat.listSessions(`u-${randomUUID()}`, 10)).toEqual([]);
+  });
+});
+
+describe('events of another deployment on the same broker', () => {
+  it('are not counted', async () => {
+    const userId = `u-${randomUUID()}`;
+    await publisher.publish('gateway.request.completed', { ...requestsOf('chat', [200], userId), deployment: 'other' });
+    await publisher.publish('service.heartbeat', heartbeat(`svc-other-${run}`, { deployment: 'other' }));
+    await publisher.publish('gateway.request.completed', requestsOf('chat', [200], userId));
+    await eventually(async () => (await stores.requests.count({ userId })) === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await stores.requests.count({ userId })).toBe(1);
+    const services = (await stores.heartbeats.recentInstances(new Date(0))).map((i) => i.service);
+    expect(services).not.toContain(`svc-other-${run}`);
+  });
+});
+
+describe('the rules of the service status page', () => {
+  it('tells operational, degraded and down apart from heartbeats, probes and error rates', async () => {
+    const voiceUrl = await fakeServer(200, {
+      status: 'ok',
+      engines: [{ name: 'espeak-ng', available: true, voices: 100 }],
+      encoder: { name: 'lame', available: true, format: 'mp3' },
+      translation: { status: 'degraded-offline', providers: [] },
+    });
+    const status = new ServicesStatus({
+      heartbeats: stores.heartbeats,
+      requests: stores.requests,
+      probeUrls: {
+        gateway: await fakeServer(503, { status: 'not_ready' }),
+        auth: await deadUrl(),
+        voice: await deadUrl(),
+      },
+      voiceUrl,
+      probeTimeoutMs: 500,
+      heartbeatIntervalMs: INTERVAL_MS,
+      errorRateDegradedPercent: 5,
+      errorRateMinRequests: 10,
+    });
+    // auth: heartbeats, but 2 of its last 10 calls failed; chat: says it is not ready, one AI provider's circuit open.
+    await publisher.publish('service.heartbeat', heartbeat('auth'));
+    await publisher.publish(
+      'service.heartbeat',
+      heartbeat('chat', {
+        ready: false,
+        components: [
+          { name: 'ai:openai', provider: 'openai', state: 'down' },
+          { name: 'ai:offline', provider: 'offline', state: 'operational' },
+        ],
+      }),
+    );
+    await publisher.publish(
+      'gateway.request.completed',
+      requestsOf('authCredentials', [200, 200, 200, 200, 200, 200, 200, 200, 500, 503]),
+    );
+    await eventually(async () => (await stores.requests.count({ service: 'auth' })) === 10);
+    await eventually(async () => (await stores.heartbeats.recentInstances(new Date(0))).length >= 2);
+
+    const data = await status.read();
+    const state = (name: string) => data.services.find((s) => s.name === name);
+    expect(state('auth')).toMatchObject({ status: 'degraded', provider: 'kasa', requests: 10, errors: 2 });
+    expect(state('chat')).toMatchObject({ status: 'degraded', provider: 'kasa' });
+    expect(state('voice')).toMatchObject({ status: 'down', uptime: 0 });
+    expect(state('gateway')).toMatchObject({ status: 'degraded' });
+    expect(state('status')).toMatchObject({ status: 'operational' });
+    expect(state('ai:openai')).toMatchObject({ status: 'down', provider: 'openai' });
+    expect(state('ai:offline')).toMatchObject({ status: 'operational', provider: 'offline' });
+    expect(state('speech:espeak-ng')).toMatchObject({ status: 'operational', provider: 'espeak-ng' });
+    expect(state('translation')).toMatchObject({ status: 'degraded', provider: 'offline' });
+    expect(state('transcription')).toMatchObject({ status: 'unknown' });
+    expect(data.overall).toMatchObject({ status: 'down', totalErrors: expect.any(Number) });
+    expect(data.overall.totalRequests).toBeGreaterThanOrEqual(10);
+
+    // Three intervals later without a heartbeat, auth is silent and its probe finds nothing: down.
+    const later = await status.read(new Date(Date.now() + 4 * INTERVAL_MS));
+    expect(later.services.find((s) => s.name === 'auth')!.status).toBe('down');
+  });
+
+  it('counts uptime as the share of expected heartbeats received since the service was first heard of', async () => {
+    const service = `svc-${run}`;
+    const start = Date.now() - 10_000;
+    // One heartbeat a second expected over 10 s; 5 arrived.
+    for (let i = 0; i < 5; i += 1) {
+      await stores.heartbeats.record(heartbeat(service, { at: new Date(start + i * 1_000).toISOString() }));
+    }
+    expect(await stores.heartbeats.uptime(service, new Date(start + 10_000), 86_400_000, 1_000)).toBe(50);
+    expect(await stores.heartbeats.uptime(`never-${run}`, new Date(), 86_400_000, 1_000)).toBeNull();
+  });
+});
+
+describe('the clean-up', () => {
+  it('deletes requests and messages older than the retention, and keeps the rest', async () => {
+    const userId = `u-${randomUUID()}`;
+    const old = new Date(Date.now() - 91 * 86_400_000).toISOString();
+    await stores.requests.storeBatch(randomUUID(), {
+      requests: [
+        { route: 'chat', method: 'GET', status: 200, durationMs: 1, userId, at: old },
+        { route: 'chat', method: 'GET', status: 200, durationMs: 1, userId, at: new Date().toISOString() },
+      ],
+    });
+    const processed = { pruned: 0, prune: async () => 0 };
+    await cleanUp({ ...stores, processedEvents: processed }, { retentionDays: 90, logger });
+    expect(await stores.requests.count({ userId })).toBe(1);
+    expect(await stores.requests.count({ userId, at: { $lt: new Date(Date.now() - 90 * 86_400_000) } })).toBe(0);
+  });
+});
