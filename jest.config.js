@@ -14,6 +14,9 @@ const kasaPackages = {
   '^@kasa/service-kit$': '<rootDir>/shared/service-kit/src',
   '^@kasa/api-client$': '<rootDir>/shared/api-client/src',
   '^@kasa/language-detect$': '<rootDir>/shared/language-detect/src',
+  '^@kasa/sdk$': '<rootDir>/sdks/js/src',
+  '^@kasa/react$': '<rootDir>/sdks/react/src',
+  '^@kasa/ai-providers$': '<rootDir>/shared/ai-providers/src',
 };
 // ESM-only packages that services load with import(): jest runs CommonJS here, so swc compiles them like our code.
 const esmOnlyPackages = ['franc-all', 'trigram-utils', 'n-gram', 'collapse-white-space'];
@@ -23,7 +26,7 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`],
   moduleNameMapper: kasaPackages,
-  testMatch: ['<rootDir>/{shared,services,gateway,frontends,tests}/**/*.test.ts'],
+  testMatch: ['<rootDir>/{shared,services,gateway,frontends,tests,sdks}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/tests/jest/globalSetup.js',
   globalTeardown: '<rootDir>/tests/jest/globalTeardown.js',

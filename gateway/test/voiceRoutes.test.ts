@@ -57,6 +57,22 @@ describe('voice routes', () => {
     },
   );
 
+  it('serves finished videos without a token, and keeps the video jobs behind one', async () => {
+    const file = await call(`${h.url}/api/video/files/abc`, { headers: { range: 'bytes=0-9' } });
+    expect(file.status).toBe(200);
+    expect(lastVoiceRequest().url).toBe('/api/video/files/abc');
+    expect(lastVoiceRequest().headers.range).toBe('bytes=0-9');
+    const before = h.services.voice.seen.length;
+    for (const [method, path] of [
+      ['POST', '/api/video/files/abc'],
+      ['GET', '/api/video/generations'],
+      ['POST', '/api/video/generations'],
+    ] as const) {
+      expect((await call(h.url + path, { method })).status).toBe(401);
+    }
+    expect(h.services.voice.seen.length).toBe(before);
+  });
+
   it('keeps the rest of /api/voice/* behind a token', async () => {
     for (const [method, path] of [
       ['POST', '/api/voice/samples'],

@@ -3,9 +3,17 @@ import type { Express } from 'express';
 import { createGeoRouter } from './geo/geoRouter';
 import { createLanguageRouter } from './languages/languageRouter';
 import { createSpeechRouter } from './speech/speechRouter';
+import { createTranscriptionRouter } from './transcription/transcriptionRouter';
+import { createTranslationRouter } from './translation/translationRouter';
+import { createVideoRouter } from './video/videoRouter';
+import type { VideoComponents } from './video/videoComponents';
 import type { VoiceComponents } from './voiceComponents';
 
-export type VoiceAppDeps = RuntimeAppDeps & VoiceComponents;
+export type VoiceAppDeps = RuntimeAppDeps &
+  VoiceComponents & {
+    /** Video generation; its routes are left out when absent (an app built for other tests). */
+    video?: Pick<VideoComponents, 'service' | 'files' | 'ttlMs'>;
+  };
 
 /** The voice service's HTTP app; it never listens by itself (see index.ts). */
 export function createApp(deps: VoiceAppDeps): Express {
@@ -13,6 +21,13 @@ export function createApp(deps: VoiceAppDeps): Express {
     ...deps,
     // Text to speak is at most 5,000 characters; escaped as JSON (\uXXXX, surrogate pairs) that can reach ~60 KB.
     bodyLimit: '64kb',
-    routes: [createLanguageRouter(deps), createSpeechRouter(deps), createGeoRouter(deps)],
+    routes: [
+      createLanguageRouter(deps),
+      createSpeechRouter(deps),
+      createTranscriptionRouter(deps),
+      createTranslationRouter(deps),
+      createGeoRouter(deps),
+      ...(deps.video ? [createVideoRouter({ ...deps.video, logger: deps.logger })] : []),
+    ],
   });
 }

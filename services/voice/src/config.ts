@@ -1,4 +1,5 @@
-import { baseServiceEnv, envPort, loadConfig } from '@kasa/service-kit';
+import { parseProviders, type ProviderSettings } from '@kasa/ai-providers';
+import { baseServiceEnv, ConfigError, envBoolean, envPort, loadConfig } from '@kasa/service-kit';
 import { z } from 'zod';
 
 const schema = baseServiceEnv.extend({
@@ -30,7 +31,104 @@ const schema = baseServiceEnv.extend({
     .max(2_000)
     .regex(/^(\*|[a-z]{2,3}(,[a-z]{2,3})*)$/, { error: 'must be * or a comma-separated list of language codes' })
     .default('*'),
+  /** The longest one cloud provider (speech, transcription) may take for one call before the next one is tried. */
+  VOICE_CLOUD_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Circuit breaker (opossum) per cloud provider: open at this error percentage over the rolling window... */
+  VOICE_BREAKER_ERROR_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+  /** ...once at least this many calls were made in it... */
+  VOICE_BREAKER_MIN_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(5),
+  /** ...and try the provider again after this long. */
+  VOICE_BREAKER_RESET_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
+  /** Largest audio POST /api/voice/transcribe accepts, in bytes (10 MB). */
+  VOICE_TRANSCRIBE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
+  /** The longest one translation provider may take before the next one is tried. */
+  VOICE_TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** The durable work queue of video jobs (its dead letters go to `<name>.dlq`). */
+  VOICE_VIDEO_QUEUE: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$/, { error: 'must be a queue name of letters, digits, ".", "_" or "-"' })
+    .default('kasa.voice.video'),
+  /** Whether this instance renders videos; `false` for an instance that only takes requests (workers run apart). */
+  VOICE_VIDEO_WORKER: envBoolean(true),
+  /** What makes videos: `offline` (speech plus caption frames, made here) or `openai` (its hosted video model). */
+  VOICE_VIDEO_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
+  OPENAI_VIDEO_MODEL: z.string().trim().min(1).default('sora-2'),
+  /** The font the offline renderer draws captions with; without it, plain frames and a subtitle track. */
+  VOICE_VIDEO_FONT: z.string().trim().min(1).default('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'),
+  /** The longest one video may take to make before it fails. */
+  VOICE_VIDEO_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(600_000),
+  /** How long finished videos and their jobs are kept. */
+  VOICE_VIDEO_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(168),
+  /** Unfinished video jobs one person may have at once. */
+  VOICE_VIDEO_MAX_ACTIVE_JOBS: z.coerce.number().int().min(1).max(100).default(5),
+  ...cloudEnv(),
 });
 
-export type VoiceConfig = z.output<typeof schema>;
-export const readConfig = (env: NodeJS.ProcessEnv = process.env): VoiceConfig => loadConfig(schema, env);
+/** Each cloud speech provider's key (it is used only when set) and its address (tests point it at a fake). */
+function cloudEnv() {
+  const key = z.string().trim().min(1).optional();
+  const url = (fallback: string) => z.url().default(fallback);
+  return {
+    OPENAI_API_KEY: key,
+    OPENAI_BASE_URL: url('https://api.openai.com/v1'),
+    OPENAI_TTS_MODEL: z.string().trim().min(1).default('gpt-4o-mini-tts'),
+    OPENAI_TRANSCRIBE_MODEL: z.string().trim().min(1).default('whisper-1'),
+    ELEVENLABS_API_KEY: key,
+    ELEVENLABS_BASE_URL: url('https://api.elevenlabs.io'),
+    ELEVENLABS_MODEL: z.string().trim().min(1).default('eleven_multilingual_v2'),
+    AZURE_SPEECH_KEY: key,
+    AZURE_SPEECH_REGION: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9]+$/, { error: 'must be an Azure region such as westeurope' })
+      .optional(),
+    /** Overrides https://{region}.tts.speech.microsoft.com. */
+    AZURE_SPEECH_TTS_BASE_URL: z.url().optional(),
+    /** Overrides https://{region}.stt.speech.microsoft.com. */
+    AZURE_SPEECH_STT_BASE_URL: z.url().optional(),
+    GOOGLE_TTS_API_KEY: key,
+    GOOGLE_TTS_BASE_URL: url('https://texttospeech.googleapis.com'),
+    /** Speech-to-Text; the Text-to-Speech key when unset (one Google Cloud key may allow both APIs). */
+    GOOGLE_STT_API_KEY: key,
+    GOOGLE_STT_BASE_URL: url('https://speech.googleapis.com'),
+    KHAYA_API_KEY: key,
+    KHAYA_BASE_URL: url('https://translation-api.ghananlp.org'),
+    SPITCH_API_KEY: key,
+    SPITCH_BASE_URL: url('https://api.spi-tch.com'),
+  };
+}
+
+export type VoiceConfig = z.output<typeof schema> & {
+  /** The AI providers translation uses, in failover order (TRANSLATE_PROVIDERS, else CHAT_PROVIDERS). */
+  translationProviders: ProviderSettings[];
+};
+
+/** Reads the service's settings and the translation providers from the environment; lists every problem at once. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): VoiceConfig {
+  const problems: string[] = [];
+  const listVariable = env.TRANSLATE_PROVIDERS !== undefined ? 'TRANSLATE_PROVIDERS' : 'CHAT_PROVIDERS';
+  const translationProviders = parseProviders(env, (problem) => problems.push(problem), { listVariable });
+  let settings: z.output<typeof schema> | undefined;
+  try {
+    settings = loadConfig(schema, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.unshift(...err.problems);
+  }
+  if (settings?.AZURE_SPEECH_KEY && !settings.AZURE_SPEECH_REGION && !settings.AZURE_SPEECH_TTS_BASE_URL)
+    problems.push('AZURE_SPEECH_REGION: is required with AZURE_SPEECH_KEY');
+  if (settings?.VOICE_VIDEO_PROVIDER === 'openai' && !settings.OPENAI_API_KEY)
+    problems.push('VOICE_VIDEO_PROVIDER: openai needs OPENAI_API_KEY');
+  if (problems.length > 0 || !settings) throw new ConfigError(problems);
+  return { ...settings, translationProviders };
+}

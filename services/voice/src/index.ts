@@ -1,6 +1,7 @@
 import { runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
 import { readConfig } from './config';
+import { createVideoComponents } from './video/videoComponents';
 import { createVoiceComponents } from './voiceComponents';
 
 runMain(async () => {
@@ -26,7 +27,38 @@ runMain(async () => {
     voice.store.deleteOlderThan(new Date(Date.now() - voice.audioTtlMs)),
   );
   process.once('exit', () => voice.close());
-  await runtime.listen(createApp({ ...runtime.appDeps, ...voice }), {
+
+  const video = await createVideoComponents({
+    settings: config,
+    db: runtime.db,
+    bus: runtime.bus,
+    logger: runtime.logger,
+    chain: voice.chain,
+    catalogue: voice.catalogue,
+    detector: voice.detector,
+    workerId: runtime.instanceId,
+  });
+  runtime.logger.info(
+    {
+      worker: config.VOICE_VIDEO_WORKER,
+      renderer: video.offline.available ? 'offline' : 'unavailable',
+      captions: video.offline.captions,
+    },
+    'video generation ready',
+  );
+  video.start({ consume: config.VOICE_VIDEO_WORKER });
+  // Once at start (jobs a dead instance left running go back to the queue), then every minute.
+  const sweep = () => video.sweeper.sweep();
+  setTimeout(
+    () => void sweep().catch((err: unknown) => runtime.logger.warn({ err }, 'video sweep failed')),
+    2_000,
+  ).unref();
+  runtime.every(60_000, 'video sweep', sweep);
+  // On shutdown, stop taking jobs at once: the video being made goes back to the queue for another instance.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void video.close());
+
+  const readiness = { ...runtime.appDeps.readiness, videoQueue: () => video.queue.isConnected() };
+  await runtime.listen(createApp({ ...runtime.appDeps, readiness, ...voice, video }), {
     port: config.VOICE_PORT,
     host: config.VOICE_HOST,
   });

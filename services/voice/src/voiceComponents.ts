@@ -2,13 +2,18 @@ import type { EventBus, Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { VoiceConfig } from './config';
 import { GeoDatabase } from './geo/geoDatabase';
-import { catalogueCode, LanguageCatalogue } from './languages/catalogue';
+import { cloudProviders } from './cloud/cloudProviders';
+import { catalogueCode, codeForLanguageName, LanguageCatalogue } from './languages/catalogue';
+import { ProviderGuard } from './providers/providerGuard';
+import { TranscriptionService } from './transcription/transcriptionService';
+import { providersFromSettings, TranslationService, type TranslationProvider } from './translation/translationService';
 import { LanguageDetector } from '@kasa/language-detect';
 import { AudioEncoders } from './speech/audioEncoder';
 import { AudioStore } from './speech/audioStore';
 import { EspeakProvider } from './speech/espeakProvider';
 import { SpeechChain } from './speech/speechChain';
 import { SpeechService } from './speech/speechService';
+import type { CloudSettings } from './cloud/cloudProviders';
 
 export type VoiceSettings = Pick<
   VoiceConfig,
@@ -18,6 +23,14 @@ export type VoiceSettings = Pick<
   | 'VOICE_SYNTHESIS_TIMEOUT_MS'
   | 'VOICE_AUDIO_TTL_HOURS'
   | 'VOICE_CHAT_LANGUAGES'
+  | 'VOICE_CLOUD_TIMEOUT_MS'
+  | 'VOICE_BREAKER_ERROR_PERCENT'
+  | 'VOICE_BREAKER_MIN_REQUESTS'
+  | 'VOICE_BREAKER_RESET_MS'
+  | 'VOICE_TRANSCRIBE_MAX_BYTES'
+  | 'VOICE_TRANSLATE_TIMEOUT_MS'
+  | 'translationProviders'
+  | keyof CloudSettings
 >;
 
 export interface VoiceComponents {
@@ -30,7 +43,10 @@ export interface VoiceComponents {
   audioTtlMs: number;
   /** The offline GeoIP database behind GET /api/geo. */
   geo: GeoDatabase;
-  /** Stops the encoder kept ready ahead of requests. */
+  transcription: TranscriptionService;
+  translation: TranslationService;
+  maxAudioBytes: number;
+  /** Stops the encoder kept ready ahead of requests and the providers' breakers. */
   close(): void;
 }
 
@@ -43,6 +59,8 @@ export async function createVoiceComponents(deps: {
   db: Connection;
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
+  /** Translation providers to use instead of the configured ones (tests). */
+  translationProviders?: TranslationProvider[];
 }): Promise<VoiceComponents> {
   const { settings, logger } = deps;
   const [detector, espeak, geo] = await Promise.all([
@@ -52,7 +70,26 @@ export async function createVoiceComponents(deps: {
   ]);
   if (!espeak.available)
     logger.warn({ bin: settings.VOICE_ESPEAK_BIN }, 'espeak-ng not found: speech synthesis is off');
-  const chain = new SpeechChain([espeak], { timeoutMs: settings.VOICE_SYNTHESIS_TIMEOUT_MS, logger });
+  const breaker = {
+    errorThresholdPercentage: settings.VOICE_BREAKER_ERROR_PERCENT,
+    volumeThreshold: settings.VOICE_BREAKER_MIN_REQUESTS,
+    resetTimeoutMs: settings.VOICE_BREAKER_RESET_MS,
+    logger,
+  };
+  const speechGuard = new ProviderGuard({ ...breaker, kind: 'speech' });
+  const listenGuard = new ProviderGuard({ ...breaker, kind: 'transcription' });
+  const translateGuard = new ProviderGuard({ ...breaker, kind: 'translation' });
+  const cloud = cloudProviders(settings, { code: catalogueCode, codeForName: codeForLanguageName });
+  // Cloud engines first, in routing order; the offline engine last, so that it speaks what no cloud voice does.
+  const chain = new SpeechChain([...cloud.speech, espeak], {
+    timeoutMs: settings.VOICE_SYNTHESIS_TIMEOUT_MS,
+    cloudTimeoutMs: settings.VOICE_CLOUD_TIMEOUT_MS,
+    sampleRate: espeak.sampleRate,
+    guard: speechGuard,
+    logger,
+  });
+  const translationProviders = deps.translationProviders ?? providersFromSettings(settings.translationProviders);
+  const chatLanguages = settings.VOICE_CHAT_LANGUAGES === '*' ? '*' : settings.VOICE_CHAT_LANGUAGES.split(',');
   const encoders = await AudioEncoders.create({
     ffmpegBin: settings.VOICE_FFMPEG_BIN,
     format: settings.VOICE_AUDIO_FORMAT,
@@ -62,10 +99,45 @@ export async function createVoiceComponents(deps: {
   const catalogue = new LanguageCatalogue({
     canDetect: (code) => detector.codeFor(code) === code,
     canSpeak: (code) => chain.canSpeak(code),
-    chatLanguages: settings.VOICE_CHAT_LANGUAGES === '*' ? '*' : settings.VOICE_CHAT_LANGUAGES.split(','),
+    canListen: (code) => cloud.transcribers.some((t) => t.languages.has(code)),
+    // The AI providers translate the languages they chat in (the chat capability's claim).
+    canTranslate: (code) => translationProviders.length > 0 && (chatLanguages === '*' || chatLanguages.includes(code)),
+    chatLanguages,
+  });
+  const transcription = new TranscriptionService({
+    transcribers: cloud.transcribers,
+    guard: listenGuard,
+    timeoutMs: settings.VOICE_CLOUD_TIMEOUT_MS,
+    catalogue,
+    detector,
+    logger,
+  });
+  const translation = new TranslationService({
+    providers: translationProviders,
+    guard: translateGuard,
+    timeoutMs: settings.VOICE_TRANSLATE_TIMEOUT_MS,
+    catalogue,
+    detector,
+    logger,
   });
   const store = new AudioStore(deps.db);
   const audioTtlMs = settings.VOICE_AUDIO_TTL_HOURS * 3_600_000;
   const speech = new SpeechService({ chain, encoders, store, detector, catalogue, bus: deps.bus, logger, audioTtlMs });
-  return { detector, catalogue, chain, encoders, store, speech, audioTtlMs, geo, close: () => encoders.close() };
+  return {
+    detector,
+    catalogue,
+    chain,
+    encoders,
+    store,
+    speech,
+    audioTtlMs,
+    geo,
+    transcription,
+    translation,
+    maxAudioBytes: settings.VOICE_TRANSCRIBE_MAX_BYTES,
+    close: () => {
+      encoders.close();
+      for (const guard of [speechGuard, listenGuard, translateGuard]) guard.shutdown();
+    },
+  };
 }

@@ -8,6 +8,7 @@ export * from './billing';
 export * from './outreach';
 export * from './chat';
 export * from './voice';
+export * from './video';
 export * from './geo';
 export * from './status';
 export * from './events';

@@ -42,6 +42,18 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('describes video generation: a 202 job, its status, the list, and the public file', () => {
+    const find = (path: string, method: string) => operations.find((o) => o.path === path && o.method === method)?.op;
+    expect(Object.keys(find('/api/video/generations', 'post')?.responses ?? {})).toEqual(
+      expect.arrayContaining(['202', '400', '401', '403', '429']),
+    );
+    expect(find('/api/video/generations', 'get')).toBeDefined();
+    expect(find('/api/video/generations/{id}', 'get')?.responses['404']).toBeDefined();
+    const file = find('/api/video/files/{id}', 'get');
+    expect(file?.security).toEqual([]);
+    expect(Object.keys(file?.responses ?? {})).toEqual(expect.arrayContaining(['200', '206', '404', '416']));
+  });
+
   it('gives every operation a success answer and the shared error shape, and names path parameters', () => {
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);

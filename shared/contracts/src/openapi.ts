@@ -8,19 +8,31 @@ import { ErrorBody } from './common';
 import { GeoLookupQuery, GeoLookupResponse } from './geo';
 import { ContactRequest, ContactResponse, NewsletterSubscribeRequest, NewsletterSubscribeResponse } from './outreach';
 import { ThemePreferenceResponse, ThemeSettings } from './preferences';
-import { AnalyticsResponse, ServicesStatusResponse } from './status';
+import {
+  AnalyticsResponse,
+  AnalyticsSessionsQuery,
+  AnalyticsSessionsResponse,
+  ServicesStatusResponse,
+  UsageQuery,
+  UsageResponse,
+} from './status';
 import {
   DetectLanguageRequest,
   DetectLanguageResponse,
   LanguageList,
   SynthesizeRequest,
   SynthesizeResponse,
+  TranscribeRequest,
+  TranscribeResponse,
+  TranslateRequest,
+  TranslateResponse,
   VoiceList,
   VoiceSampleList,
   VoiceStatus,
 } from './voice';
 import { chatOperations } from './openapiChat';
 import { teamOperations } from './openapiTeams';
+import { videoOperations } from './openapiVideo';
 import { z } from './zod';
 
 export interface Operation {
@@ -30,6 +42,8 @@ export interface Operation {
   tag: string;
   auth: boolean;
   body?: ZodType;
+  /** The body's media type when not JSON (e.g. multipart/form-data for an upload). */
+  bodyContentType?: string;
   response?: ZodType;
   responseDescription?: string;
   /** Status codes beyond 200/400/401/500 that the operation answers with. */
@@ -48,6 +62,7 @@ const errorDescriptions: Record<number, string> = {
   404: 'Not found, or not yours',
   409: 'Conflicts with an existing resource',
   413: 'The body is too large',
+  415: 'The upload is not one of the accepted media types',
   429: 'Too many requests, or the plan’s monthly API call quota is used up (see Retry-After and RateLimit-*)',
   503: 'A service behind the gateway is unavailable',
 };
@@ -221,6 +236,30 @@ export const operations: Operation[] = [
     errors: [403],
   },
   {
+    method: 'post',
+    path: '/api/voice/transcribe',
+    summary:
+      'Turn speech into text (Pro and Enterprise): a multipart upload with the audio (webm, ogg, wav, mpeg or mp4, at most 10 MB) and an optional language, or the audio as the body with its Content-Type and ?language=',
+    tag: 'Voice',
+    auth: true,
+    body: TranscribeRequest,
+    bodyContentType: 'multipart/form-data',
+    response: TranscribeResponse,
+    successStatus: 200,
+    errors: [403, 413, 415],
+  },
+  {
+    method: 'post',
+    path: '/api/translate',
+    summary: 'Translate text into another language (Pro and Enterprise); `from` is detected when left out',
+    tag: 'Languages',
+    auth: true,
+    body: TranslateRequest,
+    response: TranslateResponse,
+    successStatus: 200,
+    errors: [403, 413],
+  },
+  {
     method: 'get',
     path: '/api/voice/voices',
     summary: 'The voices of the installed speech engines (?language= to filter)',
@@ -248,7 +287,7 @@ export const operations: Operation[] = [
   {
     method: 'get',
     path: '/api/voice/status',
-    summary: 'Whether speech synthesis is available (ok or degraded)',
+    summary: 'Whether speech synthesis is available (ok or degraded), and the state of transcription and translation',
     tag: 'Voice',
     auth: false,
     response: VoiceStatus,
@@ -287,6 +326,25 @@ export const operations: Operation[] = [
     auth: true,
     response: AnalyticsResponse,
   },
+  {
+    method: 'get',
+    path: '/api/analytics/sessions',
+    summary: "The caller's chat sessions with their message counts, newest first",
+    tag: 'Developer',
+    auth: true,
+    query: AnalyticsSessionsQuery,
+    response: AnalyticsSessionsResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/analytics/usage',
+    summary: "The caller's API calls per day, endpoint, status and key (days 1–90; keyId: one of the caller's keys)",
+    tag: 'Developer',
+    auth: true,
+    query: UsageQuery,
+    response: UsageResponse,
+    errors: [404],
+  },
 ];
 
 /** Builds the OpenAPI 3.1 document served at GET /api/openapi.json. */
@@ -304,7 +362,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
   });
   registry.register('Error', ErrorBody);
 
-  for (const op of [...operations, ...chatOperations, ...teamOperations]) {
+  for (const op of [...operations, ...chatOperations, ...teamOperations, ...videoOperations]) {
     const failures = [400, ...(op.auth ? [401] : []), ...(op.errors ?? []), 503];
     const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> = {};
     if (op.response) {
@@ -336,7 +394,9 @@ export function buildOpenApiDocument(serverUrl = '/') {
       request: {
         ...(op.params ? { params: z.object(op.params) } : {}),
         ...(op.query ? { query: op.query } : {}),
-        ...(op.body ? { body: { content: { 'application/json': { schema: op.body } }, required: true } } : {}),
+        ...(op.body
+          ? { body: { content: { [op.bodyContentType ?? 'application/json']: { schema: op.body } }, required: true } }
+          : {}),
       },
       responses,
     });

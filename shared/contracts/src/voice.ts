@@ -124,9 +124,83 @@ export const VoiceStatus = z
       z.object({ name: z.string(), available: z.boolean(), version: z.string().optional(), voices: z.number() }),
     ),
     encoder: z.object({ name: z.string(), available: z.boolean(), format: z.string() }),
+    /** Speech to text: `operational` with a configured provider, else `unavailable` (there is no offline recognizer). */
+    transcription: z
+      .object({
+        status: z.enum(['operational', 'unavailable']),
+        providers: z.array(z.object({ name: z.string(), circuit: z.enum(['closed', 'open', 'half-open']) })),
+        message: z.string().optional(),
+      })
+      .optional(),
+    /**
+     * Translation: `operational` with a configured AI provider; `degraded-offline` without one (only text already in
+     * the target language is answered), which the status page shows as "Translation degraded".
+     */
+    translation: z
+      .object({
+        status: z.enum(['operational', 'degraded-offline']),
+        providers: z.array(z.object({ name: z.string(), circuit: z.enum(['closed', 'open', 'half-open']) })),
+        message: z.string().optional(),
+      })
+      .optional(),
   })
   .openapi('VoiceStatus');
 export type VoiceStatus = z.infer<typeof VoiceStatus>;
 
 /** The audio id in GET /api/voice/audio/{id}: 22 URL-safe characters (128 random bits). */
 export const AudioIdParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be an audio id') });
+
+/** The audio types POST /api/voice/transcribe takes (the upload's Content-Type, without parameters). */
+export const TRANSCRIBE_AUDIO_TYPES = ['audio/webm', 'audio/ogg', 'audio/wav', 'audio/mpeg', 'audio/mp4'] as const;
+
+/** The fields beside the audio (multipart), or the query of a raw audio upload. */
+export const TranscribeFields = z
+  .object({
+    /** The language spoken; it always wins over the language a provider detects. Left out: detected. */
+    language: LanguageTag.optional(),
+  })
+  .strict();
+
+/** The multipart form of a transcription, as documented (the service also takes the audio as the raw body). */
+export const TranscribeRequest = z
+  .object({
+    audio: z
+      .string()
+      .openapi({ format: 'binary', description: 'The recording: webm, ogg, wav, mpeg or mp4 audio, at most 10 MB' }),
+    language: LanguageTag.optional(),
+  })
+  .openapi('TranscribeRequest');
+
+export const TranscribeResponse = z
+  .object({
+    text: z.string(),
+    /** The language code: the one asked for, else the one heard. */
+    language: z.string(),
+    /** 0–1, when the provider says. */
+    confidence: z.number().min(0).max(1).optional(),
+    provider: z.string(),
+  })
+  .openapi('TranscribeResponse');
+export type TranscribeResponse = z.infer<typeof TranscribeResponse>;
+
+export const TranslateRequest = z
+  .object({
+    text: z.string().trim().min(1, 'text is required').max(5_000, 'text must be at most 5000 characters'),
+    /** The text's language; detected when left out. */
+    from: LanguageTag.optional(),
+    to: LanguageTag,
+  })
+  .strict()
+  .openapi('TranslateRequest');
+export type TranslateRequest = z.infer<typeof TranslateRequest>;
+
+export const TranslateResponse = z
+  .object({
+    text: z.string(),
+    from: z.string(),
+    to: z.string(),
+    /** The AI provider that translated, or `none` when the text was already in the target language. */
+    provider: z.string(),
+  })
+  .openapi('TranslateResponse');
+export type TranslateResponse = z.infer<typeof TranslateResponse>;

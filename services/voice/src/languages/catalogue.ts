@@ -112,10 +112,27 @@ export function languageEntry(code: string): LanguageEntry | undefined {
   return catalogue ? byCode.get(catalogue) : undefined;
 }
 
+/**
+ * The catalogue code of a language's English name, as some providers name the language they heard ("swahili" → sw);
+ * undefined when none matches.
+ */
+export function codeForLanguageName(name: string): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return LANGUAGE_ENTRIES.find((e) => {
+    const own = e.name.toLowerCase();
+    return own === wanted || own.startsWith(`${wanted} (`) || own.split(/[;,]\s*/).includes(wanted);
+  })?.code;
+}
+
 /** What the running platform can do, asked per language code. */
 export interface CapabilitySources {
   canDetect: (code: string) => boolean;
   canSpeak: (code: string) => boolean;
+  /** A configured speech-to-text provider recognizes it (never true without one: there is no offline recognizer). */
+  canListen?: (code: string) => boolean;
+  /** A configured AI provider can translate into and out of it. */
+  canTranslate?: (code: string) => boolean;
   /** `*` for every spoken language, or the list of codes chat is claimed for. */
   chatLanguages: '*' | string[];
 }
@@ -156,8 +173,7 @@ function capabilitiesOf(entry: LanguageEntry, sources: CapabilitySources): Langu
     detect: sources.canDetect(entry.code),
     chat,
     speak: sources.canSpeak(entry.code),
-    // Speech-to-text is not built yet; translation has no endpoint yet (a persona translates when asked in chat).
-    listen: false,
-    translate: false,
+    listen: sources.canListen?.(entry.code) ?? false,
+    translate: !NOT_SPOKEN.has(entry.code) && (sources.canTranslate?.(entry.code) ?? false),
   };
 }

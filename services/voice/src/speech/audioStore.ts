@@ -38,13 +38,25 @@ interface FileDocument {
 export class AudioStore {
   private readonly bucket: mongoose.mongo.GridFSBucket;
 
-  constructor(private readonly db: Connection) {
+  /** `bucketName` other than `audio`: the same storage for other media (finished videos use `video`). */
+  constructor(
+    private readonly db: Connection,
+    private readonly bucketName: string = BUCKET,
+  ) {
     if (!db.db) throw new Error('the database connection is not open');
-    this.bucket = new mongoose.mongo.GridFSBucket(db.db, { bucketName: BUCKET });
+    this.bucket = new mongoose.mongo.GridFSBucket(db.db, { bucketName });
   }
 
   newId(): string {
     return randomBytes(16).toString('base64url');
+  }
+
+  /**
+   * Asks the database once: audio streams to the client while it is stored, and a storage failure found only at the
+   * end could do no more than cut the stream, so synthesis checks first and answers a clear 503 instead.
+   */
+  async ensureReachable(): Promise<void> {
+    await this.db.db!.admin().ping();
   }
 
   /** A write stream for new audio; abort it to drop what was written. */
@@ -75,6 +87,12 @@ export class AudioStore {
     return this.bucket.openDownloadStream(audio.fileId, { start, end: end + 1 });
   }
 
+  /** Deletes one file by its public id; nothing happens if there is none. */
+  async delete(id: string): Promise<void> {
+    const file = await this.files().findOne({ filename: id }, { projection: { _id: 1 } });
+    if (file) await this.bucket.delete(file._id);
+  }
+
   /** Deletes audio uploaded before `cutoff`, up to `limit` files per call; returns how many went. */
   async deleteOlderThan(cutoff: Date, limit = 500): Promise<number> {
     const old = await this.files()
@@ -85,7 +103,7 @@ export class AudioStore {
   }
 
   private files() {
-    return this.db.db!.collection<FileDocument>(`${BUCKET}.files`);
+    return this.db.db!.collection<FileDocument>(`${this.bucketName}.files`);
   }
 
   private toStored(doc: FileDocument | null): StoredAudio | undefined {

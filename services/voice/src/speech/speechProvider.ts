@@ -19,20 +19,25 @@ export interface PcmAudio {
 export interface SpeechRequest {
   text: string;
   voice: SpeechVoice;
+  /** The text's language (a catalogue code): a multilingual voice reads many, the engine may need to be told. */
+  language: string;
   signal: AbortSignal;
 }
 
 /**
- * One text-to-speech engine. The offline engine (eSpeak NG) is the default; cloud engines can be added beside it and
- * put first in the chain (see SpeechChain), which falls back to the next engine that has a voice for the language.
+ * One text-to-speech engine. The offline engine (eSpeak NG) is the default and always last; cloud engines (see
+ * src/cloud) come first in the chain (see SpeechChain), which falls back to the next engine that has a voice for the
+ * language.
  */
 export interface SpeechProvider {
   readonly name: string;
   /** Whether the engine can be used (its program was found, its credentials are set...). */
   readonly available: boolean;
   readonly version?: string;
-  /** The sample rate of the PCM this engine returns. */
+  /** The sample rate of the PCM this engine returns (the chain converts it to the encoder's). */
   readonly sampleRate: number;
+  /** A cloud engine: its calls are bounded by its own timeout and guarded by a circuit breaker. */
+  readonly remote?: boolean;
   voices(): SpeechVoice[];
   /** Synthesizes one chunk of text; rejects when the signal aborts (timeout, client gone) or the engine fails. */
   synthesize(request: SpeechRequest): Promise<PcmAudio>;

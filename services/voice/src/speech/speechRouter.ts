@@ -7,13 +7,16 @@ import {
   type VoiceList,
   type VoiceSampleList,
 } from '@kasa/contracts';
-import { HttpError, NotFoundError, parseInput, requireIdentity, type Identity, type Logger } from '@kasa/service-kit';
+import { NotFoundError, parseInput, requireIdentity, type Identity, type Logger } from '@kasa/service-kit';
 import { Router, type RequestHandler } from 'express';
 import type { LanguageCatalogue } from '../languages/catalogue';
 import type { AudioStore } from './audioStore';
 import { VOICE_SAMPLES } from './samples';
 import type { SpeechChain } from './speechChain';
+import { serveStoredFile } from './serveStoredFile';
 import type { SpeechService } from './speechService';
+import type { TranscriptionService } from '../transcription/transcriptionService';
+import type { TranslationService } from '../translation/translationService';
 
 /** Audio formats a client may ask to have streamed instead of a JSON answer. */
 const STREAM_TYPES = ['audio/mpeg', 'audio/ogg', 'audio/wav', 'audio/*'];
@@ -34,12 +37,18 @@ export function createSpeechRouter(deps: {
   catalogue: LanguageCatalogue;
   audioTtlMs: number;
   logger: Logger;
+  transcription?: TranscriptionService;
+  translation?: TranslationService;
 }): Router {
   const { speech, chain, store, catalogue, logger } = deps;
   const router = Router();
 
   router.get('/api/voice/status', (_req, res) => {
-    res.json(speech.status());
+    res.json({
+      ...speech.status(),
+      ...(deps.transcription ? { transcription: deps.transcription.status() } : {}),
+      ...(deps.translation ? { translation: deps.translation.status() } : {}),
+    });
   });
 
   router.get('/api/voice/samples', (_req, res) => {
@@ -53,8 +62,9 @@ export function createSpeechRouter(deps: {
     const voices: Voice[] = chain.voices(language).map((v) => ({
       id: v.id,
       name: v.name,
-      language: v.languages[0]!,
-      locale: v.locale,
+      // A multilingual voice is listed under the language asked for.
+      language: language && v.languages.includes(language) ? language : v.languages[0]!,
+      locale: v.locale === 'mul' && language ? language : v.locale,
       ...(v.gender ? { gender: v.gender } : {}),
       engine: v.engine,
     }));
@@ -96,43 +106,9 @@ export function createSpeechRouter(deps: {
     const audio = await store.find(id);
     if (!audio || audio.metadata.duration === undefined)
       throw new NotFoundError('No audio with that id (it may have expired)');
-    const range = req.headers.range ? req.range(audio.length, { combine: true }) : undefined;
-    if (range === -1) {
-      res.setHeader('Content-Range', `bytes */${audio.length}`);
-      throw new HttpError(416, 'range_not_satisfiable', 'The requested range is outside the audio');
-    }
     const maxAge = Math.max(0, Math.floor((audio.uploadDate.getTime() + deps.audioTtlMs - Date.now()) / 1000));
-    res.setHeader('Content-Type', audio.metadata.contentType);
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('ETag', `"${audio.id}"`);
-    res.setHeader('Last-Modified', audio.uploadDate.toUTCString());
-    // The address is the only secret, so shared caches may keep the audio, but not past its expiry.
-    res.setHeader('Cache-Control', `public, max-age=${maxAge}, immutable`);
     res.setHeader('X-Audio-Duration', String(audio.metadata.duration));
-    if (req.fresh) {
-      res.status(304).end();
-      return;
-    }
-    let start = 0;
-    let end = audio.length - 1;
-    // A malformed range, or several ranges, get the whole file (RFC 9110 allows ignoring Range).
-    if (range && range !== -2 && range.type === 'bytes' && range.length === 1) {
-      start = range[0]!.start;
-      end = range[0]!.end;
-      res.status(206);
-      res.setHeader('Content-Range', `bytes ${start}-${end}/${audio.length}`);
-    }
-    res.setHeader('Content-Length', String(end - start + 1));
-    if (req.method === 'HEAD' || audio.length === 0) {
-      res.end();
-      return;
-    }
-    const stream = store.openRange(audio, start, end);
-    stream.on('error', (err) => {
-      logger.error({ err, requestId: res.getHeader('x-request-id') }, 'audio read failed');
-      res.destroy();
-    });
-    stream.pipe(res);
+    serveStoredFile(req, res, { store, file: audio, maxAgeSeconds: maxAge, logger, what: 'audio' });
   });
 
   return router;

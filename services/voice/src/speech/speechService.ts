@@ -132,6 +132,8 @@ export class SpeechService {
       }
     }
 
+    // A cached sample was looked up above, which already asked the database.
+    if (!cacheKey) await store.ensureReachable();
     const id = store.newId();
     const job = encoders.start();
     const upload = store.openUpload(id, {
@@ -183,7 +185,7 @@ export class SpeechService {
     let sampleRate = 0;
     let engine = voice.engine;
     const synthesize = (chunk: string) => {
-      const promise = this.deps.chain.synthesize(chunk, voice, signal);
+      const promise = this.deps.chain.synthesize(chunk, voice, signal, language);
       promise.catch(() => undefined); // awaited below; this only keeps an early exit from leaving it unhandled
       return promise;
     };

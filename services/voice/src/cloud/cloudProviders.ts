@@ -1,0 +1,97 @@
+import type { VoiceConfig } from '../config';
+import type { SpeechProvider } from '../speech/speechProvider';
+import type { Transcriber } from '../transcription/transcriber';
+import { AzureSpeech, AzureTranscriber } from './azure';
+import { ELEVENLABS_LANGUAGES, OPENAI_LANGUAGES } from './cloudVoices';
+import { ElevenLabsSpeech } from './elevenlabs';
+import { GoogleSpeech, GoogleTranscriber } from './google';
+import { KhayaSpeech, KhayaTranscriber } from './khaya';
+import { OpenAiSpeech, OpenAiTranscriber } from './openai';
+import { SpitchSpeech, SpitchTranscriber } from './spitch';
+
+export type CloudSettings = Pick<
+  VoiceConfig,
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_BASE_URL'
+  | 'OPENAI_TTS_MODEL'
+  | 'OPENAI_TRANSCRIBE_MODEL'
+  | 'ELEVENLABS_API_KEY'
+  | 'ELEVENLABS_BASE_URL'
+  | 'ELEVENLABS_MODEL'
+  | 'AZURE_SPEECH_KEY'
+  | 'AZURE_SPEECH_REGION'
+  | 'AZURE_SPEECH_TTS_BASE_URL'
+  | 'AZURE_SPEECH_STT_BASE_URL'
+  | 'GOOGLE_TTS_API_KEY'
+  | 'GOOGLE_TTS_BASE_URL'
+  | 'GOOGLE_STT_API_KEY'
+  | 'GOOGLE_STT_BASE_URL'
+  | 'KHAYA_API_KEY'
+  | 'KHAYA_BASE_URL'
+  | 'SPITCH_API_KEY'
+  | 'SPITCH_BASE_URL'
+>;
+
+/**
+ * The cloud providers whose keys are set, in routing order: the African-language specialists first (Khaya for Twi,
+ * Ewe and Ga; Spitch for Yoruba, Hausa and Igbo), then the clouds with native voices per locale (Azure, Google), then
+ * the multilingual ones (ElevenLabs, OpenAI). A specialist has voices only for its own languages, so "the first
+ * provider with a voice for the language" sends each language to the one that speaks it best; eSpeak NG comes last.
+ */
+export function cloudProviders(
+  settings: CloudSettings,
+  catalogue: { code(tag: string): string | undefined; codeForName(name: string): string | undefined },
+): { speech: SpeechProvider[]; transcribers: Transcriber[] } {
+  const listed = (codes: string[]) => [...new Set(codes.map((c) => catalogue.code(c)).filter((c): c is string => !!c))];
+  const speech: SpeechProvider[] = [];
+  const transcribers: Transcriber[] = [];
+  if (settings.KHAYA_API_KEY) {
+    const khaya = { apiKey: settings.KHAYA_API_KEY, baseUrl: settings.KHAYA_BASE_URL };
+    speech.push(new KhayaSpeech(khaya));
+    transcribers.push(new KhayaTranscriber(khaya));
+  }
+  if (settings.SPITCH_API_KEY) {
+    const spitch = { apiKey: settings.SPITCH_API_KEY, baseUrl: settings.SPITCH_BASE_URL };
+    speech.push(new SpitchSpeech(spitch));
+    transcribers.push(new SpitchTranscriber(spitch));
+  }
+  if (settings.AZURE_SPEECH_KEY) {
+    const region = settings.AZURE_SPEECH_REGION ?? '';
+    const azure = {
+      key: settings.AZURE_SPEECH_KEY,
+      ttsBaseUrl: settings.AZURE_SPEECH_TTS_BASE_URL ?? `https://${region}.tts.speech.microsoft.com`,
+      sttBaseUrl: settings.AZURE_SPEECH_STT_BASE_URL ?? `https://${region}.stt.speech.microsoft.com`,
+    };
+    speech.push(new AzureSpeech(azure));
+    transcribers.push(new AzureTranscriber(azure));
+  }
+  if (settings.GOOGLE_TTS_API_KEY) {
+    speech.push(new GoogleSpeech({ apiKey: settings.GOOGLE_TTS_API_KEY, baseUrl: settings.GOOGLE_TTS_BASE_URL }));
+  }
+  const googleSttKey = settings.GOOGLE_STT_API_KEY ?? settings.GOOGLE_TTS_API_KEY;
+  if (googleSttKey) {
+    transcribers.push(new GoogleTranscriber({ apiKey: googleSttKey, baseUrl: settings.GOOGLE_STT_BASE_URL }));
+  }
+  if (settings.ELEVENLABS_API_KEY) {
+    speech.push(
+      new ElevenLabsSpeech({
+        apiKey: settings.ELEVENLABS_API_KEY,
+        baseUrl: settings.ELEVENLABS_BASE_URL,
+        model: settings.ELEVENLABS_MODEL,
+        languages: listed(ELEVENLABS_LANGUAGES),
+      }),
+    );
+  }
+  if (settings.OPENAI_API_KEY) {
+    const openai = {
+      apiKey: settings.OPENAI_API_KEY,
+      baseUrl: settings.OPENAI_BASE_URL,
+      ttsModel: settings.OPENAI_TTS_MODEL,
+      transcribeModel: settings.OPENAI_TRANSCRIBE_MODEL,
+      languages: listed(OPENAI_LANGUAGES),
+    };
+    speech.push(new OpenAiSpeech(openai));
+    transcribers.push(new OpenAiTranscriber(openai, catalogue.codeForName));
+  }
+  return { speech, transcribers };
+}

@@ -1,0 +1,110 @@
+import type { PcmAudio, SpeechProvider, SpeechRequest, SpeechVoice } from '../speech/speechProvider';
+import {
+  FILE_EXTENSIONS,
+  type TranscribeRequest,
+  type Transcriber,
+  type TranscriberResult,
+} from '../transcription/transcriber';
+import { CloudProviderError, joinUrl, postToProvider, readAudio, readJson } from './cloudHttp';
+import { multilingualVoices } from './cloudVoices';
+import { rawPcm } from './pcm';
+
+export interface OpenAiSettings {
+  apiKey: string;
+  /** Including the version path, as OPENAI_BASE_URL is everywhere in Kasa: https://api.openai.com/v1. */
+  baseUrl: string;
+  ttsModel: string;
+  transcribeModel: string;
+  /** Catalogue codes of the languages OpenAI's models handle. */
+  languages: string[];
+}
+
+const ENGINE = 'openai';
+/** `response_format: pcm` is 24 kHz, 16-bit, mono, little-endian. */
+const PCM_RATE = 24_000;
+
+/** OpenAI text to speech: POST /v1/audio/speech. Every voice reads every language the model knows. */
+export class OpenAiSpeech implements SpeechProvider {
+  readonly name = ENGINE;
+  readonly available = true;
+  readonly remote = true;
+  readonly sampleRate = PCM_RATE;
+  private readonly voiceList: SpeechVoice[];
+
+  constructor(private readonly settings: OpenAiSettings) {
+    this.voiceList = multilingualVoices(
+      ENGINE,
+      [
+        { id: 'alloy', name: 'Alloy', engineVoice: 'alloy' },
+        { id: 'nova', name: 'Nova', gender: 'female', engineVoice: 'nova' },
+        { id: 'shimmer', name: 'Shimmer', gender: 'female', engineVoice: 'shimmer' },
+        { id: 'echo', name: 'Echo', gender: 'male', engineVoice: 'echo' },
+        { id: 'onyx', name: 'Onyx', gender: 'male', engineVoice: 'onyx' },
+        { id: 'fable', name: 'Fable', engineVoice: 'fable' },
+      ],
+      settings.languages,
+    );
+  }
+
+  voices(): SpeechVoice[] {
+    return this.voiceList;
+  }
+
+  async synthesize({ text, voice, signal }: SpeechRequest): Promise<PcmAudio> {
+    const res = await postToProvider(
+      ENGINE,
+      joinUrl(this.settings.baseUrl, '/audio/speech'),
+      {
+        headers: { authorization: `Bearer ${this.settings.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: this.settings.ttsModel,
+          voice: voice.engineVoice,
+          input: text,
+          response_format: 'pcm',
+        }),
+      },
+      signal,
+    );
+    return rawPcm(await readAudio(ENGINE, res), PCM_RATE);
+  }
+}
+
+/** OpenAI speech to text: POST /v1/audio/transcriptions (multipart), with language detection when none is given. */
+export class OpenAiTranscriber implements Transcriber {
+  readonly name = ENGINE;
+  readonly detectsLanguage = true;
+  readonly languages: ReadonlySet<string>;
+
+  constructor(
+    private readonly settings: OpenAiSettings,
+    /** The catalogue code of an English language name ("swahili" → sw), as whisper's verbose answer names it. */
+    private readonly codeForName: (name: string) => string | undefined,
+  ) {
+    this.languages = new Set(settings.languages);
+  }
+
+  accepts(contentType: string): boolean {
+    return contentType in FILE_EXTENSIONS;
+  }
+
+  async transcribe({ audio, language, signal }: TranscribeRequest): Promise<TranscriberResult> {
+    const form = new FormData();
+    const extension = FILE_EXTENSIONS[audio.contentType] ?? 'bin';
+    form.append('file', new Blob([new Uint8Array(audio.bytes)], { type: audio.contentType }), `audio.${extension}`);
+    form.append('model', this.settings.transcribeModel);
+    // whisper-1 names the language it heard only in its verbose answer; the newer models answer plain json.
+    const verbose = this.settings.transcribeModel.startsWith('whisper');
+    form.append('response_format', verbose ? 'verbose_json' : 'json');
+    if (language) form.append('language', language);
+    const res = await postToProvider(
+      ENGINE,
+      joinUrl(this.settings.baseUrl, '/audio/transcriptions'),
+      { headers: { authorization: `Bearer ${this.settings.apiKey}` }, body: form },
+      signal,
+    );
+    const body = (await readJson(ENGINE, res)) as { text?: unknown; language?: unknown };
+    if (typeof body?.text !== 'string') throw new CloudProviderError(ENGINE, 'sent no transcript');
+    const heard = typeof body.language === 'string' ? this.codeForName(body.language) : undefined;
+    return { text: body.text.trim(), ...(heard ? { language: heard } : {}) };
+  }
+}

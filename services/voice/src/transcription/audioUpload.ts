@@ -1,0 +1,135 @@
+import { TRANSCRIBE_AUDIO_TYPES } from '@kasa/contracts';
+import { HttpError, InputError, PayloadTooLargeError } from '@kasa/service-kit';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import multer from 'multer';
+import type { UploadedAudio } from './transcriber';
+
+const ACCEPTED = new Set<string>(TRANSCRIBE_AUDIO_TYPES);
+/** What browsers and recorders also call these formats. */
+const ALIASES: Record<string, string> = {
+  'audio/x-wav': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/vnd.wave': 'audio/wav',
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-m4a': 'audio/mp4',
+  'audio/m4a': 'audio/mp4',
+  'audio/opus': 'audio/ogg',
+  'video/webm': 'audio/webm',
+};
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(message: string, details?: unknown) {
+    super(415, 'unsupported_media_type', message, details);
+  }
+}
+
+const normalize = (type: string | undefined): string => {
+  const bare = (type ?? '').split(';')[0]!.trim().toLowerCase();
+  return ALIASES[bare] ?? bare;
+};
+
+/**
+ * Whether the bytes look like the declared format: the client's Content-Type is only a claim, and a provider billed
+ * per second should not be sent a text file.
+ */
+export function looksLike(contentType: string, bytes: Buffer): boolean {
+  const ascii = (from: number, to: number) => bytes.toString('latin1', from, to);
+  switch (contentType) {
+    case 'audio/wav':
+      return ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE';
+    case 'audio/ogg':
+      return ascii(0, 4) === 'OggS';
+    case 'audio/webm':
+      return bytes.length >= 4 && bytes.readUInt32BE(0) === 0x1a45dfa3;
+    case 'audio/mpeg':
+      return ascii(0, 3) === 'ID3' || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0);
+    case 'audio/mp4':
+      return ascii(4, 8) === 'ftyp';
+    default:
+      return false;
+  }
+}
+
+const unsupported = (contentType: string) =>
+  new UnsupportedMediaTypeError(
+    `Audio must be one of ${TRANSCRIBE_AUDIO_TYPES.join(', ')}${contentType ? ` (got ${contentType})` : ''}`,
+    { accepted: TRANSCRIBE_AUDIO_TYPES },
+  );
+
+function checked(bytes: Buffer, declared: string | undefined): UploadedAudio {
+  const contentType = normalize(declared);
+  if (!ACCEPTED.has(contentType)) throw unsupported(contentType);
+  if (bytes.length === 0) throw new InputError('The audio is empty', undefined, 'empty_audio');
+  if (!looksLike(contentType, bytes)) {
+    throw new UnsupportedMediaTypeError(`The upload is not ${contentType} audio`, { contentType });
+  }
+  return { bytes, contentType };
+}
+
+/**
+ * Reads the audio of POST /api/voice/transcribe into `res.locals.audio` and the other fields into
+ * `res.locals.fields`: a multipart form (field `audio`, or `file`, plus `language`), or the audio itself as the body
+ * with its Content-Type (fields in the query). Larger than `maxBytes`: 413; another type: 415.
+ */
+export function audioUpload(maxBytes: number): RequestHandler {
+  const form = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1_000, parts: 8 },
+  }).fields([
+    { name: 'audio', maxCount: 1 },
+    { name: 'file', maxCount: 1 },
+  ]);
+  const raw = express.raw({ type: () => true, limit: maxBytes });
+  const tooLarge = () => new PayloadTooLargeError(`The audio must be at most ${Math.floor(maxBytes / 1_048_576)} MB`);
+
+  return (req: Request, res: Response, next) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) {
+      // Refuse at once rather than read megabytes that will be thrown away; the connection closes after the answer.
+      res.setHeader('Connection', 'close');
+      next(tooLarge());
+      return;
+    }
+    if (req.is('multipart/form-data')) {
+      form(req, res, (err: unknown) => {
+        if (err) {
+          const code = (err as { code?: string }).code;
+          if (code === 'LIMIT_FILE_SIZE') return next(tooLarge());
+          if (err instanceof multer.MulterError)
+            return next(new InputError(`The form is not valid (${err.code.toLowerCase()})`, { field: err.field }));
+          return next(new InputError('The form could not be read'));
+        }
+        const files = req.files as Record<string, Express.Multer.File[]> | undefined;
+        const file = files?.audio?.[0] ?? files?.file?.[0];
+        if (!file)
+          return next(new InputError('Send the recording in the form field `audio`', undefined, 'audio_required'));
+        try {
+          res.locals.audio = checked(file.buffer, file.mimetype);
+          res.locals.fields = { ...(req.body as Record<string, unknown>) };
+          next();
+        } catch (error) {
+          next(error);
+        }
+      });
+      return;
+    }
+    const contentType = normalize(req.headers['content-type']);
+    if (!ACCEPTED.has(contentType)) {
+      next(unsupported(contentType));
+      return;
+    }
+    raw(req, res, (err: unknown) => {
+      if (err) {
+        if ((err as { type?: string }).type === 'entity.too.large') return next(tooLarge());
+        return next(err);
+      }
+      try {
+        res.locals.audio = checked(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), contentType);
+        res.locals.fields = { ...(req.query as Record<string, unknown>) };
+        next();
+      } catch (error) {
+        next(error);
+      }
+    });
+  };
+}

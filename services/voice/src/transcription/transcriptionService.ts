@@ -1,0 +1,108 @@
+import type { TranscribeResponse } from '@kasa/contracts';
+import type { LanguageDetector } from '@kasa/language-detect';
+import { InputError, ServiceUnavailableError, type Logger } from '@kasa/service-kit';
+import type { LanguageCatalogue } from '../languages/catalogue';
+import type { ProviderGuard } from '../providers/providerGuard';
+import type { Transcriber, UploadedAudio } from './transcriber';
+
+export interface TranscriptionStatus {
+  status: 'operational' | 'unavailable';
+  providers: { name: string; circuit: 'closed' | 'open' | 'half-open' }[];
+  message?: string;
+}
+
+/**
+ * Speech to text through the configured cloud providers, in routing order (the African-language specialists first):
+ * each call timed and guarded by a breaker, falling back to the next provider that takes the language and the audio
+ * type. The language the user chose always wins over the one a provider heard.
+ */
+export class TranscriptionService {
+  constructor(
+    private readonly deps: {
+      transcribers: Transcriber[];
+      guard: ProviderGuard;
+      timeoutMs: number;
+      catalogue: LanguageCatalogue;
+      detector: LanguageDetector;
+      logger: Logger;
+    },
+  ) {}
+
+  get available(): boolean {
+    return this.deps.transcribers.length > 0;
+  }
+
+  canListen(language: string): boolean {
+    return this.deps.transcribers.some((t) => t.languages.has(language));
+  }
+
+  status(): TranscriptionStatus {
+    const providers = this.deps.transcribers.map((t) => ({ name: t.name, circuit: this.deps.guard.circuit(t.name) }));
+    return this.available
+      ? { status: 'operational', providers }
+      : {
+          status: 'unavailable',
+          providers,
+          message: 'Transcription needs a configured speech-to-text provider (see the voice service README).',
+        };
+  }
+
+  async transcribe(
+    audio: UploadedAudio,
+    languageTag: string | undefined,
+    signal: AbortSignal,
+  ): Promise<TranscribeResponse> {
+    if (!this.available) {
+      throw new ServiceUnavailableError(
+        'Transcription needs a configured speech-to-text provider (OpenAI, Khaya, Spitch, Google or Azure); none is configured on this server.',
+      );
+    }
+    const language = languageTag ? this.languageOf(languageTag) : undefined;
+    const candidates = this.deps.transcribers.filter(
+      (t) => t.accepts(audio.contentType) && (language ? t.languages.has(language) : t.detectsLanguage),
+    );
+    if (candidates.length === 0) {
+      const name = language ? this.deps.catalogue.nameOf(language) : undefined;
+      throw new InputError(
+        language
+          ? `Kasa cannot transcribe ${name} (${language}) ${audio.contentType} audio yet; GET /api/languages?capability=listen lists the languages it hears`
+          : 'Name the language spoken (`language`): no configured provider can detect it',
+        { ...(language ? { language } : {}), contentType: audio.contentType },
+        language ? 'language_not_heard' : 'language_required',
+      );
+    }
+    let lastError: unknown;
+    for (const transcriber of candidates) {
+      try {
+        const result = await this.deps.guard.run(transcriber.name, this.deps.timeoutMs, signal, (attempt) =>
+          transcriber.transcribe({ audio, ...(language ? { language } : {}), signal: attempt }),
+        );
+        const heard =
+          language ?? result.language ?? (result.text ? this.deps.detector.detect(result.text).language : 'und');
+        return {
+          text: result.text,
+          language: heard,
+          ...(result.confidence !== undefined ? { confidence: Math.max(0, Math.min(1, result.confidence)) } : {}),
+          provider: transcriber.name,
+        };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        lastError = err;
+        this.deps.logger.warn(
+          { provider: transcriber.name, err: (err as Error).message },
+          'transcription provider failed; trying the next one',
+        );
+      }
+    }
+    this.deps.logger.error({ err: (lastError as Error)?.message }, 'every transcription provider failed');
+    throw new ServiceUnavailableError(
+      'Transcription is unavailable right now: every speech-to-text provider failed. Try again shortly.',
+    );
+  }
+
+  private languageOf(tag: string): string {
+    const language = this.deps.catalogue.get(tag);
+    if (!language) throw new InputError(`Unknown language '${tag}'`, { language: tag }, 'unknown_language');
+    return language.code;
+  }
+}

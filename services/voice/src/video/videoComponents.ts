@@ -1,0 +1,130 @@
+import type { LanguageDetector } from '@kasa/language-detect';
+import type { EventBus, Logger } from '@kasa/service-kit';
+import type { Connection } from 'mongoose';
+import type { VoiceConfig } from '../config';
+import type { LanguageCatalogue } from '../languages/catalogue';
+import { AudioStore } from '../speech/audioStore';
+import type { SpeechChain } from '../speech/speechChain';
+import { OfflineRenderer } from './offlineRenderer';
+import { OpenAIVideoRenderer } from './openaiVideoRenderer';
+import { videoJobModel, videoOutboxModel, type VideoJobModel, type VideoOutboxModel } from './videoJobModel';
+import { VideoQueue } from './videoQueue';
+import type { VideoRenderer } from './videoRenderer';
+import { VideoService } from './videoService';
+import { VideoSweeper } from './videoSweeper';
+import { VideoWorker } from './videoWorker';
+
+export type VideoSettings = Pick<
+  VoiceConfig,
+  | 'AMQP_URL'
+  | 'VOICE_FFMPEG_BIN'
+  | 'VOICE_VIDEO_QUEUE'
+  | 'VOICE_VIDEO_PROVIDER'
+  | 'VOICE_VIDEO_FONT'
+  | 'VOICE_VIDEO_TIMEOUT_MS'
+  | 'VOICE_VIDEO_TTL_HOURS'
+  | 'VOICE_VIDEO_MAX_ACTIVE_JOBS'
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_BASE_URL'
+  | 'OPENAI_VIDEO_MODEL'
+>;
+
+/** A running job whose worker has not written for this long is taken to be abandoned (it writes every 5 s). */
+const STALE_MS = 60_000;
+
+export interface VideoComponents {
+  service: VideoService;
+  files: AudioStore;
+  jobs: VideoJobModel;
+  outbox: VideoOutboxModel;
+  queue: VideoQueue;
+  worker: VideoWorker;
+  sweeper: VideoSweeper;
+  offline: OfflineRenderer;
+  ttlMs: number;
+  /** Connects the queue; with `consume`, this process renders jobs too. */
+  start(options: { consume: boolean }): void;
+  close(): Promise<void>;
+}
+
+/** Video generation: the job store, the work queue, the renderers, the worker and the sweeper. */
+export async function createVideoComponents(deps: {
+  settings: VideoSettings;
+  db: Connection;
+  bus: Pick<EventBus, 'publish'>;
+  logger: Logger;
+  chain: SpeechChain;
+  catalogue: LanguageCatalogue;
+  detector: LanguageDetector;
+  workerId: string;
+}): Promise<VideoComponents> {
+  const { settings, logger } = deps;
+  const jobs = videoJobModel(deps.db);
+  const outbox = videoOutboxModel(deps.db);
+  const files = new AudioStore(deps.db, 'video');
+  const offline = await OfflineRenderer.create({
+    ffmpegBin: settings.VOICE_FFMPEG_BIN,
+    fontPath: settings.VOICE_VIDEO_FONT,
+    chain: deps.chain,
+    logger,
+  });
+  const renderers: VideoRenderer[] = [];
+  if (settings.VOICE_VIDEO_PROVIDER === 'openai') {
+    renderers.push(
+      new OpenAIVideoRenderer({
+        apiKey: settings.OPENAI_API_KEY,
+        baseUrl: settings.OPENAI_BASE_URL,
+        model: settings.OPENAI_VIDEO_MODEL,
+        logger,
+      }),
+    );
+  }
+  // The offline renderer is always last: a hosted model that fails falls back to it.
+  renderers.push(offline);
+  const queue = new VideoQueue({ url: settings.AMQP_URL, queue: settings.VOICE_VIDEO_QUEUE, logger });
+  const ttlMs = settings.VOICE_VIDEO_TTL_HOURS * 3_600_000;
+  const service = new VideoService({
+    jobs,
+    outbox,
+    queue,
+    chain: deps.chain,
+    catalogue: deps.catalogue,
+    detector: deps.detector,
+    logger,
+    renderer: renderers[0]!.name,
+    maxActiveJobs: settings.VOICE_VIDEO_MAX_ACTIVE_JOBS,
+  });
+  const worker = new VideoWorker({
+    jobs,
+    files,
+    renderers,
+    bus: deps.bus,
+    logger,
+    workerId: deps.workerId,
+    timeoutMs: settings.VOICE_VIDEO_TIMEOUT_MS,
+    staleMs: STALE_MS,
+  });
+  const sweeper = new VideoSweeper({
+    jobs,
+    outbox,
+    files,
+    dispatcher: service,
+    worker,
+    logger,
+    staleMs: STALE_MS,
+    ttlMs,
+  });
+  return {
+    service,
+    files,
+    jobs,
+    outbox,
+    queue,
+    worker,
+    sweeper,
+    offline,
+    ttlMs,
+    start: ({ consume }) => queue.start(consume ? (msg, signal) => worker.handle(msg, signal) : undefined),
+    close: () => queue.close(),
+  };
+}

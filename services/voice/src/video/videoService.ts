@@ -1,0 +1,161 @@
+import type { VideoGenerationRequest, VideoJob, VideoJobList, VideoJobListQuery } from '@kasa/contracts';
+import type { LanguageDetector } from '@kasa/language-detect';
+import { HttpError, InputError, NotAllowedError, NotFoundError, type Identity, type Logger } from '@kasa/service-kit';
+import { randomBytes } from 'node:crypto';
+import type { LanguageCatalogue } from '../languages/catalogue';
+import type { SpeechChain } from '../speech/speechChain';
+import type { VideoJobDocument, VideoJobModel, VideoOutboxModel } from './videoJobModel';
+import type { VideoQueue } from './videoQueue';
+
+export const VIDEO_FILE_PATH = '/api/video/files';
+
+/** Sends a job's work message. */
+export interface VideoDispatcher {
+  /** Notes in the outbox that the job's message is to be sent (before the job changes, so that none is lost). */
+  markPending(jobId: string): Promise<void>;
+  /** Sends it; true once the broker confirmed it, false when it did not in time (the sweeper sends it again). */
+  dispatch(jobId: string): Promise<boolean>;
+}
+
+export interface VideoServiceDeps {
+  jobs: VideoJobModel;
+  outbox: VideoOutboxModel;
+  queue: Pick<VideoQueue, 'send'>;
+  chain: SpeechChain;
+  catalogue: LanguageCatalogue;
+  detector: LanguageDetector;
+  logger: Logger;
+  /** The renderer new jobs go to: `offline`, or the hosted model's name. */
+  renderer: string;
+  maxActiveJobs: number;
+  /** How long a request waits for the broker to confirm the work message; 5 s by default. */
+  sendTimeoutMs?: number;
+}
+
+/** Video jobs as people see them: who may make one, the checks on the request, and their own jobs only. */
+export class VideoService implements VideoDispatcher {
+  constructor(private readonly deps: VideoServiceDeps) {}
+
+  /** Checks the request, stores the job and queues it (spec section 6: video generation is an Enterprise feature). */
+  async create(input: VideoGenerationRequest, identity: Identity): Promise<VideoJob> {
+    if (identity.tier !== 'enterprise') {
+      throw new NotAllowedError(
+        'Video generation is part of the Enterprise plan. Upgrade to Enterprise to make videos.',
+        { plan: 'enterprise' },
+      );
+    }
+    const language = this.languageOf(input);
+    const voice = this.voiceFor(language, input.voice);
+    const { jobs, maxActiveJobs } = this.deps;
+    const active = await jobs.countDocuments({ userId: identity.userId, status: { $in: ['queued', 'running'] } });
+    if (active >= maxActiveJobs) {
+      throw new HttpError(
+        429,
+        'too_many_video_jobs',
+        `You already have ${active} videos being made; wait for one to finish (at most ${maxActiveJobs} at once).`,
+        { active, limit: maxActiveJobs },
+      );
+    }
+    const id = randomBytes(16).toString('base64url');
+    await this.markPending(id);
+    const created = await jobs.create({
+      _id: id,
+      userId: identity.userId,
+      prompt: input.prompt,
+      language,
+      ...(voice ? { voice } : {}),
+      renderer: this.deps.renderer,
+      status: 'queued',
+      progress: 0,
+      attempts: 0,
+    });
+    await this.dispatch(created._id);
+    return toVideoJob(created.toObject());
+  }
+
+  async markPending(jobId: string): Promise<void> {
+    await this.deps.outbox.updateOne({ _id: jobId }, { $setOnInsert: { at: new Date() } }, { upsert: true });
+  }
+
+  async dispatch(jobId: string): Promise<boolean> {
+    try {
+      await this.deps.queue.send({ jobId }, jobId, this.deps.sendTimeoutMs ?? 5_000);
+    } catch (err) {
+      this.deps.logger.warn(
+        { jobId, err: (err as Error).message },
+        'video work message not confirmed; sent again later',
+      );
+      return false;
+    }
+    await this.deps.outbox.deleteOne({ _id: jobId });
+    return true;
+  }
+
+  /** One of the caller's jobs; another person's job is not found (its existence is not disclosed). */
+  async get(id: string, identity: Identity): Promise<VideoJob> {
+    const job = await this.deps.jobs.findOne({ _id: id, userId: identity.userId }).lean();
+    if (!job) throw new NotFoundError('No video job with that id');
+    return toVideoJob(job);
+  }
+
+  async list(query: VideoJobListQuery, identity: Identity): Promise<VideoJobList> {
+    const jobs = await this.deps.jobs
+      .find({ userId: identity.userId, ...(query.status ? { status: query.status } : {}) })
+      .sort({ createdAt: -1 })
+      .limit(query.limit)
+      .lean();
+    return { jobs: jobs.map(toVideoJob) };
+  }
+
+  private languageOf(input: VideoGenerationRequest): string {
+    if (input.language === 'auto') return this.deps.detector.detect(input.prompt).language;
+    const language = this.deps.catalogue.get(input.language);
+    if (!language) {
+      throw new InputError(`Unknown language '${input.language}'`, { language: input.language }, 'unknown_language');
+    }
+    return language.code;
+  }
+
+  /**
+   * The voice that will read the prompt. The offline renderer needs one for the language; a hosted model makes its
+   * own sound, so there only a voice that was asked for is checked.
+   */
+  private voiceFor(language: string, requested: string | undefined): string | undefined {
+    const { chain, catalogue } = this.deps;
+    const voice = chain.pickVoice(language, requested);
+    if (voice) return voice.id;
+    const name = catalogue.nameOf(language);
+    if (requested && chain.canSpeak(language)) {
+      throw new InputError(
+        `Unknown voice '${requested}' for ${name}; GET /api/voice/voices?language=${language} lists them`,
+        { language, voice: requested },
+        'unknown_voice',
+      );
+    }
+    if (this.deps.renderer !== 'offline' && !requested) return undefined;
+    throw new InputError(
+      `Kasa cannot speak ${name} (${language}) yet, so it cannot make a video in it; GET /api/languages?capability=speak lists the languages it speaks`,
+      { language },
+      'language_not_spoken',
+    );
+  }
+}
+
+/** The public view of a job. */
+export function toVideoJob(job: VideoJobDocument): VideoJob {
+  return {
+    id: job._id,
+    status: job.status,
+    progress: job.progress,
+    prompt: job.prompt,
+    language: job.language,
+    ...(job.voice ? { voice: job.voice } : {}),
+    renderer: job.renderer,
+    ...(job.captions ? { captions: job.captions } : {}),
+    ...(job.status === 'succeeded' && job.fileId ? { videoUrl: `${VIDEO_FILE_PATH}/${job.fileId}` } : {}),
+    ...(job.status === 'succeeded' && job.duration !== undefined ? { duration: job.duration } : {}),
+    ...(job.status === 'failed' && job.error ? { error: job.error } : {}),
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,49 @@
+import type { Operation } from './openapi';
+import { VideoGenerationRequest, VideoJob, VideoJobList, VideoJobListQuery } from './video';
+import { z } from './zod';
+
+/** Video generation (Enterprise): queued jobs, their status, and the finished MP4. */
+export const videoOperations: Operation[] = [
+  {
+    method: 'post',
+    path: '/api/video/generations',
+    summary:
+      'Queue a video made from a prompt (Enterprise): the prompt read aloud with its sentences as captions. Answers 202 with the job; poll it for the result',
+    tag: 'Video',
+    auth: true,
+    body: VideoGenerationRequest,
+    response: VideoJob,
+    successStatus: 202,
+    errors: [403, 429],
+  },
+  {
+    method: 'get',
+    path: '/api/video/generations',
+    summary: 'The caller’s video jobs, newest first (?limit=1–50, ?status=)',
+    tag: 'Video',
+    auth: true,
+    query: VideoJobListQuery,
+    response: VideoJobList,
+  },
+  {
+    method: 'get',
+    path: '/api/video/generations/{id}',
+    summary: 'One of the caller’s video jobs: status, progress, and videoUrl once it succeeded or error once it failed',
+    tag: 'Video',
+    auth: true,
+    response: VideoJob,
+    errors: [404],
+    params: { id: z.string() },
+  },
+  {
+    method: 'get',
+    path: '/api/video/files/{id}',
+    summary: 'A finished video (MP4), with Range requests; its unguessable address (a job’s videoUrl) is the key',
+    tag: 'Video',
+    auth: false,
+    successStatus: [200, 206],
+    responseDescription: 'The video (video/mp4), or the requested byte range of it',
+    errors: [404, 416],
+    params: { id: z.string() },
+  },
+];
