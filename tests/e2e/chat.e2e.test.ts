@@ -163,14 +163,17 @@ describe('the chat with the offline provider', () => {
     expect(await chat.persona('merla').getAttribute('aria-pressed')).toBe('true');
     expect(await chat.replies().count()).toBe(0);
 
-    // The language override travels with the message.
-    await chat.languageSelect().selectOption('fr');
-    await page.getByText('Language: Français').waitFor();
+    // The language override travels with the message. On Free, only English can be chosen (other languages are
+    // part of Pro, and marked so); Auto-detect still answers in the language a message is written in.
+    expect(await chat.languageSelect().locator('option[value="fr"]').isDisabled()).toBe(true);
+    expect(await chat.languageSelect().locator('option[value="fr"]').innerText()).toContain('Pro');
+    await chat.languageSelect().selectOption('en');
+    await page.getByText('Language: English').waitFor();
     const posted = page.waitForRequest((req) => req.method() === 'POST' && req.url().endsWith('/messages'));
     await chat.send('How do I save money each month?');
     expect((await posted).postDataJSON()).toMatchObject({
       content: 'How do I save money each month?',
-      language: 'fr',
+      language: 'en',
       resumable: true,
     });
     expect(await chat.waitForReplyEnd()).toBe('complete');

@@ -18,10 +18,11 @@ const ALL_TOURS_SEEN = JSON.stringify({ hasSeenWelcome: true, completedTours: ['
 /**
  * Debian's chromium, headless. The welcome tour starts by itself 2 s after a first visit to / and covers the page
  * with its backdrop, so by default every new context starts with the tours marked as seen (unless the page has
- * its own guidance state). Tests of the tours themselves pass `{ guidedTours: true }`.
+ * its own guidance state). Tests of the tours themselves pass `{ guidedTours: true }`. `args` adds command-line
+ * switches (e.g. a fake microphone that plays a file: `--use-fake-device-for-media-stream`).
  */
-export async function launchBrowser(options: { guidedTours?: boolean } = {}): Promise<Browser> {
-  const browser = await launchChromium();
+export async function launchBrowser(options: { guidedTours?: boolean; args?: string[] } = {}): Promise<Browser> {
+  const browser = await launchChromium(options.args);
   if (options.guidedTours) return browser;
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
@@ -34,7 +35,7 @@ export async function launchBrowser(options: { guidedTours?: boolean } = {}): Pr
   return browser;
 }
 
-function launchChromium(): Promise<Browser> {
+function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: findChromium(),
     headless: true,
@@ -45,6 +46,7 @@ function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--no-first-run',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -1,14 +1,16 @@
 import styled from '@emotion/styled';
 import { useCallback, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { useAuth } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
 import { usePersonas, useSessionMessages } from './api/chatQueries';
 import { ConversationView } from './conversation/ConversationView';
-import { loadLanguage, saveLanguage } from './conversation/languages';
+import { isFreeLanguageChoice, loadLanguage, saveLanguage } from './conversation/languages';
 import { describeFailure } from './conversation/useConversation';
 import { PersonaPicker } from './personas/PersonaPicker';
 import { Sidebar } from './sidebar/Sidebar';
 import { Button } from './ui/controls';
+import { loadVoiceMode, planHasVoice, saveVoiceMode } from './voice/voicePreferences';
 
 const Workspace = styled.div`
   display: grid;
@@ -68,6 +70,10 @@ export default function ChatApp() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [newChatPersonaId, setNewChatPersonaId] = useState(DEFAULT_PERSONA_ID);
   const [language, setLanguage] = useState(loadLanguage);
+  const [voiceMode, setVoiceMode] = useState(loadVoiceMode);
+  const voiceAllowed = planHasVoice(useAuth().user?.subscriptionTier);
+  // A reply language chosen on Pro stays saved, but after a move to Free the conversation goes back to Auto-detect.
+  const replyLanguage = voiceAllowed || isFreeLanguageChoice(language) ? language : 'auto';
 
   // The conversation view is keyed so that opening another session or a new chat starts afresh, except when a
   // new chat's first message just created its session: that conversation goes on, with its reply streaming.
@@ -105,6 +111,11 @@ export default function ChatApp() {
   const onLanguageChange = (tag: string) => {
     setLanguage(tag);
     saveLanguage(tag);
+  };
+
+  const onVoiceModeChange = (on: boolean) => {
+    setVoiceMode(on);
+    saveVoiceMode(on);
   };
 
   return (
@@ -150,8 +161,11 @@ export default function ChatApp() {
           key={view.key}
           sessionId={sessionId}
           persona={persona}
-          language={language}
+          language={replyLanguage}
           onLanguageChange={onLanguageChange}
+          voiceAllowed={voiceAllowed}
+          voiceMode={voiceMode}
+          onVoiceModeChange={onVoiceModeChange}
           onSessionCreated={onSessionCreated}
         />
       </Main>

@@ -84,8 +84,11 @@ beforeEach(() => {
 });
 
 /** Sends one message in a new session with `personaId`, as the gateway would forward it; answers the system prompt. */
-async function promptFor(personaId: string): Promise<{ system: string; status: number; ms: number }> {
-  const headers = userHeaders('pro');
+async function promptFor(
+  personaId: string,
+  tier: 'free' | 'pro' = 'pro',
+): Promise<{ system: string; status: number; ms: number }> {
+  const headers = userHeaders(tier);
   const session = await request(app).post('/api/chat/sessions').set(headers).send({ personaId, title: 'Trip' });
   expect(session.status).toBe(201);
   const before = provider.requests.length;
@@ -106,6 +109,13 @@ describe("the caller's location in the system prompt", () => {
     expect(system).toContain(LOCATION);
     expect(system).toMatch(/language is English \(en\)/);
     expect(geo.forwardedFor).toEqual(['41.66.199.1, 10.0.0.7']);
+  });
+
+  it('is part of the Pro plan: a Free user’s prompt has none, and the voice service is not asked', async () => {
+    const { system, status } = await promptFor('nana', 'free');
+    expect(status).toBe(201);
+    expect(system).not.toMatch(/appears to be/);
+    expect(geo.forwardedFor).toEqual([]);
   });
 
   it('is not stored with the messages', async () => {

@@ -106,6 +106,28 @@ describe('plan rules', () => {
     },
   );
 
+  it('refuses a Free user’s chosen reply language other than English, naming the Pro plan', async () => {
+    const headers = userHeaders('free');
+    const sessionId = await newSession(headers);
+    const refused = await send(app, headers, sessionId, {
+      role: 'user',
+      content: 'Hello',
+      type: 'text',
+      language: 'tw',
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/Pro plan/) });
+    for (const language of ['auto', 'en', 'en-GB']) {
+      const res = await send(app, headers, sessionId, { role: 'user', content: 'Hello', type: 'text', language });
+      expect(res.status).toBe(201);
+    }
+    const pro = userHeaders('pro');
+    const proSession = await newSession(pro);
+    expect(
+      (await send(app, pro, proSession, { role: 'user', content: 'Hi', type: 'text', language: 'tw' })).status,
+    ).toBe(201);
+  });
+
   it.each(['pro', 'enterprise'] as const)('accepts a voice message from a %s user', async (tier) => {
     const headers = userHeaders(tier);
     const sessionId = await newSession(headers);

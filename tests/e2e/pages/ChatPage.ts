@@ -151,4 +151,69 @@ export class ChatPage {
   sendError() {
     return this.page.getByTestId('send-error');
   }
+
+  // --- voice
+  /** The composer's voice row: push to talk, the audio file input, voice mode and the progress line. */
+  voiceControls() {
+    return this.page.getByTestId('voice-controls');
+  }
+
+  pushToTalk() {
+    return this.page.getByRole('button', { name: 'Push to talk' });
+  }
+
+  audioFileInput() {
+    return this.page.getByLabel('Send an audio file');
+  }
+
+  voiceModeToggle() {
+    return this.page.getByRole('button', { name: 'Voice mode' });
+  }
+
+  /** 'Listening…', 'Transcribing…' or empty. */
+  voiceStatus() {
+    return this.page.getByTestId('voice-status');
+  }
+
+  voiceError() {
+    return this.page.getByTestId('voice-error');
+  }
+
+  /** 'Voice is part of the Pro plan.' with its link to /pricing, shown to a plan without voice. */
+  voiceUpgrade() {
+    return this.page.getByTestId('voice-upgrade');
+  }
+
+  /** A reply's playback controls; `data-state` is idle, loading, playing, paused or error. */
+  replyAudio(reply = this.lastReply()) {
+    return reply.getByTestId('reply-audio-controls');
+  }
+
+  playPauseButton(reply = this.lastReply()) {
+    return this.replyAudio(reply).getByRole('button', { name: /^(Play|Pause) this reply$/ });
+  }
+
+  speedSelect(reply = this.lastReply()) {
+    return this.replyAudio(reply).getByRole('combobox', { name: 'Playback speed' });
+  }
+
+  /** Waits until the reply's audio is in `state`. */
+  async waitForAudioState(state: string, reply = this.lastReply(), timeout = 30_000) {
+    await reply.locator(`[data-testid="reply-audio-controls"][data-state="${state}"]`).waitFor({ timeout });
+  }
+
+  /** The page's <audio> element that plays replies: where it is, how fast, and whether it is paused. */
+  audioElement() {
+    return this.page.evaluate(() => {
+      const audio = document.querySelector<HTMLAudioElement>('audio[data-testid="reply-audio"]');
+      return audio
+        ? {
+            src: audio.currentSrc,
+            currentTime: audio.currentTime,
+            paused: audio.paused,
+            playbackRate: audio.playbackRate,
+          }
+        : null;
+    });
+  }
 }

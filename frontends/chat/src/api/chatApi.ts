@@ -60,10 +60,12 @@ export const searchMessages = (q: string) =>
 
 export const fetchPlatformStatus = () => apiJson<PlatformStatusResponse>('GET', '/api/status');
 
-/** What the composer sends: text, the language override (`auto` or a BCP 47 tag). */
+/** What the composer sends: text, the language override (`auto` or a BCP 47 tag), and typed or spoken. */
 export interface OutgoingMessage {
   content: string;
   language: string;
+  /** `voice`: the content is the transcript of what the person said. */
+  type?: StoredMessage['type'];
 }
 
 /**
@@ -75,7 +77,13 @@ export function sendMessageStreaming(sessionId: string, message: OutgoingMessage
   return apiRequest(
     'POST',
     `/api/chat/sessions/${enc(sessionId)}/messages`,
-    { role: 'user', type: 'text', content: message.content, language: message.language, resumable: true },
+    {
+      role: 'user',
+      type: message.type ?? 'text',
+      content: message.content,
+      language: message.language,
+      resumable: true,
+    },
     { accept: 'text/event-stream', signal },
   );
 }

@@ -2,7 +2,18 @@ import styled from '@emotion/styled';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '../api/chatApi';
 import { Button, HiddenLabel, Select } from '../ui/controls';
-import { LANGUAGE_CHOICES } from './languages';
+import { VoiceComposerControls } from '../voice/VoiceComposerControls';
+import { isFreeLanguageChoice, LANGUAGE_CHOICES } from './languages';
+
+/** The composer's voice settings and what it does with a transcript. */
+export interface ComposerVoice {
+  /** The person's plan includes voice. */
+  allowed: boolean;
+  voiceMode: boolean;
+  onVoiceModeChange: (on: boolean) => void;
+  /** Sends a transcript as a voice message. */
+  onTranscript: (text: string, language: string) => void;
+}
 
 const Form = styled.form`
   display: flex;
@@ -55,7 +66,8 @@ const Hint = styled.span`
 /**
  * Writes and sends a message: Enter sends, Shift+Enter adds a line. While a reply is being written the field is
  * disabled and Send becomes Stop; focus moves to Stop and back to the field afterwards. The language selector
- * says which language replies use (`auto`: the one the message is written in).
+ * says which language replies use (`auto`: the one the message is written in). The voice row sends speech (push to
+ * talk, or an audio file) as voice messages and turns voice mode on and off.
  */
 export function Composer({
   personaName,
@@ -65,6 +77,7 @@ export function Composer({
   stopping,
   language,
   onLanguageChange,
+  voice,
 }: {
   personaName: string;
   busy: boolean;
@@ -73,6 +86,7 @@ export function Composer({
   onStop: () => void;
   language: string;
   onLanguageChange: (tag: string) => void;
+  voice: ComposerVoice;
 }) {
   const [text, setText] = useState('');
   const field = useRef<HTMLTextAreaElement>(null);
@@ -126,6 +140,17 @@ export function Composer({
         onKeyDown={onKeyDown}
         onFocus={() => (hadFocus.current = true)}
       />
+      <VoiceComposerControls
+        allowed={voice.allowed}
+        language={language}
+        disabled={busy}
+        voiceMode={voice.voiceMode}
+        onVoiceModeChange={voice.onVoiceModeChange}
+        onTranscript={(spoken, lang) => {
+          hadFocus.current = false;
+          voice.onTranscript(spoken, lang);
+        }}
+      />
       <Bar>
         <label>
           <span>Reply language</span>
@@ -134,12 +159,16 @@ export function Composer({
             onChange={(event) => onLanguageChange(event.target.value)}
             data-testid="language-select"
           >
-            {LANGUAGE_CHOICES.map((choice) => (
-              <option key={choice.tag} value={choice.tag}>
-                {choice.label}
-                {choice.tag === 'auto' ? '' : ` (${choice.tag})`}
-              </option>
-            ))}
+            {LANGUAGE_CHOICES.map((choice) => {
+              const locked = !voice.allowed && !isFreeLanguageChoice(choice.tag);
+              return (
+                <option key={choice.tag} value={choice.tag} disabled={locked}>
+                  {choice.label}
+                  {choice.tag === 'auto' ? '' : ` (${choice.tag})`}
+                  {locked ? ' · Pro' : ''}
+                </option>
+              );
+            })}
           </Select>
         </label>
         <Hint id={hintId}>

@@ -1,10 +1,11 @@
 import styled from '@emotion/styled';
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { isApiError } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
 import { Button, InlineError, Muted } from '../ui/controls';
 import { PersonaAvatar } from '../personas/PersonaAvatar';
+import { loadedReplyPlayer, loadReplyPlayer } from '../voice/voicePreferences';
 import { Composer } from './Composer';
 import { MessageBubble } from './MessageBubble';
 import { describeFailure, useConversation } from './useConversation';
@@ -85,18 +86,39 @@ export function ConversationView({
   persona,
   language,
   onLanguageChange,
+  voiceAllowed,
+  voiceMode,
+  onVoiceModeChange,
   onSessionCreated,
 }: {
   sessionId: string | undefined;
   persona: Persona;
   language: string;
   onLanguageChange: (tag: string) => void;
+  /** The person's plan includes voice (Pro and up). */
+  voiceAllowed: boolean;
+  /** Each reply is read aloud when it is complete. */
+  voiceMode: boolean;
+  onVoiceModeChange: (on: boolean) => void;
   onSessionCreated: (session: Session) => void;
 }) {
   const conversation = useConversation({ sessionId, personaId: persona.id, language, onSessionCreated });
   const { query, messages, turn, busy } = conversation;
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+
+  // Voice mode: a reply to a message sent here is read aloud once its stream has ended (a stopped or failed one
+  // is not). Each reply once, whatever renders follow.
+  const spoken = useRef(new Set<string>());
+  const finished = turn?.kind === 'send' && turn.finalStatus === 'complete' ? turn : null;
+  useEffect(() => {
+    if (!finished?.draft.id || !voiceMode || !voiceAllowed || spoken.current.has(finished.draft.id)) return;
+    spoken.current.add(finished.draft.id);
+    const reply = { id: finished.draft.id, text: finished.draft.text, language: finished.language };
+    void loadReplyPlayer().then(({ replyPlayer }) => replyPlayer.play(reply));
+  }, [finished, voiceMode, voiceAllowed]);
+  // Another conversation (or leaving the chat) silences this one's reply.
+  useEffect(() => () => void loadedReplyPlayer()?.then(({ replyPlayer }) => replyPlayer.stop()), []);
 
   const lastContent = messages.at(-1)?.content;
   useLayoutEffect(() => {
@@ -175,6 +197,7 @@ export function ConversationView({
               key={message.key}
               message={message}
               authorName={persona.name}
+              voiceLanguage={voiceAllowed ? language : undefined}
               onRegenerate={
                 !busy && index === lastReplyIndex && index === messages.length - 1 && !turn?.error
                   ? conversation.regenerate
@@ -204,6 +227,12 @@ export function ConversationView({
         onStop={conversation.stop}
         language={language}
         onLanguageChange={onLanguageChange}
+        voice={{
+          allowed: voiceAllowed,
+          voiceMode,
+          onVoiceModeChange,
+          onTranscript: (text, lang) => conversation.send(text, lang, 'voice'),
+        }}
       />
     </Column>
   );

@@ -6,6 +6,8 @@ import type { ShownMessage } from './useConversation';
 
 // The markdown renderer is its own chunk: the page shows and streams text before it arrives.
 const Markdown = lazy(() => import('../markdown/Markdown'));
+// So are the playback controls, which come with the first reply shown.
+const ReplyAudio = lazy(() => import(/* webpackChunkName: "voice" */ '../voice/ReplyAudio'));
 
 const Row = styled.li<{ mine: boolean }>`
   display: flex;
@@ -47,20 +49,31 @@ const Cursor = styled.span`
   opacity: 0.6;
 `;
 
+const VoiceBadge = styled.span`
+  color: var(--kasa-muted);
+  font-size: 0.8125rem;
+`;
+
 const STATUS_LABELS: Partial<Record<ShownMessage['status'], string>> = {
   stopped: 'Stopped',
   failed: 'Not completed',
 };
 
-/** One message: the user's as plain text, a reply as markdown, with Copy, Regenerate and who answered. */
+/**
+ * One message: the user's as plain text (marked when it was spoken), a reply as markdown, with Copy, Regenerate,
+ * who answered and, where the plan has voice, its playback controls.
+ */
 export function MessageBubble({
   message,
   authorName,
+  voiceLanguage,
   onRegenerate,
 }: {
   message: ShownMessage;
   /** Who wrote a reply (the persona's name), for screen readers. */
   authorName: string;
+  /** The language to read replies aloud in; without it (a plan without voice) there are no playback controls. */
+  voiceLanguage?: string | undefined;
   /** Shown on the last reply when nothing is being written. */
   onRegenerate?: () => void;
 }) {
@@ -70,7 +83,12 @@ export function MessageBubble({
   const statusLabel = STATUS_LABELS[message.status];
 
   return (
-    <Row mine={mine} data-testid={mine ? 'message-user' : 'message-assistant'} data-status={message.status}>
+    <Row
+      mine={mine}
+      data-testid={mine ? 'message-user' : 'message-assistant'}
+      data-status={message.status}
+      data-type={message.type}
+    >
       <VisuallyHidden>{mine ? 'You said:' : `${authorName} said:`}</VisuallyHidden>
       <Bubble
         mine={mine}
@@ -94,6 +112,11 @@ export function MessageBubble({
           </Suspense>
         )}
       </Bubble>
+      {mine && message.type === 'voice' ? (
+        <VoiceBadge data-testid="message-voice">
+          <span aria-hidden="true">🎤 </span>Voice message
+        </VoiceBadge>
+      ) : null}
       {mine || streaming ? null : (
         <Footer>
           {statusLabel ? <span data-testid="message-status">{statusLabel}</span> : null}
@@ -103,6 +126,11 @@ export function MessageBubble({
             </span>
           ) : null}
           {message.content ? <CopyButton text={message.content} describedBy={contentId} /> : null}
+          {voiceLanguage && message.id && message.content ? (
+            <Suspense fallback={null}>
+              <ReplyAudio id={message.id} text={message.content} language={voiceLanguage} />
+            </Suspense>
+          ) : null}
           {onRegenerate ? (
             <Button type="button" variant="ghost" compact onClick={onRegenerate}>
               Regenerate

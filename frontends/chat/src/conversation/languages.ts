@@ -15,6 +15,15 @@ export const LANGUAGE_CHOICES: ReadonlyArray<{ tag: string; label: string }> = [
   { tag: 'zh', label: '中文' },
 ];
 
+/**
+ * The choices of the Free plan: Auto-detect (Kasa answers in the language a message is written in, on every plan)
+ * and English. Choosing any other reply language is part of Pro (spec section 6: multilingual); the chat service
+ * answers 403 otherwise.
+ */
+export function isFreeLanguageChoice(tag: string): boolean {
+  return tag === 'auto' || tag === 'en' || tag.startsWith('en-');
+}
+
 const STORAGE_KEY = 'kasa_chat_language';
 const known = new Set(LANGUAGE_CHOICES.map((choice) => choice.tag));
 

@@ -4,6 +4,7 @@ import { titleFrom, turnReducer, type LiveTurn } from './liveTurn';
 const started: LiveTurn = {
   kind: 'send',
   content: 'Hello',
+  messageType: 'text',
   language: 'auto',
   sentAt: '2025-01-01T00:00:00.000Z',
   userMessageId: null,

@@ -1,5 +1,7 @@
-import type { AssistantReply, MessageStatus } from '@kasa/contracts';
+import type { AssistantReply, MessageStatus, StoredMessage } from '@kasa/contracts';
 import type { ReplyMeta } from '../streaming/replyEvents';
+
+export type MessageType = StoredMessage['type'];
 
 /** The reply being written, as far as it has come. */
 export interface DraftReply {
@@ -17,6 +19,8 @@ export interface LiveTurn {
   kind: 'send' | 'follow';
   /** The user's text of a send (kept for Retry); null when following a reply written before a reload. */
   content: string | null;
+  /** How the user's message was made: typed (`text`) or spoken (`voice`, its transcript as the content). */
+  messageType: MessageType;
   language: string;
   /** When the user sent it (the stored message's timestamp until the session is fetched again). */
   sentAt: string;

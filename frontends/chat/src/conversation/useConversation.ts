@@ -6,7 +6,7 @@ import { chatKeys, createSession, followReply, sendMessageStreaming, stopReply }
 import { messagesOf, seedNewSession, upsertMessages, useSessionMessages } from '../api/chatQueries';
 import { readReplyEvents } from '../streaming/replyEvents';
 import { TokenBatcher } from '../streaming/tokenBatcher';
-import { titleFrom, turnReducer, type LiveTurn } from './liveTurn';
+import { titleFrom, turnReducer, type LiveTurn, type MessageType } from './liveTurn';
 
 /** A message as the conversation shows it: stored, or the live one being sent or written. */
 export interface ShownMessage {
@@ -14,6 +14,8 @@ export interface ShownMessage {
   id: string | null;
   role: 'user' | 'assistant';
   content: string;
+  /** `voice` for a message that was spoken (its transcript is the content). */
+  type: StoredMessage['type'];
   status: StoredMessage['status'];
   provider?: string;
   model?: string;
@@ -82,7 +84,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
           role: 'user',
           content: started.content,
           timestamp: started.sentAt,
-          type: 'text',
+          type: started.messageType,
           status: 'complete',
         });
       }
@@ -184,11 +186,12 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
   );
 
   const send = useCallback(
-    (content: string, lang: string = language) => {
+    (content: string, lang: string = language, messageType: MessageType = 'text') => {
       if (turnRef.current?.active) return;
       const started: LiveTurn = {
         kind: 'send',
         content,
+        messageType,
         language: lang,
         sentAt: new Date().toISOString(),
         userMessageId: null,
@@ -197,7 +200,9 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
         active: true,
         finalStatus: null,
       };
-      void run(started, (id, signal) => sendMessageStreaming(id, { content, language: lang }, signal));
+      void run(started, (id, signal) =>
+        sendMessageStreaming(id, { content, language: lang, type: messageType }, signal),
+      );
     },
     [language, run],
   );
@@ -232,6 +237,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
     const started: LiveTurn = {
       kind: 'follow',
       content: null,
+      messageType: 'text',
       language,
       sentAt: last.timestamp,
       userMessageId: null,
@@ -259,7 +265,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
       dispatch({ type: 'clear' });
       return;
     }
-    send(current.content, current.language);
+    send(current.content, current.language, current.messageType);
   }, [queryClient, send]);
 
   const shown = useMemo((): ShownMessage[] => {
@@ -271,12 +277,20 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
         id: m.id,
         role: m.role,
         content: m.content,
+        type: m.type,
         status: m.status,
         ...(m.provider ? { provider: m.provider } : {}),
         ...(m.model ? { model: m.model } : {}),
       }));
     if (turn?.content != null) {
-      list.push({ key: 'live-user', id: turn.userMessageId, role: 'user', content: turn.content, status: 'complete' });
+      list.push({
+        key: 'live-user',
+        id: turn.userMessageId,
+        role: 'user',
+        content: turn.content,
+        type: turn.messageType,
+        status: 'complete',
+      });
     }
     if (turn && (turn.active || turn.draft.text || turn.finalStatus)) {
       list.push({
@@ -284,6 +298,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
         id: turn.draft.id,
         role: 'assistant',
         content: turn.draft.text,
+        type: 'text',
         status: turn.active ? 'streaming' : (turn.finalStatus ?? 'failed'),
         ...(turn.draft.provider ? { provider: turn.draft.provider } : {}),
         ...(turn.draft.model ? { model: turn.draft.model } : {}),
@@ -296,8 +311,8 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
   /** Sends the last question again for a new answer (the service keeps both answers in the history). */
   const regenerate = useCallback(() => {
     const lastUser = [...shown].reverse().find((m) => m.role === 'user');
-    if (lastUser) send(lastUser.content);
-  }, [send, shown]);
+    if (lastUser) send(lastUser.content, language, lastUser.type);
+  }, [language, send, shown]);
 
   return {
     query,

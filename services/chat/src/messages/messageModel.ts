@@ -46,6 +46,8 @@ const messageSchema = new Schema<MessageDocument>(
 );
 messageSchema.index({ sessionId: 1, _id: -1 });
 messageSchema.index({ ownerId: 1, _id: -1 });
+// The replies a person has being written (the concurrent-replies limit).
+messageSchema.index({ ownerId: 1, status: 1 });
 // The clean-up of replies whose writer died looks for old `streaming` messages.
 messageSchema.index({ status: 1, updatedAt: 1 });
 

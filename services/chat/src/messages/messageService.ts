@@ -1,5 +1,5 @@
-import type { AssistantReply, CreateMessageRequest, MessageStatus } from '@kasa/contracts';
-import { NotAllowedError, NotFoundError, withTransientRetry, type Logger } from '@kasa/service-kit';
+import { ErrorCode, type AssistantReply, type CreateMessageRequest, type MessageStatus } from '@kasa/contracts';
+import { HttpError, NotAllowedError, NotFoundError, withTransientRetry, type Logger } from '@kasa/service-kit';
 import type { LanguageDetector } from '@kasa/language-detect';
 import { Types, type Model } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,6 +31,20 @@ const PLAN_FEATURE: Record<'voice' | 'image', string> = {
   voice: 'Voice messages are part of the Pro plan. Upgrade to Pro to send them.',
   image: 'Image (multimodal) messages are part of the Pro plan. Upgrade to Pro to send them.',
 };
+
+const LANGUAGE_CHOICE_PLAN =
+  'Choosing a reply language is part of the Pro plan. Upgrade to Pro, or use auto: Kasa then answers in the ' +
+  'language you write in.';
+
+/**
+ * Spec section 6 keeps multilingual features (and geo-awareness) for Pro and up. On Free, Kasa still answers in the
+ * language a message is written in (`auto`): refusing a Twi speaker an answer in Twi would defeat the product; what
+ * Pro adds is choosing the reply language (and translation, voices and the personas' location context).
+ */
+function isFreeLanguageChoice(tag: string): boolean {
+  const lower = tag.toLowerCase();
+  return lower === 'auto' || lower === 'en' || lower.startsWith('en-');
+}
 
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
 
@@ -89,6 +103,8 @@ export class MessageService {
     private readonly detector?: LanguageDetector,
     /** Where the caller appears to be, for the personas that use it; left out of the prompt when unknown. */
     private readonly geo?: GeoContext,
+    /** Replies one person may have being written at once, counted in the database so that every replica agrees. */
+    private readonly maxConcurrentReplies = 10,
   ) {}
 
   /** The replies this process is writing now, by assistant message id: a stop on this replica aborts at once. */
@@ -121,10 +137,20 @@ export class MessageService {
   ): Promise<PreparedTurn> {
     if (who.tier === 'free' && input.type !== 'text')
       throw new NotAllowedError(PLAN_FEATURE[input.type], { plan: 'pro' });
+    if (who.tier === 'free' && input.language && !isFreeLanguageChoice(input.language))
+      throw new NotAllowedError(LANGUAGE_CHOICE_PLAN, { plan: 'pro' });
     const session = await this.sessions.own(who, sessionId);
+    const writing = await this.messages.countDocuments({ ownerId: who.userId, status: 'streaming' });
+    if (writing >= this.maxConcurrentReplies)
+      throw new HttpError(
+        429,
+        ErrorCode.rateLimited,
+        `You have ${writing} replies being written. Wait for one to finish (or stop it), then send again.`,
+        { limit: this.maxConcurrentReplies },
+      );
     // Asked while the messages are stored; it never rejects and gives up after its timeout.
     const location =
-      this.geo && forwardedFor && usesGeoContext(session.personaId)
+      this.geo && forwardedFor && who.tier !== 'free' && usesGeoContext(session.personaId)
         ? this.geo.sentenceFor(forwardedFor, requestId)
         : undefined;
     const persona =
@@ -345,8 +371,25 @@ export class MessageService {
       )
       .lean();
     if (!doc) throw new NotFoundError('Message not found');
-    this.live.get(messageId)?.abort(new Error('stop requested'));
+    if (!this.stopLocal(messageId) && doc.status === 'streaming') {
+      // Written by another replica: each one hears the request and the writer stops at once (a resumable reply also
+      // reads the flag set above, so it stops even if the broker is down).
+      void publishEvent(
+        this.bus,
+        this.logger,
+        'chat.reply.stop_requested',
+        { sessionId: session._id.toString(), messageId, userId: who.userId },
+        undefined,
+      );
+    }
     return { ...toStoredMessage(doc), userMessageId: doc.replyTo?.toString() ?? '' };
+  }
+
+  /** Stops a reply if this process is writing it (see `requestStop`); true when it was. */
+  stopLocal(messageId: string): boolean {
+    const writer = this.live.get(messageId);
+    writer?.abort(new Error('stop requested'));
+    return writer !== undefined;
   }
 
   /**

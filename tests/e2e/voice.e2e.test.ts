@@ -1,0 +1,356 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousAxeViolations } from '../support/axe';
+import { launchBrowser } from '../support/browser';
+import { startPlatform, type RunningPlatform } from '../support/platform';
+import { AuthPage } from './pages/AuthPage';
+import { ChatPage } from './pages/ChatPage';
+import { PricingPage } from './pages/PricingPage';
+
+/** What the fake speech-to-text provider answers: what the uploaded recording says. */
+const HEARD = 'What is Kasa?';
+
+interface Upload {
+  contentType: string;
+  body: Buffer;
+  fields: Record<string, string>;
+}
+
+/**
+ * A fake of OpenAI's audio API, the edge of the platform: POST /v1/audio/transcriptions (multipart, answers after a
+ * short pause so that the progress shows) and POST /v1/audio/speech (24 kHz 16-bit PCM: six seconds of a tone, in
+ * case the voice service picks a cloud voice for the spoken replies).
+ */
+class FakeOpenAIAudio {
+  readonly uploads: Upload[] = [];
+  readonly speech: { input: string; voice: string }[] = [];
+  /** Answer transcriptions with a server error (a provider that is down). */
+  failing = false;
+  private server?: http.Server;
+
+  get baseURL(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (req.method === 'POST' && req.url === '/v1/audio/transcriptions') {
+      const contentType = req.headers['content-type'] ?? '';
+      this.uploads.push({ contentType, body, fields: multipartFields(contentType, body) });
+      if (this.failing) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error":{"message":"fake outage","type":"server_error"}}');
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 800));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ text: HEARD, language: 'english', duration: 1.2 }));
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/v1/audio/speech') {
+      const request = JSON.parse(body.toString()) as { input: string; voice: string };
+      this.speech.push(request);
+      const rate = 24_000;
+      const pcm = Buffer.alloc(rate * 6 * 2);
+      for (let i = 0; i < rate * 6; i++)
+        pcm.writeInt16LE(Math.round(Math.sin((i * 2 * Math.PI * 440) / rate) * 8000), i * 2);
+      res.writeHead(200, { 'content-type': 'audio/pcm' });
+      res.end(pcm);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+  }
+}
+
+/** The text fields of a multipart/form-data body (the file part is left out). */
+function multipartFields(contentType: string, body: Buffer): Record<string, string> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  if (!boundary) return {};
+  const fields: Record<string, string> = {};
+  for (const part of body.toString('latin1').split(`--${boundary[1] ?? boundary[2]}`)) {
+    const name = /Content-Disposition: form-data; name="([^"]+)"(; filename=)?/i.exec(part);
+    if (!name || name[2]) continue;
+    fields[name[1]!] = part.slice(part.indexOf('\r\n\r\n') + 4).replace(/\r\n$/, '');
+  }
+  return fields;
+}
+
+let browser: Browser;
+let platform: RunningPlatform;
+const fake = new FakeOpenAIAudio();
+const contexts: BrowserContext[] = [];
+let workDir: string;
+
+beforeAll(async () => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-voice-e2e-'));
+  await fake.start();
+  [browser, platform] = await Promise.all([
+    launchBrowser(),
+    // Replies come from the offline provider (no chat provider is listed); speech-to-text from the fake.
+    startPlatform({ CHAT_OFFLINE_WORD_DELAY_MS: '5', OPENAI_API_KEY: 'sk-fake-voice', OPENAI_BASE_URL: fake.baseURL }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+  await fake.stop();
+  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+async function openPage(viewport = { width: 1280, height: 860 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function signUp(page: Page) {
+  const id = randomUUID().slice(0, 8);
+  const person = { username: `ama_${id}`, email: `ama.${id}@example.com`, password: 'adinkra-sika' };
+  await new AuthPage(page).open(platform.baseUrl);
+  await new AuthPage(page).signUp(person);
+  await page.waitForURL(`${platform.baseUrl}/chat`);
+  await new ChatPage(page).app().waitFor();
+  return person;
+}
+
+/** Upgrades the signed-in person to Pro from the pricing page, as a person would, then opens /chat. */
+async function upgradeToPro(page: Page) {
+  const pricing = new PricingPage(page);
+  await pricing.open(platform.baseUrl);
+  await pricing.planButton('pro').click();
+  await page.waitForURL(/\/billing\/success\?reference=/);
+  await page.getByTestId('billing-plan').getByText('Pro').waitFor();
+  await new ChatPage(page).open(platform.baseUrl);
+  await new ChatPage(page).userCard().getByText('Pro plan').waitFor();
+}
+
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${platform.logs.slice(-20).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('voice in the chat', () => {
+  it('reads replies aloud in voice mode, with pause and speed, and sends a recording as a voice message', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await upgradeToPro(page);
+    const chat = new ChatPage(page);
+    await chat.languageSelect().selectOption('en');
+
+    // Voice mode is a toggle, remembered across a reload.
+    const toggle = chat.voiceModeToggle();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    await page.reload();
+    await chat.composer().waitFor();
+    expect(await chat.voiceModeToggle().getAttribute('aria-pressed')).toBe('true');
+    expect(await chat.languageSelect().inputValue()).toBe('en');
+
+    // A typed message: the reply streams, then is synthesized and plays by itself.
+    await chat.send('What is Kasa?');
+    expect(await chat.waitForReplyEnd()).toBe('complete');
+    await chat.waitForAudioState('playing');
+    const first = await chat.audioElement();
+    expect(first?.src).toMatch(/\/api\/voice\/audio\/[A-Za-z0-9_-]{22}$/);
+    await eventually(
+      async () => ((await chat.audioElement())?.currentTime ?? 0) > (first?.currentTime ?? 0) + 0.2,
+      'the spoken reply to advance',
+    );
+
+    // Pause holds the position; another speed applies to the audio; Play goes on from where it was.
+    await chat.playPauseButton().click();
+    await chat.waitForAudioState('paused');
+    const paused = (await chat.audioElement())!;
+    expect(paused.paused).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await chat.audioElement())!.currentTime).toBe(paused.currentTime);
+    await chat.speedSelect().selectOption('1.5');
+    expect((await chat.audioElement())!.playbackRate).toBe(1.5);
+    await chat.playPauseButton().click();
+    await chat.waitForAudioState('playing');
+    await eventually(
+      async () => ((await chat.audioElement())?.currentTime ?? 0) > paused.currentTime + 0.2,
+      'playback to resume',
+    );
+    expect((await chat.audioElement())!.playbackRate).toBe(1.5);
+    expect(await page.evaluate(() => localStorage.getItem('kasa_chat_voice_speed'))).toBe('1.5');
+    await chat.playPauseButton().click();
+    await chat.waitForAudioState('paused');
+    // The voice controls are labelled and keyboard-operable; nothing serious for axe to find.
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // A recording sent as a file: transcribed by the provider in the chosen language, sent as a voice message.
+    const wav = path.join(workDir, 'question.wav');
+    execFileSync('espeak-ng', ['-w', wav, 'What is Kasa?']);
+    const repliesBefore = await chat.replies().count();
+    await chat.audioFileInput().setInputFiles(wav);
+    await chat.voiceStatus().getByText('Transcribing…').waitFor();
+    await chat.userMessages().nth(1).waitFor();
+    const spoken = chat.userMessages().nth(1);
+    expect(await spoken.getAttribute('data-type')).toBe('voice');
+    expect(await spoken.getByTestId('message-content').innerText()).toBe(HEARD);
+    await spoken.getByTestId('message-voice').getByText('Voice message').waitFor();
+    await eventually(async () => (await chat.replies().count()) > repliesBefore, 'the answer to the voice message');
+    expect(await chat.waitForReplyEnd()).toBe('complete');
+    expect(await chat.lastReplyText()).toContain('offline mode');
+    expect(await chat.voiceStatus().innerText()).toBe('');
+
+    // The provider got the recording itself and the language the person chose.
+    expect(fake.uploads).toHaveLength(1);
+    const upload = fake.uploads[0]!;
+    expect(upload.contentType).toMatch(/^multipart\/form-data/);
+    expect(upload.body.includes(fs.readFileSync(wav))).toBe(true);
+    expect(upload.fields.language).toBe('en');
+
+    // The service stored the transcript as a voice message.
+    const sessionId = chat.sessionIdFromUrl();
+    expect(sessionId).not.toBeNull();
+    const stored = await page.evaluate(async (id) => {
+      const token = localStorage.getItem('kasa_auth_token');
+      const res = await fetch(`/api/chat/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      return (await res.json()) as { messages: { role: string; type: string; content: string }[] };
+    }, sessionId);
+    expect(stored.messages.filter((m) => m.role === 'user').map((m) => [m.type, m.content])).toEqual([
+      ['text', 'What is Kasa?'],
+      ['voice', HEARD],
+    ]);
+
+    // Voice mode read the new answer too.
+    await chat.waitForAudioState('playing');
+
+    // With the provider down, the person is told that transcription is unavailable, and nothing is sent.
+    fake.failing = true;
+    await chat.audioFileInput().setInputFiles(wav);
+    await chat
+      .voiceError()
+      .getByText('Transcription is unavailable on this server. Type your message instead, or try again later.')
+      .waitFor();
+    expect(await chat.userMessages().count()).toBe(2);
+    await chat.voiceError().getByRole('button', { name: 'Dismiss' }).click();
+    await chat.voiceError().waitFor({ state: 'detached' });
+
+    // Push to talk without the microphone permission says how to allow it.
+    await chat.pushToTalk().click();
+    await chat
+      .voiceError()
+      .getByText(/^Microphone access was denied\. Allow the microphone for this site/)
+      .waitFor();
+    expect(await chat.userMessages().count()).toBe(2);
+
+    // On a phone the voice row wraps within the width.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await chat.pushToTalk().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  }, 120_000);
+
+  it('records with push to talk where the browser has no speech recognition, and sends it as a voice message', async () => {
+    // A microphone that hears a recording, allowed for the site. Headless chromium's own speech recognition has no
+    // speech service behind it, so the page gets a browser without one (as Firefox is): push to talk then records
+    // with MediaRecorder and sends the recording to Kasa's transcription.
+    const wav = path.join(workDir, 'spoken.wav');
+    execFileSync('espeak-ng', ['-w', wav, 'What is Kasa?']);
+    const micBrowser = await launchBrowser({
+      args: ['--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`],
+    });
+    try {
+      const context = await micBrowser.newContext({ viewport: { width: 1280, height: 860 } });
+      await context.grantPermissions(['microphone'], { origin: platform.baseUrl });
+      await context.addInitScript(() => {
+        delete (window as { webkitSpeechRecognition?: unknown }).webkitSpeechRecognition;
+        delete (window as { SpeechRecognition?: unknown }).SpeechRecognition;
+      });
+      const page = await context.newPage();
+      await signUp(page);
+      await upgradeToPro(page);
+      const chat = new ChatPage(page);
+      await chat.languageSelect().selectOption('fr');
+      fake.failing = false;
+      const uploadsBefore = fake.uploads.length;
+
+      // Held down, it listens; let go, it transcribes and sends.
+      const talk = chat.pushToTalk();
+      const box = (await talk.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await chat
+        .voiceStatus()
+        .getByText(/^Listening…/)
+        .waitFor();
+      expect(await talk.getAttribute('aria-pressed')).toBe('true');
+      await new Promise((r) => setTimeout(r, 1_500));
+      await page.mouse.up();
+      await chat.voiceStatus().getByText('Transcribing…').waitFor();
+      expect(await talk.getAttribute('aria-pressed')).toBe('false');
+
+      const spoken = chat.userMessages().first();
+      await spoken.waitFor();
+      expect(await spoken.getAttribute('data-type')).toBe('voice');
+      expect(await spoken.getByTestId('message-content').innerText()).toBe(HEARD);
+      expect(await chat.waitForReplyEnd()).toBe('complete');
+      expect(fake.uploads.length).toBe(uploadsBefore + 1);
+      const upload = fake.uploads.at(-1)!;
+      // A WebM (Opus) recording of about a second and a half, in the language the person chose.
+      expect(upload.body.includes(Buffer.from('Content-Type: audio/webm'))).toBe(true);
+      expect(upload.body.length).toBeGreaterThan(4_000);
+      expect(upload.fields.language).toBe('fr');
+    } finally {
+      await micBrowser.close();
+    }
+  }, 120_000);
+
+  it('shows a Free user that voice is part of the Pro plan, with the way to upgrade', async () => {
+    const page = await openPage({ width: 375, height: 740 });
+    await signUp(page);
+    const chat = new ChatPage(page);
+    const notice = chat.voiceUpgrade();
+    await notice.getByText('Voice is part of the Pro plan.').waitFor();
+    expect(await notice.getByRole('link', { name: 'See plans and upgrade' }).getAttribute('href')).toBe('/pricing');
+    expect(await chat.pushToTalk().count()).toBe(0);
+    expect(await chat.audioFileInput().count()).toBe(0);
+    expect(await chat.voiceModeToggle().count()).toBe(0);
+
+    // Replies carry no playback controls, and the server refuses voice to the Free plan all the same.
+    await chat.send('What is Kasa?');
+    expect(await chat.waitForReplyEnd()).toBe('complete');
+    expect(await chat.replyAudio().count()).toBe(0);
+    const answers = await page.evaluate(async () => {
+      const headers = { authorization: `Bearer ${localStorage.getItem('kasa_auth_token')}` };
+      const speak = await fetch('/api/voice/synthesize', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Hello', language: 'en' }),
+      });
+      return { speak: speak.status };
+    });
+    expect(answers.speak).toBe(403);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  }, 60_000);
+});
