@@ -139,7 +139,7 @@ async function main() {
   }
   run('gateway', process.execPath, ['gateway/dist/index.js'], env);
   if (dev) {
-    for (const app of ['marketing', 'chat', 'shell']) {
+    for (const app of ['marketing', 'chat', 'developer', 'shell']) {
       run('web', 'npm', ['run', 'dev', '-w', `@kasa/${app}-app`], env);
     }
   }

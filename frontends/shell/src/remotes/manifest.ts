@@ -17,6 +17,7 @@ export interface RemoteModules {
   'marketing/HelpPage': typeof import('marketing/HelpPage');
   'marketing/ContactPage': typeof import('marketing/ContactPage');
   'chat/ChatApp': typeof import('chat/ChatApp');
+  'developer/DeveloperApp': typeof import('developer/DeveloperApp');
 }
 export type RemoteModuleId = keyof RemoteModules;
 

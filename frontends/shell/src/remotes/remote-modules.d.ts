@@ -1,6 +1,6 @@
 // Types of the modules the remotes expose, declared here instead of generated (`dts: false`). Keep them in step
 // with each remote's webpack `exposes` and the components' props (frontends/marketing/src/routes/,
-// frontends/chat/src/ChatApp.tsx).
+// frontends/chat/src/ChatApp.tsx, frontends/developer/src/DeveloperApp.tsx).
 // Default exports are React components; the shell loads them with the federation runtime (see manifest.ts).
 
 declare module 'marketing/LandingPage' {
@@ -118,4 +118,14 @@ declare module 'chat/ChatApp' {
    */
   const ChatApp: ComponentType;
   export default ChatApp;
+}
+
+declare module 'developer/DeveloperApp' {
+  import type { ComponentType } from 'react';
+  /**
+   * Route `/developer` (signed in): the developer portal. Keeps the open tab in the `?tab=` query parameter and
+   * reads the user from the shared @kasa/api-client; uses the shell's router and query client.
+   */
+  const DeveloperApp: ComponentType;
+  export default DeveloperApp;
 }

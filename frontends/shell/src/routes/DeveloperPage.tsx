@@ -1,10 +1,14 @@
 import { useRedirectWhenSignedOut } from '../auth/useRedirectWhenSignedOut';
 import { AuthRequired } from '../auth/AuthRequired';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
+import { RemotePage } from '../remotes/RemotePage';
+import { ButtonLink } from '../ui/controls';
 import { PageSkeleton } from '../ui/Skeleton';
 
-/** Route `/developer`. A placeholder until the developer remote exists; signed-out visitors go to /auth. */
+/**
+ * Route `/developer`. The shell owns the auth states (a skeleton while loading; signed-out visitors go to /auth,
+ * with the 'Authentication Required' card for the moment before); a signed-in user gets the developer remote.
+ */
 export default function DeveloperPage() {
   useDocumentTitle('Developer Portal');
   const { user, isLoading, isAuthenticated } = useRedirectWhenSignedOut();
@@ -18,16 +22,5 @@ export default function DeveloperPage() {
       />
     );
   }
-  return (
-    <PageContainer>
-      <Card aria-labelledby="developer-title">
-        <h1 id="developer-title">Developer Portal</h1>
-        <p>Signed in as {user.username}</p>
-        <Muted>
-          API keys, documentation, the API tester and usage analytics arrive with the developer portal. Nothing here
-          works yet.
-        </Muted>
-      </Card>
-    </PageContainer>
-  );
+  return <RemotePage id="developer/DeveloperApp" label="the developer portal" />;
 }

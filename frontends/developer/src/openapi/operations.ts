@@ -1,0 +1,242 @@
+// Reads the OpenAPI 3.1 document that the gateway serves (GET /api/openapi.json, built from @kasa/contracts) into
+// what the Docs tab and the API tester show. Only the parts Kasa's document uses are typed: no zod here, the
+// document is ours and checking it in the browser would cost more bundle than it protects.
+
+/** A JSON Schema as Kasa's OpenAPI document writes them (a subset of what JSON Schema allows). */
+export interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  description?: string;
+  format?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+}
+
+interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+}
+
+interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters?: OpenApiParameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, { description?: string }>;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info?: { title?: string; version?: string; description?: string };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** One field of a request body or a parameter, described for people. */
+export interface FieldDoc {
+  name: string;
+  type: string;
+  required: boolean;
+  /** Limits in words: `1–60 characters`, `1 to 365`, `one of: chat, voice`. */
+  constraints: string | null;
+  description: string | null;
+}
+
+export interface OperationDoc {
+  /** `GET /api/personas`: unique in a document. */
+  id: string;
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  /** Needs a bearer credential (an access token or an API key). */
+  auth: boolean;
+  pathParams: FieldDoc[];
+  queryParams: FieldDoc[];
+  /** Fields of the JSON body, when the operation takes one. */
+  body: { required: boolean; fields: FieldDoc[]; schema: JsonSchema } | null;
+  responses: Array<{ status: string; description: string }>;
+}
+
+const REF_PREFIX = '#/components/schemas/';
+
+/** Follows `$ref`s into `components.schemas` (a few hops at most; a missing target gives back the reference). */
+export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema | undefined): JsonSchema {
+  let current = schema ?? {};
+  for (let hops = 0; current.$ref && hops < 10; hops++) {
+    const target = doc.components?.schemas?.[current.$ref.slice(REF_PREFIX.length)];
+    if (!current.$ref.startsWith(REF_PREFIX) || !target) return current;
+    current = target;
+  }
+  return current;
+}
+
+const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
+
+/** A schema's type in words: `string`, `integer or null`, `array of Persona`, `string or array`. */
+export function describeType(doc: OpenApiDocument, schema: JsonSchema | undefined, depth = 0): string {
+  if (!schema) return 'any';
+  if (schema.$ref) {
+    const target = resolveSchema(doc, schema);
+    // Named enums and scalars read better as what they are than by their component name.
+    if (target.enum || (typeof target.type === 'string' && target.type !== 'object'))
+      return describeType(doc, target, depth + 1);
+    return refName(schema.$ref);
+  }
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants && depth < 4) return variants.map((v) => describeType(doc, v, depth + 1)).join(' or ');
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (types.length === 0) return schema.properties ? 'object' : 'any';
+  return types
+    .map((type) => (type === 'array' && depth < 4 ? `array of ${describeType(doc, schema.items, depth + 1)}` : type))
+    .join(' or ');
+}
+
+/** A schema's limits in words, or null when it has none worth saying. */
+export function describeConstraints(doc: OpenApiDocument, raw: JsonSchema | undefined): string | null {
+  const schema = raw?.$ref ? resolveSchema(doc, raw) : (raw ?? {});
+  const parts: string[] = [];
+  if (schema.enum) parts.push(`one of: ${schema.enum.map(String).join(', ')}`);
+  const range = (min: number | undefined, max: number | undefined, unit: string) => {
+    if (min !== undefined && max !== undefined) parts.push(`${min}–${max}${unit}`);
+    else if (min !== undefined) parts.push(`at least ${min}${unit}`);
+    else if (max !== undefined) parts.push(`at most ${max}${unit}`);
+  };
+  range(schema.minLength, schema.maxLength, ' characters');
+  range(schema.minimum, schema.maximum, '');
+  range(schema.minItems, schema.maxItems, ' items');
+  if (schema.format) parts.push(schema.format);
+  if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  return parts.length ? parts.join('; ') : null;
+}
+
+function fieldsOf(doc: OpenApiDocument, schema: JsonSchema): FieldDoc[] {
+  const resolved = resolveSchema(doc, schema);
+  const required = new Set(resolved.required ?? []);
+  return Object.entries(resolved.properties ?? {}).map(([name, property]) => ({
+    name,
+    type: describeType(doc, property),
+    required: required.has(name),
+    constraints: describeConstraints(doc, property),
+    description: property.description ?? null,
+  }));
+}
+
+function parameterDoc(doc: OpenApiDocument, parameter: OpenApiParameter): FieldDoc {
+  return {
+    name: parameter.name,
+    type: describeType(doc, parameter.schema),
+    required: parameter.in === 'path' || parameter.required === true,
+    constraints: describeConstraints(doc, parameter.schema),
+    description: parameter.description ?? null,
+  };
+}
+
+/** Every operation of the document, in the document's order, each with what the Docs tab shows. */
+export function listOperations(doc: OpenApiDocument): OperationDoc[] {
+  const operations: OperationDoc[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [key, operation] of Object.entries(item)) {
+      const method = key.toUpperCase() as Method;
+      if (!METHODS.includes(method)) continue;
+      const parameters = operation.parameters ?? [];
+      const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+      operations.push({
+        id: `${method} ${path}`,
+        method,
+        path,
+        summary: operation.summary ?? operation.description ?? '',
+        tag: operation.tags?.[0] ?? 'Other',
+        auth: (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0),
+        pathParams: parameters.filter((p) => p.in === 'path').map((p) => parameterDoc(doc, p)),
+        queryParams: parameters.filter((p) => p.in === 'query').map((p) => parameterDoc(doc, p)),
+        body: bodySchema
+          ? {
+              required: operation.requestBody?.required === true,
+              fields: fieldsOf(doc, bodySchema),
+              schema: bodySchema,
+            }
+          : null,
+        responses: Object.entries(operation.responses ?? {}).map(([status, response]) => ({
+          status,
+          description: response.description ?? '',
+        })),
+      });
+    }
+  }
+  return operations;
+}
+
+/** Operations grouped by their first tag, tags in the order they first appear. */
+export function groupByTag(operations: readonly OperationDoc[]): Array<[tag: string, operations: OperationDoc[]]> {
+  const groups = new Map<string, OperationDoc[]>();
+  for (const operation of operations) {
+    const group = groups.get(operation.tag);
+    if (group) group.push(operation);
+    else groups.set(operation.tag, [operation]);
+  }
+  return [...groups.entries()];
+}
+
+/**
+ * A starting body for the API tester: the schema's required fields (all of them when none is required) with a
+ * plausible value each: the first enum value, the default, the minimum, an empty-ish string.
+ */
+export function exampleValue(doc: OpenApiDocument, raw: JsonSchema | undefined, depth = 0): unknown {
+  const schema = resolveSchema(doc, raw);
+  if (depth > 4) return null;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum?.length) return schema.enum[0];
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants?.length) return exampleValue(doc, variants[0], depth + 1);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'string':
+      return schema.format === 'date-time' ? new Date(0).toISOString() : 'string';
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [exampleValue(doc, schema.items, depth + 1)];
+    default: {
+      if (!schema.properties) return {};
+      const names = schema.required?.length ? schema.required : Object.keys(schema.properties);
+      return Object.fromEntries(names.map((name) => [name, exampleValue(doc, schema.properties?.[name], depth + 1)]));
+    }
+  }
+}
+
+/** The path with its `{name}` placeholders filled (percent-encoded); an empty value leaves the placeholder. */
+export function fillPath(path: string, values: Readonly<Record<string, string>>): string {
+  return path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const value = values[name]?.trim();
+    return value ? encodeURIComponent(value) : whole;
+  });
+}
+
+/** The `{name}` placeholders of a path, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+}

@@ -1,0 +1,262 @@
+// The SDK catalogue of the SDKs tab (spec section 3: six SDKs). JavaScript, React and Node.js are Kasa's own
+// packages (sdks/js and sdks/react in the repository; Node.js uses the same @kasa/sdk). Python, Go and Rust have no
+// Kasa package yet: their cards say so and show the official OpenAI library of that language pointed at Kasa's
+// OpenAI-compatible endpoint, which works today. No download counts are shown: Kasa does not publish any.
+
+export type SdkKind = 'kasa' | 'openai-compatible';
+
+export interface SdkLink {
+  label: string;
+  /** An address in the product (`?tab=docs`, `/api/openapi.json`) or the library's own documentation. */
+  href: string;
+  external?: boolean;
+}
+
+export interface SdkEntry {
+  id: string;
+  name: string;
+  language: string;
+  /** Two or three letters shown in the card's badge. */
+  icon: string;
+  version: string;
+  packageName: string;
+  /** What installing it brings along, in words (no invented byte counts). */
+  size: string;
+  description: string;
+  installCommand: string;
+  features: string[];
+  lastUpdated: string;
+  kind: SdkKind;
+  /** Source with `{{BASE_URL}}` where the platform's address goes and `{{API_KEY}}` where the key goes. */
+  quickStart: string;
+  /** Where the package's own README lives in the Kasa repository, or the library's README. */
+  readme: string;
+  links: SdkLink[];
+}
+
+const DOCS_LINKS: SdkLink[] = [
+  { label: 'API reference (Docs tab)', href: '?tab=docs' },
+  { label: 'OpenAPI document', href: '/api/openapi.json' },
+];
+
+const OPENAI_NOTE = 'No Kasa package yet: use the official OpenAI library with Kasa’s OpenAI-compatible endpoint';
+
+export const SDKS: readonly SdkEntry[] = [
+  {
+    id: 'javascript',
+    name: 'JavaScript SDK',
+    language: 'JavaScript',
+    icon: 'JS',
+    version: '1.2.4',
+    packageName: '@kasa/sdk',
+    size: 'No runtime dependencies (uses the built-in fetch)',
+    description: 'Typed client for browsers and Node.js: personas, chat with streamed replies, voice and languages.',
+    installCommand: 'npm install @kasa/sdk',
+    features: [
+      'TypeScript types from Kasa’s contracts',
+      'Streamed replies (Server-Sent Events)',
+      'OpenAI-compatible chat completions',
+      'Voice synthesis and the language catalogue',
+      'Errors with status, code and request id',
+    ],
+    lastUpdated: 'November 2026',
+    kind: 'kasa',
+    quickStart: `import { Kasa } from '@kasa/sdk';
+
+const kasa = new Kasa({ baseUrl: '{{BASE_URL}}', apiKey: '{{API_KEY}}' });
+
+const personas = await kasa.personas.list();
+console.log(personas.map((p) => p.name));`,
+    readme: 'sdks/js/README.md',
+    links: DOCS_LINKS,
+  },
+  {
+    id: 'react',
+    name: 'React SDK',
+    language: 'React',
+    icon: 'Re',
+    version: '1.1.8',
+    packageName: '@kasa/react',
+    size: 'Peer dependencies: @kasa/sdk, react, @tanstack/react-query',
+    description: 'A provider and hooks on @tanstack/react-query for personas, chat, streamed replies and speech.',
+    installCommand: 'npm install @kasa/react @kasa/sdk @tanstack/react-query',
+    features: [
+      'KasaProvider around a Kasa client (key or signed-in token)',
+      'Hooks for personas, sessions and languages',
+      'Streamed replies as React state',
+      'Cached and deduplicated by react-query',
+    ],
+    lastUpdated: 'November 2026',
+    kind: 'kasa',
+    quickStart: `import { Kasa } from '@kasa/sdk';
+import { KasaProvider, usePersonas } from '@kasa/react';
+
+// In a page anyone can read, sign people in (new Kasa({ baseUrl, token })) rather than shipping an API key.
+const kasa = new Kasa({ baseUrl: '{{BASE_URL}}', apiKey: '{{API_KEY}}' });
+
+function Personas() {
+  const { data = [] } = usePersonas();
+  return <ul>{data.map((p) => <li key={p.id}>{p.name}</li>)}</ul>;
+}
+
+export function App() {
+  return (
+    <KasaProvider client={kasa}>
+      <Personas />
+    </KasaProvider>
+  );
+}`,
+    readme: 'sdks/react/README.md',
+    links: DOCS_LINKS,
+  },
+  {
+    id: 'node',
+    name: 'Node.js SDK',
+    language: 'Node.js',
+    icon: 'No',
+    version: '1.2.3',
+    packageName: '@kasa/sdk',
+    size: 'The same package as the JavaScript SDK; Node.js 20 or later',
+    description: 'The JavaScript SDK on servers: keep your API key on the server and stream replies to your users.',
+    installCommand: 'npm install @kasa/sdk',
+    features: [
+      'Runs on Node.js 20+ with no extra dependencies',
+      'Streamed replies you can pipe to your own clients',
+      'OpenAI-compatible chat completions',
+      'Timeouts and cancellation with AbortSignal',
+    ],
+    lastUpdated: 'November 2026',
+    kind: 'kasa',
+    quickStart: `// server.mjs: node server.mjs (KASA_API_KEY in the environment)
+import { Kasa } from '@kasa/sdk';
+
+const kasa = new Kasa({ baseUrl: '{{BASE_URL}}', apiKey: process.env.KASA_API_KEY ?? '{{API_KEY}}' });
+
+const personas = await kasa.personas.list();
+console.log(\`\${personas.length} personas\`);`,
+    readme: 'sdks/js/README.md',
+    links: DOCS_LINKS,
+  },
+  {
+    id: 'python',
+    name: 'Python',
+    language: 'Python',
+    icon: 'Py',
+    version: '1.2.1',
+    packageName: 'openai',
+    size: OPENAI_NOTE,
+    description: 'Call Kasa from Python with the official openai package, pointed at Kasa’s /v1/chat/completions.',
+    installCommand: 'pip install openai',
+    features: [
+      'Chat with any persona as a model (kasa, merla, ticha…)',
+      'Streaming with stream=True',
+      'Works with tools built on the OpenAI client',
+    ],
+    lastUpdated: 'November 2026',
+    kind: 'openai-compatible',
+    quickStart: `from openai import OpenAI
+
+client = OpenAI(base_url="{{BASE_URL}}/v1", api_key="{{API_KEY}}")
+
+reply = client.chat.completions.create(
+    model="kasa",
+    messages=[{"role": "user", "content": "Akwaaba! What can you do?"}],
+)
+print(reply.choices[0].message.content)`,
+    readme: 'https://github.com/openai/openai-python#readme',
+    links: [
+      ...DOCS_LINKS,
+      { label: 'openai-python README', href: 'https://github.com/openai/openai-python#readme', external: true },
+    ],
+  },
+  {
+    id: 'go',
+    name: 'Go',
+    language: 'Go',
+    icon: 'Go',
+    version: '1.0.9',
+    packageName: 'github.com/openai/openai-go',
+    size: OPENAI_NOTE,
+    description: 'Call Kasa from Go with the official openai-go module, pointed at Kasa’s /v1/chat/completions.',
+    installCommand: 'go get github.com/openai/openai-go',
+    features: [
+      'Chat with any persona as a model',
+      'Streaming through the client’s stream API',
+      'Context cancellation and timeouts',
+    ],
+    lastUpdated: 'November 2026',
+    kind: 'openai-compatible',
+    quickStart: `package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/openai/openai-go"
+	"github.com/openai/openai-go/option"
+)
+
+func main() {
+	client := openai.NewClient(
+		option.WithBaseURL("{{BASE_URL}}/v1/"),
+		option.WithAPIKey("{{API_KEY}}"),
+	)
+	reply, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model:    "kasa",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Akwaaba! What can you do?")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(reply.Choices[0].Message.Content)
+}`,
+    readme: 'https://github.com/openai/openai-go#readme',
+    links: [
+      ...DOCS_LINKS,
+      { label: 'openai-go README', href: 'https://github.com/openai/openai-go#readme', external: true },
+    ],
+  },
+  {
+    id: 'rust',
+    name: 'Rust',
+    language: 'Rust',
+    icon: 'Rs',
+    version: '0.8.2',
+    packageName: 'async-openai',
+    size: OPENAI_NOTE,
+    description: 'Call Kasa from Rust with the async-openai crate, pointed at Kasa’s /v1/chat/completions.',
+    installCommand: 'cargo add async-openai',
+    features: ['Chat with any persona as a model', 'Async with Tokio', 'Streaming responses'],
+    lastUpdated: 'November 2026',
+    kind: 'openai-compatible',
+    quickStart: `use async_openai::{config::OpenAIConfig, types::CreateChatCompletionRequestArgs, Client};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let config = OpenAIConfig::new()
+        .with_api_base("{{BASE_URL}}/v1")
+        .with_api_key("{{API_KEY}}");
+    let client = Client::with_config(config);
+    let request = CreateChatCompletionRequestArgs::default()
+        .model("kasa")
+        .messages([async_openai::types::ChatCompletionRequestUserMessageArgs::default()
+            .content("Akwaaba! What can you do?")
+            .build()?
+            .into()])
+        .build()?;
+    let reply = client.chat().create(request).await?;
+    println!("{:?}", reply.choices[0].message.content);
+    Ok(())
+}`,
+    readme: 'https://github.com/64bit/async-openai#readme',
+    links: [
+      ...DOCS_LINKS,
+      { label: 'async-openai README', href: 'https://github.com/64bit/async-openai#readme', external: true },
+    ],
+  },
+];
+
+/** Puts the platform's address and a key (or a placeholder for it) into a sample. */
+export function fillPlaceholders(source: string, values: { baseUrl: string; apiKey: string }): string {
+  return source.replaceAll('{{BASE_URL}}', values.baseUrl).replaceAll('{{API_KEY}}', values.apiKey);
+}

@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, type ButtonVariant } from './controls';
+
+/** How long the check shows after a copy (spec section 9: copy confirmation 2 s). */
+export const COPIED_FOR_MS = 2_000;
+
+/**
+ * Copies `text` with navigator.clipboard; for 2 s it shows a check and 'Copied' (or 'Copy failed' when the browser
+ * refuses, e.g. on a page that is not served over https). `label` names the action ('Copy', 'Install').
+ */
+export function CopyButton({
+  text,
+  label = 'Copy',
+  context,
+  variant = 'secondary',
+  testId,
+}: {
+  text: string;
+  label?: string;
+  /** Words after the visible label that tell copy buttons apart for screen readers: 'the curl example'. The
+   * accessible name starts with the visible text, so people who speak to their computer can say what they see. */
+  context?: string;
+  variant?: ButtonVariant;
+  testId?: string;
+}) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setState('idle'), COPIED_FOR_MS);
+  };
+
+  const shown = state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label;
+  return (
+    <Button
+      type="button"
+      variant={variant}
+      compact
+      onClick={() => void copy()}
+      aria-label={context ? `${shown} ${context}` : undefined}
+      data-testid={testId}
+      data-state={state}
+    >
+      {state === 'copied' ? <span aria-hidden="true">✓</span> : null}
+      <span aria-live="polite">{shown}</span>
+    </Button>
+  );
+}

@@ -1,0 +1,118 @@
+import styled from '@emotion/styled';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+
+const List = styled.div`
+  display: flex;
+  gap: 0.25rem;
+  padding: 0.25rem;
+  margin-bottom: 1.25rem;
+  overflow-x: auto;
+  border-radius: var(--kasa-radius);
+  background: var(--kasa-surface-muted);
+`;
+
+const Tab = styled.button`
+  flex: 1 0 auto;
+  min-height: 2.5rem;
+  padding: 0 0.875rem;
+  border: 0;
+  border-radius: var(--kasa-radius);
+  background: transparent;
+  color: var(--kasa-fg);
+  font: inherit;
+  font-weight: 600;
+  white-space: nowrap;
+  cursor: pointer;
+  &[aria-selected='true'] {
+    background: var(--kasa-surface);
+    box-shadow:
+      inset 0 -3px 0 var(--kasa-primary),
+      0 1px 3px rgba(15, 23, 42, 0.2);
+  }
+`;
+
+export interface TabItem<Key extends string> {
+  key: Key;
+  label: string;
+}
+
+/**
+ * WAI-ARIA tabs with manual activation state kept by the caller (the portal keeps it in the URL): a tablist of
+ * role=tab buttons (arrow keys, Home and End move between them; only the selected tab is in the Tab order) and the
+ * selected role=tabpanel. Only the selected panel is rendered.
+ */
+export function Tabs<Key extends string>({
+  label,
+  items,
+  selected,
+  onSelect,
+  children,
+}: {
+  label: string;
+  items: ReadonlyArray<TabItem<Key>>;
+  selected: Key;
+  onSelect: (key: Key) => void;
+  /** The selected tab's panel. */
+  children: ReactNode;
+}) {
+  const baseId = useId();
+  const tabs = useRef(new Map<Key, HTMLButtonElement>());
+
+  // On a phone the tab list scrolls sideways: keep the selected tab in view (e.g. after opening ?tab=keys).
+  useEffect(() => {
+    tabs.current.get(selected)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [selected]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = items.findIndex((item) => item.key === selected);
+    const moves: Record<string, number> = {
+      ArrowRight: index + 1,
+      ArrowLeft: index - 1,
+      Home: 0,
+      End: items.length - 1,
+    };
+    const target = moves[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = items[(target + items.length) % items.length];
+    if (!next) return;
+    onSelect(next.key);
+    tabs.current.get(next.key)?.focus();
+  };
+
+  return (
+    <div>
+      <List role="tablist" aria-label={label} onKeyDown={onKeyDown}>
+        {items.map((item) => {
+          const isSelected = item.key === selected;
+          return (
+            <Tab
+              key={item.key}
+              ref={(node) => {
+                if (node) tabs.current.set(item.key, node);
+                else tabs.current.delete(item.key);
+              }}
+              type="button"
+              role="tab"
+              id={`${baseId}-tab-${item.key}`}
+              aria-selected={isSelected}
+              aria-controls={`${baseId}-panel-${item.key}`}
+              tabIndex={isSelected ? 0 : -1}
+              onClick={() => onSelect(item.key)}
+            >
+              {item.label}
+            </Tab>
+          );
+        })}
+      </List>
+      <div
+        role="tabpanel"
+        id={`${baseId}-panel-${selected}`}
+        aria-labelledby={`${baseId}-tab-${selected}`}
+        data-testid={`panel-${selected}`}
+      >
+        {children}
+      </div>
+    </div>
+  );
+}
