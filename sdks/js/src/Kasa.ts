@@ -1,0 +1,90 @@
+import { HttpClient } from './http';
+import { ApiKeysResource } from './resources/apiKeys';
+import { AuthResource } from './resources/auth';
+import { ChatResource } from './resources/chat';
+import { CompletionsResource } from './resources/completions';
+import { GeoResource } from './resources/geo';
+import { LanguagesResource } from './resources/languages';
+import { PersonasResource } from './resources/personas';
+import { VoiceResource } from './resources/voice';
+import { DEFAULT_RETRY_POLICY } from './retry';
+
+export interface KasaOptions {
+  /** Where the Kasa API is, e.g. `https://kasa.example` (`''` in a page served by Kasa itself: same origin). */
+  baseUrl: string;
+  /** An API key (`ksk_...`) for the chat, voice and analytics APIs. */
+  apiKey?: string;
+  /** An access token from sign-in. Used instead of `apiKey` when both are set; `auth.login` sets it. */
+  token?: string;
+  /** Retries after the first attempt, on 429 and (idempotent calls) network errors. Default 2; 0 turns them off. */
+  maxRetries?: number;
+  /** The longest wait before a retry, in ms (default 60 000). A longer Retry-After is not waited for. */
+  maxRetryDelayMs?: number;
+  /** The fetch to use; the global one by default (browsers, Node 20+). */
+  fetch?: typeof fetch;
+  /** Headers sent with every call. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The Kasa API client. One instance per credential; it is cheap and holds no connection.
+ *
+ * ```ts
+ * const kasa = new Kasa({ baseUrl: 'https://kasa.example', apiKey: process.env.KASA_API_KEY });
+ * const session = await kasa.chat.sessions.create({ personaId: 'kasa', title: 'Hello' });
+ * const reply = await kasa.chat.messages.stream(session.id, { content: 'Akwaaba!' });
+ * for await (const event of reply) if (event.type === 'token') process.stdout.write(event.text);
+ * ```
+ */
+export class Kasa {
+  readonly auth: AuthResource;
+  readonly personas: PersonasResource;
+  readonly chat: ChatResource;
+  readonly completions: CompletionsResource;
+  readonly voice: VoiceResource;
+  readonly languages: LanguagesResource;
+  readonly geo: GeoResource;
+  readonly apiKeys: ApiKeysResource;
+
+  private accessToken: string | undefined;
+  private readonly apiKey: string | undefined;
+
+  constructor(options: KasaOptions) {
+    if (typeof options?.baseUrl !== 'string') {
+      throw new TypeError('new Kasa({ baseUrl }) needs the address of the Kasa API, e.g. "https://kasa.example".');
+    }
+    const fetchImpl = options.fetch ?? (typeof fetch === 'function' ? fetch.bind(globalThis) : undefined);
+    if (!fetchImpl) throw new TypeError('No fetch is available here: pass one as new Kasa({ fetch }).');
+    this.accessToken = options.token;
+    this.apiKey = options.apiKey;
+    const http = new HttpClient({
+      baseUrl: options.baseUrl,
+      fetch: fetchImpl,
+      credential: () => this.accessToken ?? this.apiKey,
+      retry: {
+        ...DEFAULT_RETRY_POLICY,
+        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+        ...(options.maxRetryDelayMs === undefined ? {} : { maxRetryDelayMs: options.maxRetryDelayMs }),
+      },
+      headers: { ...options.headers },
+    });
+    this.auth = new AuthResource(http, (token) => this.setToken(token));
+    this.personas = new PersonasResource(http);
+    this.chat = new ChatResource(http);
+    this.completions = new CompletionsResource(http);
+    this.voice = new VoiceResource(http);
+    this.languages = new LanguagesResource(http);
+    this.geo = new GeoResource(http);
+    this.apiKeys = new ApiKeysResource(http);
+  }
+
+  /** The access token the client sends, if any. */
+  get token(): string | undefined {
+    return this.accessToken;
+  }
+
+  /** Signs later calls with `token` (undefined: back to the API key, if any). */
+  setToken(token: string | undefined): void {
+    this.accessToken = token;
+  }
+}

@@ -1,0 +1,86 @@
+/** The error body every Kasa service and the gateway answer with. */
+export interface KasaErrorBody {
+  message: string;
+  code: string;
+  details?: unknown;
+  requestId?: string;
+}
+
+/** `code` of a KasaError raised when no HTTP answer arrived at all (DNS, refused or dropped connection). */
+export const NETWORK_ERROR = 'network_error';
+/** `code` of a KasaError raised when a streamed reply reported an error after it had started. */
+export const STREAM_ERROR = 'stream_error';
+
+/**
+ * A failed call to the Kasa API. `status` is the HTTP status (0 when no answer arrived), `code` the API's stable
+ * error code (`validation_failed`, `not_found`, `rate_limited`, ...), `details` what the API added (for a 400, which
+ * field is wrong and why), `requestId` the id to quote when asking for support.
+ */
+export class KasaError extends Error {
+  override readonly name = 'KasaError';
+  readonly status: number;
+  readonly code: string;
+  readonly details: unknown;
+  readonly requestId: string | undefined;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    details?: unknown;
+    requestId?: string | undefined;
+    cause?: unknown;
+  }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.requestId = init.requestId;
+  }
+}
+
+/** True for a KasaError, also one made by another copy of this package (checked by name, not only by prototype). */
+export function isKasaError(error: unknown): error is KasaError {
+  return error instanceof KasaError || (error instanceof Error && error.name === 'KasaError' && 'status' in error);
+}
+
+function isErrorBody(body: unknown): body is Partial<KasaErrorBody> {
+  return typeof body === 'object' && body !== null;
+}
+
+/** Fallback codes when the answer is not Kasa's error JSON (a proxy's HTML page, say). */
+function codeForStatus(status: number): string {
+  if (status === 400) return 'bad_request';
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 429) return 'rate_limited';
+  if (status === 504) return 'upstream_timeout';
+  if (status >= 500) return 'upstream_unavailable';
+  return 'http_error';
+}
+
+/** Reads a non-OK response into a KasaError; a body that is not Kasa's error JSON still gives status and a code. */
+export async function errorFromResponse(response: Response): Promise<KasaError> {
+  let body: unknown;
+  try {
+    const text = await response.text();
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const parsed = isErrorBody(body) ? body : {};
+  const message =
+    typeof parsed.message === 'string' && parsed.message.trim() !== ''
+      ? parsed.message
+      : `HTTP error! status: ${response.status}`;
+  return new KasaError({
+    status: response.status,
+    code: typeof parsed.code === 'string' ? parsed.code : codeForStatus(response.status),
+    message,
+    details: parsed.details,
+    requestId:
+      typeof parsed.requestId === 'string' ? parsed.requestId : (response.headers.get('x-request-id') ?? undefined),
+  });
+}

@@ -1,0 +1,14 @@
+import type { HttpClient } from '../http';
+import { MessagesResource } from './messages';
+import { SessionsResource } from './sessions';
+
+/** Kasa's chat: sessions with a persona, and their messages (sent whole or streamed). */
+export class ChatResource {
+  readonly sessions: SessionsResource;
+  readonly messages: MessagesResource;
+
+  constructor(http: HttpClient) {
+    this.sessions = new SessionsResource(http);
+    this.messages = new MessagesResource(http);
+  }
+}

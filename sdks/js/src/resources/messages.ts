@@ -1,0 +1,109 @@
+import { linkedController } from '../abort';
+import { EventStream, type Decoded } from '../EventStream';
+import { KasaError, STREAM_ERROR } from '../KasaError';
+import type { CallOptions, HttpClient } from '../http';
+import type { ServerSentEvent } from '../sse';
+import type { AssistantReply, MessagePage, PageQuery, ReplyEvent, SendMessageInput, StoredMessage } from '../types';
+
+const messagesPath = (sessionId: string) => `/api/chat/sessions/${encodeURIComponent(sessionId)}/messages`;
+
+/**
+ * A streamed reply: `for await (const event of stream)` gives `meta`, then each `token` in order, then `done` with
+ * the stored reply. `abort()`, the call's AbortSignal or leaving the loop early hangs up, and the server stops the
+ * reply (it is stored with `status: 'stopped'`).
+ */
+export class ReplyStream extends EventStream<ReplyEvent> {
+  /** Reads the rest of the stream and resolves with the stored reply. */
+  async finalMessage(): Promise<AssistantReply> {
+    for await (const event of this) if (event.type === 'done') return event.message;
+    throw new KasaError({ status: 0, code: STREAM_ERROR, message: 'The reply ended without a final message.' });
+  }
+}
+
+function decodeReplyEvent(requestId: () => string | undefined) {
+  return (event: ServerSentEvent): Decoded<ReplyEvent> => {
+    switch (event.event) {
+      case 'meta':
+        return { item: { type: 'meta', ...JSON.parse(event.data) } };
+      case 'token':
+        return { item: { type: 'token', text: (JSON.parse(event.data) as { text: string }).text } };
+      case 'done':
+        return { end: true, item: { type: 'done', message: JSON.parse(event.data) as AssistantReply } };
+      case 'error':
+        // The same failure the non-streamed call answers with a 503: no provider could finish the reply.
+        throw new KasaError({
+          status: 503,
+          code: 'upstream_unavailable',
+          message: (JSON.parse(event.data) as { message: string }).message,
+          requestId: requestId(),
+        });
+      default:
+        return { skip: true };
+    }
+  };
+}
+
+/** Messages of a session: list, send (the reply as one answer) and stream (the reply token by token). */
+export class MessagesResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** GET /api/chat/sessions/:id → one page of the session's messages (the newest page first). */
+  async list(sessionId: string, query: PageQuery = {}, options?: CallOptions): Promise<MessagePage> {
+    const session = await this.http.json<{ messages: StoredMessage[]; nextCursor: string | null }>({
+      method: 'GET',
+      path: `/api/chat/sessions/${encodeURIComponent(sessionId)}`,
+      query: { ...query },
+      options,
+    });
+    return { messages: session.messages, nextCursor: session.nextCursor };
+  }
+
+  /** POST /api/chat/sessions/:id/messages → the stored reply, once it is complete (`userMessageId` included). */
+  send(sessionId: string, input: SendMessageInput, options?: CallOptions): Promise<AssistantReply> {
+    return this.http.json<AssistantReply>({
+      method: 'POST',
+      path: messagesPath(sessionId),
+      body: { ...input, role: 'user' },
+      options,
+    });
+  }
+
+  /**
+   * POST /api/chat/sessions/:id/messages with `Accept: text/event-stream`. Resolves once the reply has started
+   * (plan, ownership and validation errors reject here, as KasaErrors); then read the ReplyStream.
+   */
+  async stream(sessionId: string, input: SendMessageInput, options: CallOptions = {}): Promise<ReplyStream> {
+    const { controller, release } = linkedController(options.signal);
+    try {
+      const response = await this.http.send({
+        method: 'POST',
+        path: messagesPath(sessionId),
+        body: { ...input, role: 'user' },
+        accept: 'text/event-stream',
+        options: { ...options, signal: controller.signal },
+      });
+      const requestId = () => response.headers.get('x-request-id') ?? undefined;
+      return new ReplyStream(response, controller, decodeReplyEvent(requestId), endedEarly, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  /** POST /api/chat/sessions/:id/messages/:messageId/stop: stops a reply being written (a resumable one, too). */
+  stop(sessionId: string, messageId: string, options?: CallOptions): Promise<StoredMessage> {
+    return this.http.json<StoredMessage>({
+      method: 'POST',
+      path: `${messagesPath(sessionId)}/${encodeURIComponent(messageId)}/stop`,
+      options,
+    });
+  }
+}
+
+function endedEarly(): KasaError {
+  return new KasaError({
+    status: 0,
+    code: STREAM_ERROR,
+    message: 'The connection closed before the reply was complete.',
+  });
+}

@@ -1,0 +1,127 @@
+import { Kasa, KasaError } from '@kasa/sdk';
+import { hangUp, json, localServer } from './localServer';
+
+const personas = [{ id: 'kasa', name: 'Kasa', expertise: 'General', systemPrompt: '...' }];
+const rateLimited = (retryAfter: string) =>
+  json(
+    429,
+    { message: 'Too many requests', code: 'rate_limited', requestId: 'req-429' },
+    { 'retry-after': retryAfter },
+  );
+const servers: Array<{ close: () => Promise<void> }> = [];
+
+async function serve(...handlers: Parameters<typeof localServer>[0]) {
+  const server = await localServer(handlers);
+  servers.push(server);
+  return server;
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe('retries on 429', () => {
+  it('waits as long as Retry-After says, then succeeds', async () => {
+    const server = await serve(rateLimited('1'), json(200, personas));
+    const kasa = new Kasa({ baseUrl: server.baseUrl, apiKey: 'ksk_test' });
+
+    await expect(kasa.personas.list()).resolves.toEqual(personas);
+
+    expect(server.seen).toHaveLength(2);
+    expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(server.seen[1]!.authorization).toBe('Bearer ksk_test');
+  });
+
+  it('retries a POST too, since the API refused it before doing anything', async () => {
+    const server = await serve(rateLimited('0'), json(201, { id: 's1', personaId: 'kasa', title: 't', createdAt: '' }));
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await expect(kasa.chat.sessions.create({ personaId: 'kasa', title: 't' })).resolves.toMatchObject({ id: 's1' });
+    expect(server.seen.map((r) => r.method)).toEqual(['POST', 'POST']);
+  });
+
+  it('gives up after maxRetries and throws the 429 as a KasaError', async () => {
+    const server = await serve(rateLimited('0'));
+    const kasa = new Kasa({ baseUrl: server.baseUrl, maxRetries: 3 });
+
+    const error = await kasa.personas.list().catch((err: unknown) => err);
+
+    expect(error).toBeInstanceOf(KasaError);
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      requestId: 'req-429',
+      message: 'Too many requests',
+    });
+    expect(server.seen).toHaveLength(4);
+  });
+
+  it('does not wait when Retry-After asks for longer than maxRetryDelayMs', async () => {
+    const server = await serve(
+      json(429, { message: 'Monthly quota used up', code: 'quota_exceeded' }, { 'retry-after': '86400' }),
+      json(200, personas),
+    );
+    const kasa = new Kasa({ baseUrl: server.baseUrl, maxRetryDelayMs: 5_000 });
+    await expect(kasa.personas.list()).rejects.toMatchObject({ status: 429, code: 'quota_exceeded' });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('stops waiting when the call is aborted', async () => {
+    const server = await serve(rateLimited('30'), json(200, personas));
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    const started = Date.now();
+    await expect(kasa.personas.list({ signal: AbortSignal.timeout(100) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('does not retry with maxRetries 0', async () => {
+    const server = await serve(rateLimited('0'), json(200, personas));
+    const kasa = new Kasa({ baseUrl: server.baseUrl, maxRetries: 0 });
+    await expect(kasa.personas.list()).rejects.toMatchObject({ status: 429 });
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('retries on network errors', () => {
+  it('retries an idempotent call whose connection dropped', async () => {
+    const server = await serve(hangUp, json(200, personas));
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await expect(kasa.personas.list()).resolves.toEqual(personas);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('never repeats a POST whose connection dropped: the server may have done it', async () => {
+    const server = await serve(hangUp, json(201, {}));
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    const error = await kasa.chat.sessions.create({ personaId: 'kasa', title: 't' }).catch((err: unknown) => err);
+    expect(error).toMatchObject({ name: 'KasaError', status: 0, code: 'network_error' });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('reports an unreachable API as a network error after the retries', async () => {
+    const server = await serve(json(200, personas));
+    const baseUrl = server.baseUrl;
+    await server.close();
+    servers.length = 0;
+    const kasa = new Kasa({ baseUrl, maxRetries: 1 });
+    await expect(kasa.personas.list()).rejects.toMatchObject({ status: 0, code: 'network_error' });
+  });
+});
+
+describe('error answers that are not Kasa’s error JSON', () => {
+  it('keeps the status, derives a code and uses the spec’s fallback message', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'x-request-id': 'edge-1' });
+      res.end('<html>Bad gateway</html>');
+    });
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await expect(kasa.personas.list()).rejects.toMatchObject({
+      status: 502,
+      code: 'upstream_unavailable',
+      message: 'HTTP error! status: 502',
+      requestId: 'edge-1',
+    });
+  });
+});
