@@ -9,6 +9,8 @@ import { RevocationList } from './auth/revocationList';
 import { TokenVerifier } from './auth/tokenVerifier';
 import type { GatewayConfig } from './config';
 import { egRequire, runExpressGateway } from './eg/expressGateway';
+import { startGatewayHeartbeat } from './events/gatewayHeartbeat';
+import { RequestEventBuffer, type CompletedRequest } from './events/requestEventBuffer';
 import { jsonErrorHandler } from './errorHandlerMiddleware';
 import { routeEgLogsThroughPino } from './eg/logging';
 import { adoptExpressPrototypes, stableEgContexts } from './eg/performance';
@@ -28,6 +30,9 @@ import { createStaticPolicy } from './web/staticPolicy';
 
 /** gateway/config: gateway.config.yml, system.config.yml and the models EG insists on (from src/ and dist/ alike). */
 export const DEFAULT_CONFIG_DIR = path.resolve(__dirname, '..', 'config');
+
+/** Reported in the gateway's heartbeat. */
+const GATEWAY_VERSION = '0.1.0';
 
 /** The issuer and audience the auth service puts in every access token. */
 export const TOKEN_ISSUER = 'kasa-auth';
@@ -115,9 +120,15 @@ export async function startGateway(
     headersTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
   });
 
+  // Answered requests wait here for the revocation feed's connection (made below), then go out in batches. The
+  // metrics policy must be built before EG starts and the feed after, hence a binding that is filled in later.
+  // eslint-disable-next-line prefer-const
+  let requestEvents: RequestEventBuffer | undefined;
+  const recordRequest = (request: CompletedRequest) => requestEvents?.record(request);
+
   const policies: EgPolicy<never>[] = [
     requestIdPolicy,
-    createMetricsPolicy(metrics, logger),
+    createMetricsPolicy(metrics, logger, recordRequest),
     // EG's data store reads system.config.yml when first required: only once EG has loaded it.
     createRateLimitPolicy({ getStore: () => egRequire<CounterStore>('db'), logger }),
     createJwtPolicy({ verifier, revocations, apiKeys }),
@@ -150,6 +161,8 @@ export async function startGateway(
   const app = server.listeners('request')[0] as
     { set?: (name: string, value: unknown) => void; use?: (handler: unknown) => void } | undefined;
   app?.set?.('trust proxy', config.GATEWAY_TRUST_PROXY);
+  // Express announces itself on every answer unless told not to; attackers need not know what serves Kasa.
+  app?.set?.('x-powered-by', false);
   // Appended after EG's pipelines, so it sees what they pass on with next(err).
   app?.use?.(jsonErrorHandler(logger));
   // Streams (Server-Sent Events) stay open for minutes: no request timeout; idle keep-alive sockets live 65 s
@@ -161,8 +174,25 @@ export async function startGateway(
 
   verifier.warmUp();
   const feed: RevocationFeed = startRevocationFeed({ amqpUrl: config.AMQP_URL, logger, revocations, apiKeys });
+  requestEvents = new RequestEventBuffer({
+    publisher: feed,
+    logger,
+    registry: metrics.registry,
+    flushIntervalMs: config.REQUEST_EVENTS_FLUSH_MS,
+    maxBuffered: config.REQUEST_EVENTS_MAX_BUFFERED,
+    deployment: config.KASA_DEPLOYMENT,
+  });
 
   let shuttingDown = false;
+  const stopHeartbeat = startGatewayHeartbeat({
+    publisher: feed,
+    intervalMs: config.HEARTBEAT_INTERVAL_MS,
+    version: GATEWAY_VERSION,
+    deployment: config.KASA_DEPLOYMENT,
+    checks: async () => ({ jwks: await verifier.isReady(), broker: feed.isConnected() }),
+    isShuttingDown: () => shuttingDown,
+    logger,
+  });
   let admin: AdminServer;
   try {
     admin = await startAdminServer({
@@ -181,6 +211,8 @@ export async function startGateway(
   } catch (err) {
     server.close();
     server.closeAllConnections();
+    stopHeartbeat();
+    await requestEvents.close().catch(() => undefined);
     await Promise.allSettled([upstreams.close(0), feed.close(), apiKeys.close(), quotaCounter.close()]);
     throw err;
   }
@@ -194,6 +226,9 @@ export async function startGateway(
       await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
       verifier.stop();
       revocations.stop();
+      stopHeartbeat();
+      // The last batch goes out before the broker link closes (bounded: publish waits at most for the confirm).
+      await requestEvents?.close().catch((err: unknown) => logger.warn({ err }, 'last request events not sent'));
       const results = await Promise.allSettled([
         upstreams.close(1_000),
         feed.close(),

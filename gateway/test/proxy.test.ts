@@ -37,6 +37,16 @@ beforeAll(async () => {
       });
       req.resume();
     })
+    .rawRoute('/api/chat/dies-between-events', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: token\ndata: {"text":"Hel"}\n\n');
+      setTimeout(() => res.destroy(), 50);
+    })
+    .rawRoute('/api/chat/dies-mid-event', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: token\ndata: {"te');
+      setTimeout(() => res.destroy(), 50);
+    })
     .rawRoute('/api/chat/silent', () => {
       // never answers
     });
@@ -162,6 +172,27 @@ describe('streaming responses', () => {
     // The first event reached the client before the service had even written the second.
     expect(firstArrived).toBeLessThan(marks.secondWritten!);
     expect(firstArrived - marks.firstWritten!).toBeLessThan(250);
+  });
+
+  it('ends a stream whose service died between two events with an error event in the shared shape', async () => {
+    const res = await undiciRequest(`${h.url}/api/chat/dies-between-events`, { headers: auth() });
+    expect(res.statusCode).toBe(200);
+    const text = await res.body.text();
+    const [first, last, rest] = text.split('\n\n');
+    expect(first).toBe('event: token\ndata: {"text":"Hel"}');
+    expect(last).toMatch(/^event: error\ndata: /);
+    expect(JSON.parse(last!.slice(last!.indexOf('data: ') + 6))).toEqual({
+      message: 'Chat service stopped answering in the middle of the reply. Please try again.',
+      code: 'upstream_unavailable',
+      requestId: expect.any(String),
+    });
+    expect(rest).toBe('');
+  });
+
+  it('cuts the connection when the service died in the middle of an event, rather than garble it', async () => {
+    const res = await undiciRequest(`${h.url}/api/chat/dies-mid-event`, { headers: auth() });
+    expect(res.statusCode).toBe(200);
+    await expect(res.body.text()).rejects.toThrow();
   });
 
   it('cancels the upstream request when the client goes away mid-stream', async () => {

@@ -7,12 +7,10 @@
  *  - stop: how long after the client's stop the provider's request is cancelled; budget ≤ 1 s.
  *  - load: how many streamed chats run at once with no failed request; budget 500.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { ChatClient, percentile, round, runConcurrentStreams, streamingAgent } from '../support/chatClient';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
@@ -29,104 +27,16 @@ export interface ChatBenchResult {
 
 const TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
 const STREAMS = Number(process.env.BENCH_CHAT_STREAMS ?? 500);
-// Many streams at once need many sockets: one pool for the whole run, with no connection limit.
-const dispatcher = new Agent({ connections: null, pipelining: 0, headersTimeout: 120_000, bodyTimeout: 120_000 });
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-const round = (ms: number) => Math.round(ms * 100) / 100;
-
-async function json<T>(platform: RunningPlatform, method: string, url: string, token: string, body?: unknown) {
-  const res = await request(`${platform.baseUrl}${url}`, {
-    method: method as 'POST',
-    dispatcher,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 200)}`);
-  return JSON.parse(text) as T;
-}
-
-async function signUp(platform: RunningPlatform): Promise<string> {
-  const id = randomUUID().slice(0, 8);
-  const res = await fetch(`${platform.baseUrl}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: `bench_${id}`, email: `bench.${id}@example.com`, password: 'bench-password' }),
-  });
-  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
-
-const newSession = (platform: RunningPlatform, token: string) =>
-  json<{ id: string }>(platform, 'POST', '/api/chat/sessions', token, { personaId: 'kasa', title: 'bench' });
-
-/**
- * Sends one message and reads the streamed reply. Resolves with the time the first token event arrived and
- * whether the stream ended with `done`; `onFirstToken` may abort.
- */
-async function streamTurn(
-  platform: RunningPlatform,
-  token: string,
-  sessionId: string,
-  options: { signal?: AbortSignal; resumable?: boolean; onFirstToken?: (meta: { messageId?: string }) => void } = {},
-): Promise<{ firstTokenAt?: number; done: boolean; status: number; error?: string }> {
-  const res = await request(`${platform.baseUrl}/api/chat/sessions/${sessionId}/messages`, {
-    method: 'POST',
-    dispatcher,
-    signal: options.signal,
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-    },
-    body: JSON.stringify({ role: 'user', content: 'Tell me about Kasa.', type: 'text', resumable: options.resumable }),
-  });
-  if (res.statusCode !== 200) {
-    const body = await res.body.text();
-    return { done: false, status: res.statusCode, error: body.slice(0, 200) };
-  }
-  let buffer = '';
-  let firstTokenAt: number | undefined;
-  let messageId: string | undefined;
-  let done = false;
-  let error: string | undefined;
-  try {
-    for await (const chunk of res.body) {
-      buffer += chunk.toString();
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (event.startsWith('event: meta')) {
-          messageId ??= (JSON.parse(event.slice(event.indexOf('data: ') + 6)) as { assistantMessageId?: string })
-            .assistantMessageId;
-        } else if (event.startsWith('event: token') && firstTokenAt === undefined) {
-          firstTokenAt = performance.now();
-          options.onFirstToken?.({ messageId });
-        } else if (event.startsWith('event: done')) {
-          done = true;
-        } else if (event.startsWith('event: error')) {
-          error = event.slice(event.indexOf('data: ') + 6);
-        }
-      }
-    }
-  } catch (err) {
-    if (!options.signal?.aborted) throw err;
-  }
-  return { firstTokenAt, done, status: res.statusCode, error };
-}
-
-async function measureFirstToken(platform: RunningPlatform, provider: FakeOpenAI, token: string) {
+async function measureFirstToken(client: ChatClient, provider: FakeOpenAI, token: string) {
   provider.mode = { kind: 'ok', text: 'Kasa answers in your language, by text or by voice.' };
   const samples: number[] = [];
-  let sessionId = (await newSession(platform, token)).id;
+  let sessionId = (await client.newSession(token)).id;
   for (let turn = 0; turn < TURNS; turn += 1) {
     // A fresh session every 10 turns keeps the history (and so the request) the same size throughout.
-    if (turn % 10 === 0 && turn > 0) sessionId = (await newSession(platform, token)).id;
+    if (turn % 10 === 0 && turn > 0) sessionId = (await client.newSession(token)).id;
     const before = provider.requests.length;
-    const result = await streamTurn(platform, token, sessionId);
+    const result = await client.streamTurn(token, sessionId);
     const providerFirst = provider.requests[before]?.firstTokenAt;
     if (result.firstTokenAt === undefined || providerFirst === undefined || !result.done) {
       throw new Error(`turn ${turn} did not stream (status ${result.status})`);
@@ -138,7 +48,7 @@ async function measureFirstToken(platform: RunningPlatform, provider: FakeOpenAI
   return { p50Ms: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)), samples: samples.length };
 }
 
-async function measureStop(platform: RunningPlatform, provider: FakeOpenAI, token: string) {
+async function measureStop(client: ChatClient, provider: FakeOpenAI, token: string) {
   provider.mode = { kind: 'endless', intervalMs: 20 };
   const waitClosed = async (index: number) => {
     const deadline = Date.now() + 10_000;
@@ -153,7 +63,7 @@ async function measureStop(platform: RunningPlatform, provider: FakeOpenAI, toke
   const controller = new AbortController();
   let stoppedAt = 0;
   let index = provider.requests.length;
-  await streamTurn(platform, token, (await newSession(platform, token)).id, {
+  await client.streamTurn(token, (await client.newSession(token)).id, {
     signal: controller.signal,
     onFirstToken: () => {
       stoppedAt = Date.now();
@@ -163,56 +73,29 @@ async function measureStop(platform: RunningPlatform, provider: FakeOpenAI, toke
   const cancelMs = (await waitClosed(index)) - stoppedAt;
 
   // The web app's way: a resumable reply stopped with the stop endpoint.
-  const session = (await newSession(platform, token)).id;
+  const session = (await client.newSession(token)).id;
   index = provider.requests.length;
   const resumable = new AbortController();
   let resumableStoppedAt = 0;
-  await streamTurn(platform, token, session, {
+  await client.streamTurn(token, session, {
     resumable: true,
     signal: resumable.signal,
     onFirstToken: ({ messageId }) => {
       resumableStoppedAt = Date.now();
-      void json(platform, 'POST', `/api/chat/sessions/${session}/messages/${messageId}/stop`, token).finally(() =>
-        resumable.abort(),
-      );
+      void client
+        .json('POST', `/api/chat/sessions/${session}/messages/${messageId}/stop`, token)
+        .finally(() => resumable.abort());
     },
   });
   const resumableCancelMs = (await waitClosed(index)) - resumableStoppedAt;
   return { cancelMs, resumableCancelMs };
 }
 
-async function measureLoad(platform: RunningPlatform, provider: FakeOpenAI, token: string) {
+async function measureLoad(client: ChatClient, provider: FakeOpenAI, token: string) {
   // Each reply streams 40 words over about 2 s, so all of them are open at the same time.
   provider.mode = { kind: 'ok', text: 'word '.repeat(40), delayMs: 50 };
-  const sessions: string[] = [];
-  for (let i = 0; i < STREAMS; i += 25) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(25, STREAMS - i) }, () => newSession(platform, token)),
-    );
-    sessions.push(...batch.map((s) => s.id));
-  }
-  const started = performance.now();
-  const results = await Promise.allSettled(sessions.map((id) => streamTurn(platform, token, id)));
-  const seconds = (performance.now() - started) / 1000;
-  const errors = new Map<string, number>();
-  for (const r of results) {
-    const problem =
-      r.status === 'rejected'
-        ? String((r.reason as Error)?.message ?? r.reason)
-        : r.value.status !== 200
-          ? `status ${r.value.status}: ${r.value.error}`
-          : !r.value.done
-            ? `stream ended without done${r.value.error ? `: ${r.value.error}` : ''}`
-            : undefined;
-    if (problem) errors.set(problem, (errors.get(problem) ?? 0) + 1);
-  }
-  const failed = [...errors.values()].reduce((a, b) => a + b, 0);
-  return {
-    streams: STREAMS,
-    failed,
-    seconds: round(seconds),
-    errors: [...errors].map(([message, count]) => `${count}× ${message}`),
-  };
+  const { streams, failed, seconds, errors } = await runConcurrentStreams(client, [token], STREAMS);
+  return { streams, failed, seconds, errors };
 }
 
 export async function runChatBench(): Promise<ChatBenchResult> {
@@ -224,6 +107,7 @@ export async function runChatBench(): Promise<ChatBenchResult> {
   }
   const provider = await new FakeOpenAI().start();
   let platform: RunningPlatform | undefined;
+  const dispatcher = streamingAgent();
   try {
     platform = await startPlatform({
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
@@ -233,11 +117,13 @@ export async function runChatBench(): Promise<ChatBenchResult> {
       // The benchmark is one user making thousands of calls: plan quotas and rate limits are not what it measures.
       PLAN_FREE_MONTHLY_CALLS: 'unlimited',
       API_RATE_LIMIT_PER_MINUTE: '10000000',
+      CHAT_MAX_CONCURRENT_REPLIES: String(STREAMS + 10),
     });
-    const token = await signUp(platform);
-    const firstToken = await measureFirstToken(platform, provider, token);
-    const stop = await measureStop(platform, provider, token);
-    const load = await measureLoad(platform, provider, token);
+    const client = new ChatClient(platform.baseUrl, dispatcher);
+    const token = await client.signUp('bench');
+    const firstToken = await measureFirstToken(client, provider, token);
+    const stop = await measureStop(client, provider, token);
+    const load = await measureLoad(client, provider, token);
     return { firstToken, stop, load };
   } finally {
     // BENCH_LOG_FILE=path keeps what the services logged (errors only), to explain a failed stream.

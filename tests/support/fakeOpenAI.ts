@@ -14,7 +14,9 @@ export type FakeMode =
   /** Streams `text` and then stalls forever with the connection open. */
   | { kind: 'stall'; text: string }
   /** Streams a numbered word every `intervalMs`, forever, until the client goes away. */
-  | { kind: 'endless'; intervalMs: number };
+  | { kind: 'endless'; intervalMs: number }
+  /** Answers 200 with `body` exactly as given (e.g. malformed or hostile stream events), then ends. */
+  | { kind: 'raw'; body: string; contentType?: string };
 
 export interface FakeRequest {
   body: { model: string; stream?: boolean; messages: { role: string; content: unknown }[] };
@@ -62,6 +64,11 @@ export class FakeOpenAI {
       return;
     }
     if (mode.kind === 'hang') return;
+    if (mode.kind === 'raw') {
+      res.writeHead(200, { 'content-type': mode.contentType ?? 'text/event-stream' });
+      res.end(mode.body);
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({

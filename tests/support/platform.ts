@@ -14,7 +14,16 @@ export interface RunningPlatform {
   /** Everything the processes printed, for a failing test to show. */
   logs: string[];
   stop(): Promise<void>;
+  /** Stops one part with `signal` (default SIGKILL: a crash) and resolves once it has exited. */
+  kill(name: PlatformPart, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Starts a part that was killed again, with the same environment and port (plus `extraEnv`, e.g. a voice instance
+   * that renders no videos); resolves once it is ready.
+   */
+  restart(name: PlatformPart, extraEnv?: NodeJS.ProcessEnv): Promise<void>;
 }
+
+export type PlatformPart = 'auth' | 'chat' | 'voice' | 'status' | 'gateway';
 
 async function waitFor(url: string, timeoutMs: number, isUp: (status: number) => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -30,11 +39,30 @@ async function waitFor(url: string, timeoutMs: number, isUp: (status: number) =>
   }
 }
 
+/** Deletes a test run's durable queues, so that they do not collect events after it (best effort). */
+export async function deleteQueues(amqpUrl: string | undefined, queues: string[]): Promise<void> {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const amqp = require('amqplib') as typeof import('amqplib');
+    const connection = await amqp.connect(amqpUrl ?? 'amqp://guest:guest@127.0.0.1:5672');
+    const channel = await connection.createChannel();
+    for (const queue of queues) await channel.deleteQueue(queue);
+    await connection.close();
+  } catch {
+    /* the broker is away: nothing to tidy */
+  }
+}
+
 /**
  * Starts the real services and gateway from their built output (npm test builds first), on free ports, with
  * databases of their own on the test run's MongoDB-wire server. No part is mocked.
  */
 export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningPlatform> {
+  // KASA_TEST_SCALE_OUT=1 runs a suite against two gateways and two chat replicas instead (see tests/scale).
+  if (process.env.KASA_TEST_SCALE_OUT === '1') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('./scaleOut') as typeof import('./scaleOut')).startScaledPlatform(extraEnv);
+  }
   const run = randomUUID().slice(0, 8);
   const [gateway, auth, chat, voice, status, admin] = await Promise.all([
     freePort(),
@@ -60,16 +88,22 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     CHAT_SERVICE_URL: `http://127.0.0.1:${chat}`,
     VOICE_SERVICE_URL: `http://127.0.0.1:${voice}`,
     STATUS_SERVICE_URL: `http://127.0.0.1:${status}`,
+    GATEWAY_ADMIN_URL: `http://127.0.0.1:${admin}`,
     WEB_ORIGIN: `http://localhost:${gateway}`,
     AUTH_DB_NAME: `kasa_auth_${run}`,
     CHAT_DB_NAME: `kasa_chat_${run}`,
     VOICE_DB_NAME: `kasa_voice_${run}`,
     STATUS_DB_NAME: `kasa_status_${run}`,
+    // A queue of this platform's own: status services of other test runs on the same broker never take its events.
+    STATUS_CONSUMER_NAME: `status-test-${run}`,
+    // ...and it counts only the heartbeats and requests of this platform, not those of other runs on the broker.
+    KASA_DEPLOYMENT: `test-${run}`,
     AUTH_KEYS_DIR: keysDir,
     ...extraEnv,
   };
   const logs: string[] = [];
   const children: ChildProcess[] = [];
+  const byName = new Map<string, ChildProcess>();
   const entries: Array<[string, string]> = [
     ['auth', 'services/auth/dist/index.js'],
     ['chat', 'services/chat/dist/index.js'],
@@ -77,10 +111,10 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     ['status', 'services/status/dist/index.js'],
     ['gateway', 'gateway/dist/index.js'],
   ];
-  for (const [name, entry] of entries) {
+  const launch = (name: string, entry: string, partEnv: NodeJS.ProcessEnv = {}) => {
     const child = spawn(process.execPath, [path.join(ROOT, entry)], {
       cwd: ROOT,
-      env,
+      env: { ...env, ...partEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const collect = (chunk: Buffer) =>
@@ -94,7 +128,9 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
     children.push(child);
-  }
+    byName.set(name, child);
+  };
+  for (const [name, entry] of entries) launch(name, entry);
 
   const stop = async () => {
     await Promise.all(
@@ -109,6 +145,7 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
       ),
     );
     fs.rmSync(keysDir, { recursive: true, force: true });
+    await deleteQueues(env.AMQP_URL, [`kasa.${env.STATUS_CONSUMER_NAME}`, `kasa.${env.STATUS_CONSUMER_NAME}.dlq`]);
   };
 
   try {
@@ -122,5 +159,17 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     await stop();
     throw new Error(`${(err as Error).message}\n${logs.slice(-40).join('\n')}`);
   }
-  return { baseUrl: `http://127.0.0.1:${gateway}`, ports, logs, stop };
+  const kill = (name: PlatformPart, signal: NodeJS.Signals = 'SIGKILL') =>
+    new Promise<void>((resolve) => {
+      const child = byName.get(name)!;
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  const restart = async (name: PlatformPart, extraEnv: NodeJS.ProcessEnv = {}) => {
+    launch(name, entries.find(([n]) => n === name)![1], extraEnv);
+    if (name === 'gateway') await waitFor(`http://127.0.0.1:${gateway}/api/openapi.json`, 30_000, (s) => s === 200);
+    else await waitFor(`http://127.0.0.1:${ports[name]}/readyz`, 60_000, (s) => s === 200);
+  };
+  return { baseUrl: `http://127.0.0.1:${gateway}`, ports, logs, stop, kill, restart };
 }

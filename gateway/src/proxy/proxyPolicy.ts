@@ -1,4 +1,4 @@
-import { ErrorCode } from '@kasa/contracts';
+import { ErrorCode, type ErrorBody } from '@kasa/contracts';
 import type { Logger } from '@kasa/service-kit';
 import type { Dispatcher } from 'undici';
 import { sendError } from '../errors';
@@ -63,6 +63,10 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   private controller?: Dispatcher.DispatchController;
   private clientGone = false;
   bodyTooLarge = false;
+  /** A Server-Sent Events response, and whether what was forwarded of it so far ends between two events. */
+  private eventStream = false;
+  private betweenEvents = true;
+  private endsWithNewline = false;
 
   constructor(
     private readonly req: GatewayRequest,
@@ -86,6 +90,7 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
     if (this.clientGone || statusCode < 200) return;
     const out = clientResponseHeaders(headers);
     const streaming = isEventStream(headers['content-type']);
+    this.eventStream = streaming;
     // Tell any buffering proxy in front of the gateway (nginx) to pass events through as they come.
     if (streaming && out['x-accel-buffering'] === undefined) out['x-accel-buffering'] = 'no';
     this.res.writeHead(statusCode, out);
@@ -95,6 +100,12 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.clientGone) return;
+    if (this.eventStream && chunk.length > 0) {
+      const n = chunk.length;
+      const newline = chunk[n - 1] === 10;
+      this.betweenEvents = newline && (n > 1 ? chunk[n - 2] === 10 : this.endsWithNewline);
+      this.endsWithNewline = newline;
+    }
     if (!this.res.write(chunk)) {
       controller.pause();
       this.res.once('drain', this.resume);
@@ -121,6 +132,17 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
         { requestId: req.kasaRequestId, upstream: upstream.name, code },
         'upstream response broke off',
       );
+      if (this.eventStream && this.betweenEvents && !res.writableEnded) {
+        // An event-stream client (EventSource, the chat app) reads events, not transfer framing: a last `error` event
+        // in the shared error shape tells it why the stream ended. Between two events only, so nothing is garbled.
+        const body: ErrorBody = {
+          message: `${upstream.label} service stopped answering in the middle of the reply. Please try again.`,
+          code: ErrorCode.upstreamUnavailable,
+          requestId: req.kasaRequestId ?? '',
+        };
+        res.end(`event: error\ndata: ${JSON.stringify(body)}\n\n`);
+        return;
+      }
       res.destroy();
       return;
     }

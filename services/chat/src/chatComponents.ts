@@ -33,7 +33,8 @@ export type ChatComponentSettings = Pick<
   | 'CHAT_OFFLINE_WORD_DELAY_MS'
   | 'VOICE_SERVICE_URL'
   | 'CHAT_GEO_TIMEOUT_MS'
->;
+> &
+  Partial<Pick<ChatConfig, 'CHAT_MAX_CONCURRENT_REPLIES'>>;
 
 export interface ChatComponents {
   personas: PersonaStore;
@@ -94,6 +95,7 @@ export function createChatComponents(options: {
     settings.CHAT_HISTORY_TOKEN_BUDGET,
     options.languageDetector,
     new GeoContext({ voiceServiceUrl: settings.VOICE_SERVICE_URL, timeoutMs: settings.CHAT_GEO_TIMEOUT_MS, logger }),
+    settings.CHAT_MAX_CONCURRENT_REPLIES,
   );
   const completions = new CompletionService(
     personas,

@@ -31,6 +31,8 @@ const base = baseServiceEnv.extend({
   CHAT_OFFLINE_WORD_DELAY_MS: ms(15),
   /** The voice service, asked where the caller is (GET /api/geo) for the personas that use a location. */
   VOICE_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4003'),
+  /** Replies one person may have being written at once (streamed or not, on every replica); one more gets 429. */
+  CHAT_MAX_CONCURRENT_REPLIES: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** How long a geo lookup may take before the prompt goes without a location. */
   CHAT_GEO_TIMEOUT_MS: ms(300, 1),
 });

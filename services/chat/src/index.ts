@@ -27,6 +27,18 @@ runMain(async () => {
       ? 'provider chain ready'
       : 'no AI provider configured: answering from the offline knowledge base',
   );
+  // A stop request answered by another replica reaches the one writing the reply (a broadcast queue per replica).
+  runtime.bus.subscribeBroadcast('chat.reply.stop_requested', async (event) => {
+    chat.messages.stopLocal(event.data.messageId);
+  });
+  // The status page shows each AI provider: its circuit breaker's state travels in every heartbeat.
+  runtime.reportInHeartbeat(() =>
+    chat.chain.describe().map((p) => ({
+      name: `ai:${p.name}`,
+      provider: p.name,
+      state: p.circuit === 'closed' ? 'operational' : p.circuit === 'half-open' ? 'degraded' : 'down',
+    })),
+  );
   const app = createApp({ ...runtime.appDeps, ...chat, heartbeatMs: config.CHAT_SSE_HEARTBEAT_MS });
   // A reply whose writer died (a replica crashed mid-stream) stays `streaming`; mark it failed after 10 minutes.
   runtime.every(60_000, 'sweep abandoned replies', () => chat.messages.sweepStale(10 * 60_000));

@@ -1,4 +1,4 @@
-import { isTransientDatabaseError, withTransientRetry } from './db';
+import { isDatabaseUnavailableError, isTransientDatabaseError, withTransientRetry } from './db';
 
 const busy = Object.assign(new Error('[collection.go:191] database is locked (5) (SQLITE_BUSY)'), {
   name: 'MongoServerError',
@@ -61,5 +61,27 @@ describe('withTransientRetry', () => {
       ),
     ).rejects.toBe(duplicate);
     expect(calls).toBe(1);
+  });
+});
+
+describe('isDatabaseUnavailableError', () => {
+  it('recognizes a database that cannot be reached, also as the cause of another error', () => {
+    expect(isDatabaseUnavailableError({ name: 'MongoServerSelectionError', message: 'connect ECONNREFUSED' })).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailableError({ name: 'PoolClearedOnNetworkError', message: 'pool cleared' })).toBe(true);
+    expect(
+      isDatabaseUnavailableError({ name: 'MongooseError', message: 'Operation `x.find()` buffering timed out' }),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailableError(new Error('upload failed', { cause: { name: 'MongoNetworkError', message: 'x' } })),
+    ).toBe(true);
+  });
+
+  it('leaves alone what a retry would not fix', () => {
+    expect(isDatabaseUnavailableError(duplicate)).toBe(false);
+    expect(isDatabaseUnavailableError(busy)).toBe(false);
+    expect(isDatabaseUnavailableError(new Error('Validation failed'))).toBe(false);
+    expect(isDatabaseUnavailableError(undefined)).toBe(false);
   });
 });

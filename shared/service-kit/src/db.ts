@@ -74,6 +74,35 @@ export function isTransientDatabaseError(err: unknown): boolean {
   return typeof message === 'string' && /SQLITE_BUSY|database is locked/.test(message);
 }
 
+/** Driver errors that mean the database did not answer at all (down, unreachable, connection dropped). */
+const UNREACHABLE_ERRORS = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoServerClosedError',
+  'MongoTopologyClosedError',
+  'MongoWaitQueueTimeoutError',
+]);
+
+/**
+ * Whether an error means the database could not be reached rather than that the request was wrong: the driver found
+ * no server in time, the connection dropped, or mongoose gave up waiting for a connection. The error handler answers
+ * these with 503, which tells the client to try again shortly.
+ */
+export function isDatabaseUnavailableError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
+    const { name, message } = e as { name?: string; message?: string };
+    if (typeof name === 'string' && UNREACHABLE_ERRORS.has(name)) return true;
+    if (name === 'MongooseError' && typeof message === 'string' && /buffering timed out/.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /**
  * Runs a database operation, retrying transient failures (see isTransientDatabaseError) with jittered exponential
  * backoff: 4 tries over about 1.5 s. For writes whose loss would lose a person's data, such as a finished reply.

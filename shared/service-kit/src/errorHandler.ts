@@ -1,6 +1,7 @@
 import { ErrorCode, type ErrorBody } from '@kasa/contracts';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
+import { isDatabaseUnavailableError } from './db';
 import { HttpError } from './errors';
 import { describeIssues } from './validation';
 
@@ -28,6 +29,13 @@ function toHttpError(err: unknown): HttpError {
     case 'request.aborted':
       return new HttpError(400, ErrorCode.badRequest, 'The request was aborted');
   }
+  if (isDatabaseUnavailableError(err)) {
+    return new HttpError(
+      503,
+      ErrorCode.upstreamUnavailable,
+      'Our database is not answering right now. Please try again in a few seconds.',
+    );
+  }
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     return new HttpError(parserError.status, ErrorCode.badRequest, 'Bad request');
   }
@@ -45,7 +53,11 @@ export function errorHandler(): ErrorRequestHandler {
       return;
     }
     const httpError = toHttpError(err);
-    if (httpError.status >= 500) req.log?.error({ err }, 'request failed');
+    if (isDatabaseUnavailableError(err)) {
+      // An outage, not a bug: one line per request without the stack, and a hint for clients when to retry.
+      req.log?.warn({ err: (err as Error).message }, 'request failed: database unavailable');
+      res.setHeader('Retry-After', '5');
+    } else if (httpError.status >= 500) req.log?.error({ err }, 'request failed');
     const body: ErrorBody = { message: httpError.message, code: httpError.code, requestId: String(req.id ?? '') };
     if (httpError.details !== undefined) body.details = httpError.details;
     res.status(httpError.status).json(body);
