@@ -2,6 +2,9 @@ import type { EventData } from '@kasa/contracts';
 import type { Logger } from '@kasa/service-kit';
 import { randomUUID } from 'node:crypto';
 
+/** How often the gateway checks for the broker until its first heartbeat is out. */
+const FIRST_BEAT_POLL_MS = 250;
+
 /** What the heartbeat needs of the event bus. */
 export interface HeartbeatPublisher {
   isConnected(): boolean;
@@ -23,8 +26,10 @@ export function startGatewayHeartbeat(options: {
   logger: Logger;
 }): () => void {
   const instanceId = randomUUID();
+  let beaten = false;
   const beat = async () => {
     if (!options.publisher.isConnected()) return;
+    beaten = true;
     const checks = await options.checks();
     await options.publisher.publish('service.heartbeat', {
       service: 'gateway',
@@ -42,5 +47,15 @@ export function startGatewayHeartbeat(options: {
     );
   }, options.intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  // The first heartbeat goes out as soon as the broker is connected, not one interval after start: until the status
+  // service hears from the gateway, it reports it down.
+  const firstBeat = setInterval(() => {
+    if (beaten) return void clearInterval(firstBeat);
+    beat().catch(() => undefined);
+  }, FIRST_BEAT_POLL_MS);
+  firstBeat.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(firstBeat);
+  };
 }
