@@ -45,15 +45,17 @@ export function cloudProviders(
   const listed = (codes: string[]) => [...new Set(codes.map((c) => catalogue.code(c)).filter((c): c is string => !!c))];
   const speech: SpeechProvider[] = [];
   const transcribers: Transcriber[] = [];
-  if (settings.KHAYA_API_KEY) {
-    const khaya = { apiKey: settings.KHAYA_API_KEY, baseUrl: settings.KHAYA_BASE_URL };
-    speech.push(new KhayaSpeech(khaya));
-    transcribers.push(new KhayaTranscriber(khaya));
-  }
+  // Spitch first: the Nigerian-language specialist leads for Yoruba and Hausa, which Khaya also hears; Khaya
+  // leads for the Ghanaian languages, which Spitch does not have.
   if (settings.SPITCH_API_KEY) {
     const spitch = { apiKey: settings.SPITCH_API_KEY, baseUrl: settings.SPITCH_BASE_URL };
     speech.push(new SpitchSpeech(spitch));
     transcribers.push(new SpitchTranscriber(spitch));
+  }
+  if (settings.KHAYA_API_KEY) {
+    const khaya = { apiKey: settings.KHAYA_API_KEY, baseUrl: settings.KHAYA_BASE_URL };
+    speech.push(new KhayaSpeech(khaya));
+    transcribers.push(new KhayaTranscriber(khaya));
   }
   if (settings.AZURE_SPEECH_KEY) {
     const region = settings.AZURE_SPEECH_REGION ?? '';
