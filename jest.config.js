@@ -17,6 +17,7 @@ const kasaPackages = {
   '^@kasa/sdk$': '<rootDir>/sdks/js/src',
   '^@kasa/react$': '<rootDir>/sdks/react/src',
   '^@kasa/ai-providers$': '<rootDir>/shared/ai-providers/src',
+  '^@kasa/test-kit$': '<rootDir>/shared/test-kit/src',
 };
 // ESM-only packages that services load with import(): jest runs CommonJS here, so swc compiles them like our code.
 const esmOnlyPackages = ['franc-all', 'trigram-utils', 'n-gram', 'collapse-white-space'];

@@ -1,0 +1,3 @@
+export { eventually, type EventuallyOptions } from './eventually';
+export { identityHeaders, newAccount, newIdentity, unique, type TestIdentity } from './identities';
+export { ManualClock, systemClock, type Clock } from './clock';
