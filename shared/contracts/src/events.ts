@@ -15,6 +15,8 @@ export const CloudEventEnvelope = z.object({
   time: z.string().datetime(),
   datacontenttype: z.literal('application/json'),
   kasarequestid: z.string().max(128).optional(),
+  /** W3C trace context of the work that published the event (CloudEvents' distributed tracing extension). */
+  traceparent: z.string().max(64).optional(),
   data: z.unknown(),
 });
 export type CloudEventEnvelope = z.infer<typeof CloudEventEnvelope>;
@@ -154,6 +156,8 @@ export interface KasaEvent<T extends EventType = EventType> {
   source: string;
   time: string;
   requestId?: string;
+  /** The publisher's W3C `traceparent`: the handler continues the same trace. */
+  traceparent?: string;
   data: EventData<T>;
 }
 

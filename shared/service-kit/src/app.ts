@@ -4,7 +4,8 @@ import { errorHandler, notFoundHandler } from './errorHandler';
 import { healthRouter, type ReadinessCheck } from './health';
 import type { Logger } from './logger';
 import { ServiceMetrics } from './metrics';
-import { REQUEST_ID_HEADER, requestIdFrom } from './requestId';
+import { REQUEST_ID_HEADER, requestIdFrom, requestIdOf } from './requestId';
+import { runWithTraceContext, traceContextOf } from './traceContext';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -20,7 +21,7 @@ export interface ServiceAppOptions {
 
 /**
  * The shared shape of every Kasa service: request ids, request logs, JSON bodies with a size limit, metrics,
- * health, then the service's routes, then the JSON 404 and the one error handler.
+ * health, the request's trace context (request id and W3C traceparent on every log line), then the service's routes, then the JSON 404 and the one error handler.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -49,6 +50,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
   });
   app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
+  // After the body parser: it calls next() from the socket's 'end' event, which would leave the request's context.
+  app.use((req, _res, next) => runWithTraceContext(traceContextOf(req, requestIdOf(req)), next));
 
   for (const router of Array.isArray(options.routes) ? options.routes : [options.routes]) app.use(router);
 

@@ -12,3 +12,4 @@ export * from './validation';
 export * from './bus';
 export * from './runtime';
 export * from './identity';
+export * from './traceContext';

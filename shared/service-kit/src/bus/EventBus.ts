@@ -4,6 +4,7 @@ import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import { REQUEST_ID_HEADER } from '../requestId';
+import { TRACEPARENT_HEADER, currentTraceContext, formatTraceparent } from '../traceContext';
 import { Backoff, brokerAddress, isAccessRefused, redact, unreachableMessage } from './connection';
 import { DeliveryDispatcher, type EventHandler } from './delivery';
 import { createEnvelope } from './envelope';
@@ -214,10 +215,13 @@ export class EventBus {
     data: EventData<T>,
     options: { requestId?: string; id?: string } = {},
   ): Promise<string> {
+    // Published while a request or event is handled: the event carries its request id and continues its trace.
+    const context = currentTraceContext();
     const envelope = createEnvelope(type, data, {
       source: this.options.source,
       id: options.id,
-      requestId: options.requestId,
+      requestId: options.requestId ?? context?.requestId,
+      ...(context ? { traceparent: formatTraceparent(context) } : {}),
     });
     const publisher = this.publisher;
     if (!publisher) throw new Error(`EventBus.publish('${type}') called before start()`);
@@ -230,7 +234,10 @@ export class EventBus {
       type: envelope.type,
       appId: envelope.source,
       timestamp: Math.floor(Date.parse(envelope.time) / 1000),
-      headers: envelope.kasarequestid !== undefined ? { [REQUEST_ID_HEADER]: envelope.kasarequestid } : {},
+      headers: {
+        ...(envelope.kasarequestid !== undefined ? { [REQUEST_ID_HEADER]: envelope.kasarequestid } : {}),
+        ...(envelope.traceparent !== undefined ? { [TRACEPARENT_HEADER]: envelope.traceparent } : {}),
+      },
     };
     const sending = this.sendUntilConfirmed(
       publisher,

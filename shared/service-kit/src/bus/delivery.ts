@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import { decodeEvent } from './envelope';
 import type { ProcessedEventStore } from './processedEvents';
+import { runWithTraceContext, startSpan } from '../traceContext';
 
 /** Handles one validated event. Throwing dead-letters the message (for a durable subscription). */
 export type EventHandler<T extends EventType> = (event: KasaEvent<T>) => Promise<void>;
@@ -84,7 +85,7 @@ export class DeliveryDispatcher {
   ) {
     const log = { queue: this.options.queue, eventId: event.id, type: event.type, requestId: event.requestId };
     try {
-      await handler(event);
+      await handleInContext(handler, event);
     } catch (err) {
       this.options.logger.error({ ...log, err }, 'broadcast event handler failed; message dropped');
       this.settle(channel, msg, 'reject');
@@ -114,7 +115,7 @@ export class DeliveryDispatcher {
     }
 
     try {
-      await handler(event);
+      await handleInContext(handler, event);
     } catch (err) {
       logger.error({ ...log, err }, 'event handler failed; message dead-lettered');
       this.settle(channel, msg, 'reject');
@@ -153,4 +154,13 @@ export class DeliveryDispatcher {
       );
     }
   }
+}
+
+/**
+ * Runs a handler as its own span of the publisher's trace, with the publisher's request id (or the event id), so that
+ * what it logs and publishes is traced back to the request that caused it.
+ */
+function handleInContext(handler: EventHandler<EventType>, event: KasaEvent): Promise<void> {
+  const context = startSpan({ requestId: event.requestId ?? event.id, traceparent: event.traceparent });
+  return runWithTraceContext(context, () => handler(event));
 }

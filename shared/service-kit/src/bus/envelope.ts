@@ -43,7 +43,7 @@ function dataSchema(type: EventType): ZodType {
 export function createEnvelope<T extends EventType>(
   type: T,
   data: EventData<T>,
-  options: { source: string; id?: string; requestId?: string; time?: Date },
+  options: { source: string; id?: string; requestId?: string; traceparent?: string; time?: Date },
 ): CloudEventEnvelope {
   if (typeof type !== 'string' || !isEventType(type)) {
     throw new InvalidEventError(String(type), 'unknown event type (not in EventSchemas of @kasa/contracts)');
@@ -58,6 +58,7 @@ export function createEnvelope<T extends EventType>(
     time: (options.time ?? new Date()).toISOString(),
     datacontenttype: 'application/json',
     ...(options.requestId !== undefined ? { kasarequestid: options.requestId } : {}),
+    ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}),
     data: parsed.data,
   });
   if (!envelope.success) throw new InvalidEventError(type, summarize(envelope.error, ''));
@@ -95,11 +96,12 @@ export function decodeEvent(content: Buffer): DecodeResult {
   const envelope = CloudEventEnvelope.safeParse(json);
   if (!envelope.success)
     return { ok: false, problem: `invalid CloudEvents envelope: ${summarize(envelope.error, '')}`, ...ids };
-  const { id, type, source, time, kasarequestid, data } = envelope.data;
+  const { id, type, source, time, kasarequestid, traceparent, data } = envelope.data;
   if (!isEventType(type)) return { ok: false, problem: 'unknown event type', ...ids };
   const parsed = dataSchema(type).safeParse(data);
   if (!parsed.success) return { ok: false, problem: summarize(parsed.error, 'data'), ...ids };
   const event: KasaEvent = { id, type, source, time, data: parsed.data as EventData<EventType> };
   if (kasarequestid !== undefined) event.requestId = kasarequestid;
+  if (traceparent !== undefined) event.traceparent = traceparent;
   return { ok: true, event };
 }
