@@ -13,8 +13,9 @@ TARGET="$ROOT/.bin/ferretdb"
 CACHE_DIR="${KASA_CACHE_DIR:-$HOME/.cache/kasa}"
 CACHED="$CACHE_DIR/ferretdb-$VERSION"
 
+# `--version` writes a state.json into the current folder, so it runs in the temporary folder.
 # Read the whole output first: with pipefail, `grep -q` closing the pipe early would fail the check.
-if [ -x "$TARGET" ] && [[ "$("$TARGET" --version 2>/dev/null || true)" == *"version: $VERSION"* ]]; then
+if [ -x "$TARGET" ] && [[ "$(cd "${TMPDIR:-/tmp}" && "$TARGET" --version 2>/dev/null || true)" == *"version: $VERSION"* ]]; then
   exit 0
 fi
 # Copy then rename: the rename is atomic, and works even while another process runs the old binary.
