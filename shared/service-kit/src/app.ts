@@ -1,11 +1,12 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type Request, type Response, type Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import { errorHandler, notFoundHandler } from './errorHandler';
 import { healthRouter, type ReadinessCheck } from './health';
 import type { Logger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, requestIdOf } from './requestId';
-import { runWithTraceContext, traceContextOf } from './traceContext';
+import type { SpanRecorder } from './telemetry';
+import { runWithTraceContext, traceContextOf, type TraceContext } from './traceContext';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -15,6 +16,8 @@ export interface ServiceAppOptions {
   isShuttingDown?: () => boolean;
   /** JSON body limit; bodies larger than this get a 413. */
   bodyLimit?: string;
+  /** Where each request's span goes (OpenTelemetry export); none when tracing is not configured. */
+  spans?: SpanRecorder;
   /** The service's own routes, mounted after the shared middleware and before the 404 and error handlers. */
   routes: Router | Router[];
 }
@@ -51,11 +54,37 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
   app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
   // After the body parser: it calls next() from the socket's 'end' event, which would leave the request's context.
-  app.use((req, _res, next) => runWithTraceContext(traceContextOf(req, requestIdOf(req)), next));
+  app.use((req, res, next) => {
+    const context = traceContextOf(req, requestIdOf(req));
+    if (options.spans) recordServerSpan(options.spans, context, req, res);
+    runWithTraceContext(context, next);
+  });
 
   for (const router of Array.isArray(options.routes) ? options.routes : [options.routes]) app.use(router);
 
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;
+}
+
+/** Records the request's span once the answer is sent, named by its route pattern (never by ids in the path). */
+function recordServerSpan(spans: SpanRecorder, context: TraceContext, req: Request, res: Response): void {
+  const startTime = Date.now();
+  res.once('finish', () => {
+    const route = (req.route as { path?: unknown } | undefined)?.path;
+    const pattern = typeof route === 'string' ? `${req.baseUrl}${route}` : 'unmatched route';
+    spans.record({
+      context,
+      name: `${req.method} ${pattern}`,
+      kind: 'server',
+      startTime,
+      endTime: Date.now(),
+      attributes: {
+        'http.request.method': req.method,
+        'http.route': pattern,
+        'http.response.status_code': res.statusCode,
+      },
+      failed: res.statusCode >= 500,
+    });
+  });
 }

@@ -50,4 +50,6 @@ export const baseServiceEnv = z.object({
   HEARTBEAT_INTERVAL_MS: envHeartbeatInterval(),
   /** Names this deployment in heartbeats when several share one broker (e.g. test runs); unset in production. */
   KASA_DEPLOYMENT: envDeployment(),
+  /** OTLP/HTTP collector base URL; spans are exported to `<url>/v1/traces` when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 });

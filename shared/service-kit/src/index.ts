@@ -13,3 +13,4 @@ export * from './bus';
 export * from './runtime';
 export * from './identity';
 export * from './traceContext';
+export * from './telemetry';

@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { startServer, type RunningServer } from './server';
 import { ConfigError } from './config';
+import { createSpanRecorder, type SpanRecorder } from './telemetry';
 
 export interface RuntimeConfig {
   LOG_LEVEL: string;
@@ -19,6 +20,8 @@ export interface RuntimeConfig {
   HEARTBEAT_INTERVAL_MS?: number;
   /** Sent in heartbeats when set (see ServiceHeartbeatEvent.deployment). */
   KASA_DEPLOYMENT?: string;
+  /** Spans are exported over OTLP/HTTP when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
 /** A part a service depends on and reports in its heartbeat (e.g. an AI provider); see ServiceHeartbeatEvent. */
@@ -30,6 +33,8 @@ export interface RuntimeAppDeps {
   metrics: ServiceMetrics;
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown: () => boolean;
+  /** Present when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  spans?: SpanRecorder;
 }
 
 const DEFAULT_HEARTBEAT_INTERVAL_MS = 10_000;
@@ -53,12 +58,14 @@ export class ServiceRuntime {
     readonly metrics: ServiceMetrics,
     readonly db: Connection,
     readonly bus: EventBus,
+    readonly spans: SpanRecorder | undefined,
   ) {
     this.appDeps = {
       logger,
       metrics,
       readiness: { database: () => isDatabaseReady(db), broker: () => bus.isConnected() },
       isShuttingDown: () => this.shuttingDown,
+      ...(spans ? { spans } : {}),
     };
   }
 
@@ -80,12 +87,18 @@ export class ServiceRuntime {
       level: options.config.LOG_LEVEL,
     });
     const db = await connectDatabase({ url: options.config.MONGO_URL, dbName: options.dbName, logger });
+    const spans = createSpanRecorder({
+      service: options.service,
+      version: options.version,
+      endpoint: options.config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    });
     const bus = new EventBus({
       url: options.config.AMQP_URL,
       source: `kasa/${options.service}`,
       logger,
       consumerName: options.consumerName,
       processedEvents: options.consumerName ? createMongoProcessedEventStore(db) : undefined,
+      spans,
     });
     return new ServiceRuntime(
       options.service,
@@ -95,6 +108,7 @@ export class ServiceRuntime {
       new ServiceMetrics(options.service),
       db,
       bus,
+      spans,
     );
   }
 
@@ -126,6 +140,7 @@ export class ServiceRuntime {
       closers: [
         { name: 'event bus', close: () => this.bus.close() },
         { name: 'database', close: () => this.db.close() },
+        ...(this.spans ? [{ name: 'telemetry', close: () => this.spans!.shutdown() }] : []),
       ],
     });
   }

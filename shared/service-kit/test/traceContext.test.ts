@@ -9,6 +9,7 @@ import request from 'supertest';
 import { createServiceApp } from '../src/app';
 import { EventBus } from '../src/bus';
 import { traceMixin } from '../src/logger';
+import { createSpanRecorder } from '../src/telemetry';
 import { ServiceMetrics } from '../src/metrics';
 import {
   currentTraceContext,
@@ -116,5 +117,9 @@ describe('trace context', () => {
     } finally {
       await Promise.all([publisher.close(), subscriber.close()]);
     }
+  });
+
+  it('records nothing and costs nothing when no collector is configured', () => {
+    expect(createSpanRecorder({ service: 'x', version: '0' })).toBeUndefined();
   });
 });

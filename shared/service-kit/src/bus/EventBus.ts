@@ -4,6 +4,7 @@ import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import { REQUEST_ID_HEADER } from '../requestId';
+import type { SpanRecorder } from '../telemetry';
 import { TRACEPARENT_HEADER, currentTraceContext, formatTraceparent } from '../traceContext';
 import { Backoff, brokerAddress, isAccessRefused, redact, unreachableMessage } from './connection';
 import { DeliveryDispatcher, type EventHandler } from './delivery';
@@ -34,6 +35,8 @@ export interface EventBusOptions {
   heartbeatSeconds?: number;
   /** How long close() lets unconfirmed publishes finish while connected; default 5 000 ms. */
   closeTimeoutMs?: number;
+  /** Where each handled event's span goes (OpenTelemetry export), when tracing is configured. */
+  spans?: SpanRecorder;
 }
 
 type AnyHandler = EventHandler<EventType>;
@@ -368,6 +371,7 @@ export class EventBus {
           handlers: this.durableHandlers,
           processedEvents: this.options.processedEvents,
           logger: this.log,
+          spans: this.options.spans,
         });
         tags.push(await this.consume(channel, queues.queue, dispatcher));
       }
@@ -378,6 +382,7 @@ export class EventBus {
           mode: 'broadcast',
           handlers: this.broadcastHandlers,
           logger: this.log,
+          spans: this.options.spans,
         });
         tags.push(await this.consume(channel, queue, dispatcher));
       }

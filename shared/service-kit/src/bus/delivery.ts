@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import { decodeEvent } from './envelope';
 import type { ProcessedEventStore } from './processedEvents';
+import type { SpanRecorder } from '../telemetry';
 import { runWithTraceContext, startSpan } from '../traceContext';
 
 /** Handles one validated event. Throwing dead-letters the message (for a durable subscription). */
@@ -36,6 +37,7 @@ export class DeliveryDispatcher {
       handlers: ReadonlyMap<EventType, EventHandler<EventType>>;
       processedEvents?: ProcessedEventStore;
       logger: Logger;
+      spans?: SpanRecorder;
     },
   ) {}
 
@@ -85,7 +87,7 @@ export class DeliveryDispatcher {
   ) {
     const log = { queue: this.options.queue, eventId: event.id, type: event.type, requestId: event.requestId };
     try {
-      await handleInContext(handler, event);
+      await handleInContext(handler, event, this.options.queue, this.options.spans);
     } catch (err) {
       this.options.logger.error({ ...log, err }, 'broadcast event handler failed; message dropped');
       this.settle(channel, msg, 'reject');
@@ -115,7 +117,7 @@ export class DeliveryDispatcher {
     }
 
     try {
-      await handleInContext(handler, event);
+      await handleInContext(handler, event, this.options.queue, this.options.spans);
     } catch (err) {
       logger.error({ ...log, err }, 'event handler failed; message dead-lettered');
       this.settle(channel, msg, 'reject');
@@ -160,7 +162,33 @@ export class DeliveryDispatcher {
  * Runs a handler as its own span of the publisher's trace, with the publisher's request id (or the event id), so that
  * what it logs and publishes is traced back to the request that caused it.
  */
-function handleInContext(handler: EventHandler<EventType>, event: KasaEvent): Promise<void> {
+async function handleInContext(
+  handler: EventHandler<EventType>,
+  event: KasaEvent,
+  queue: string,
+  spans: SpanRecorder | undefined,
+): Promise<void> {
   const context = startSpan({ requestId: event.requestId ?? event.id, traceparent: event.traceparent });
-  return runWithTraceContext(context, () => handler(event));
+  const startTime = Date.now();
+  let failed = false;
+  try {
+    await runWithTraceContext(context, () => handler(event));
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    spans?.record({
+      context,
+      name: `${event.type} process`,
+      kind: 'consumer',
+      startTime,
+      endTime: Date.now(),
+      attributes: {
+        'messaging.system': 'rabbitmq',
+        'messaging.destination.name': queue,
+        'messaging.message.id': event.id,
+      },
+      failed,
+    });
+  }
 }
