@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Query, type Schema } from 'mongoose';
 import type { Logger } from './logger';
 
 /**
@@ -11,6 +11,8 @@ export async function connectDatabase(options: {
   logger: Logger;
   maxAttempts?: number;
   signal?: AbortSignal;
+  /** The time limit of every read (maxTimeMS) that does not set its own; default DEFAULT_QUERY_TIME_LIMIT_MS. */
+  queryTimeLimitMs?: number;
 }): Promise<Connection> {
   const { url, dbName, logger } = options;
   const maxAttempts = options.maxAttempts ?? Infinity;
@@ -24,6 +26,7 @@ export async function connectDatabase(options: {
       retryWrites: false,
       autoIndex: true,
     });
+    connection.plugin(queryTimeLimit(options.queryTimeLimitMs ?? DEFAULT_QUERY_TIME_LIMIT_MS));
     try {
       await connection.asPromise();
       connection.on('disconnected', () => logger.warn({ dbName }, 'database disconnected'));
@@ -41,6 +44,35 @@ export async function connectDatabase(options: {
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/** The time limit of a read that sets none: no query may hold the database longer than a request waits for it. */
+export const DEFAULT_QUERY_TIME_LIMIT_MS = 5_000;
+
+/** The reads (and find-and-modify commands) that take a maxTimeMS. */
+const TIME_LIMITED_QUERIES =
+  /^(find|findOne|countDocuments|distinct|findOneAndUpdate|findOneAndDelete|findOneAndReplace)$/;
+
+/**
+ * A mongoose plugin that gives every query and aggregation of a schema a `maxTimeMS` unless it sets its own, so that
+ * the database abandons work nobody waits for any more (a query that runs over answers 503, see errorHandler).
+ * `connectDatabase` applies it to every model of the connection.
+ */
+export function queryTimeLimit(ms: number) {
+  return (schema: Schema) => {
+    schema.pre(TIME_LIMITED_QUERIES, function (this: Query<unknown, unknown>) {
+      if (this.getOptions().maxTimeMS === undefined) this.maxTimeMS(ms);
+    });
+    schema.pre('aggregate', function () {
+      if (this.options.maxTimeMS === undefined) this.option({ maxTimeMS: ms });
+    });
+  };
+}
+
+/** A query or aggregation stopped by the server at its time limit (maxTimeMS): MaxTimeMSExpired, code 50. */
+export function isQueryTimeLimitError(err: unknown): boolean {
+  const { code, codeName } = (err ?? {}) as { code?: unknown; codeName?: unknown };
+  return code === 50 || codeName === 'MaxTimeMSExpired';
 }
 
 /** True when the connection is open and the server answers a ping. */

@@ -27,6 +27,19 @@ describe('errorHandler', () => {
     });
   });
 
+  it('answers 503 with Retry-After when a query ran over its time limit', async () => {
+    const overLimit = Object.assign(new Error('operation exceeded time limit'), {
+      name: 'MongoServerError',
+      code: 50,
+      codeName: 'MaxTimeMSExpired',
+    });
+    const res = await request(appThrowing(overLimit)).get('/');
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toMatchObject({ code: 'upstream_unavailable' });
+    expect(res.body.message).toContain('try again');
+  });
+
   it('keeps other unexpected errors a 500 that describes nothing', async () => {
     const res = await request(appThrowing(new Error('secret detail'))).get('/');
     expect(res.status).toBe(500);

@@ -1,7 +1,7 @@
 import { ErrorCode, type ErrorBody } from '@kasa/contracts';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import { isDatabaseUnavailableError } from './db';
+import { isDatabaseUnavailableError, isQueryTimeLimitError } from './db';
 import { HttpError } from './errors';
 import { describeIssues } from './validation';
 
@@ -36,6 +36,13 @@ function toHttpError(err: unknown): HttpError {
       'Our database is not answering right now. Please try again in a few seconds.',
     );
   }
+  if (isQueryTimeLimitError(err)) {
+    return new HttpError(
+      503,
+      ErrorCode.upstreamUnavailable,
+      'This took our database longer than it allows. Please try again in a few seconds.',
+    );
+  }
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     return new HttpError(parserError.status, ErrorCode.badRequest, 'Bad request');
   }
@@ -53,9 +60,9 @@ export function errorHandler(): ErrorRequestHandler {
       return;
     }
     const httpError = toHttpError(err);
-    if (isDatabaseUnavailableError(err)) {
-      // An outage, not a bug: one line per request without the stack, and a hint for clients when to retry.
-      req.log?.warn({ err: (err as Error).message }, 'request failed: database unavailable');
+    if (isDatabaseUnavailableError(err) || isQueryTimeLimitError(err)) {
+      // An outage or overload, not a bug: one line per request without the stack, and a hint for clients when to retry.
+      req.log?.warn({ err: (err as Error).message }, 'request failed: database unavailable or over its time limit');
       res.setHeader('Retry-After', '5');
     } else if (httpError.status >= 500) req.log?.error({ err }, 'request failed');
     const body: ErrorBody = { message: httpError.message, code: httpError.code, requestId: String(req.id ?? '') };
