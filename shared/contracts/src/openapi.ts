@@ -53,6 +53,8 @@ export interface Operation {
   query?: ZodObject;
   /** The success status(es) when not the default (201 for a POST other than login, else 200). */
   successStatus?: number | number[];
+  /** A second, streamed answer the client gets by asking for its media type in Accept (SSE, audio). */
+  stream?: { status: number; contentType: string; description: string };
 }
 
 const errorDescriptions: Record<number, string> = {
@@ -221,6 +223,13 @@ export const operations: Operation[] = [
     auth: true,
     body: CreateMessageRequest,
     response: Message,
+    stream: {
+      status: 200,
+      contentType: 'text/event-stream',
+      description:
+        'With Accept: text/event-stream, the reply as Server-Sent Events: meta, token {text}, done (the stored ' +
+        'message), error {message}',
+    },
     errors: [403, 404],
     params: { sessionId: z.string() },
   },
@@ -233,6 +242,13 @@ export const operations: Operation[] = [
     auth: true,
     body: SynthesizeRequest,
     response: SynthesizeResponse,
+    stream: {
+      status: 200,
+      contentType: 'audio/mpeg',
+      description:
+        'With Accept: audio/mpeg (or audio/ogg, audio/wav), the audio as it is made; X-Kasa-Audio-Url names the ' +
+        'stored copy',
+    },
     errors: [403],
   },
   {
@@ -378,6 +394,12 @@ export function buildOpenApiDocument(serverUrl = '/') {
       for (const status of [op.successStatus ?? 302].flat()) {
         responses[String(status)] = { description: op.responseDescription ?? op.summary };
       }
+    }
+    if (op.stream) {
+      responses[String(op.stream.status)] = {
+        description: op.stream.description,
+        content: { [op.stream.contentType]: { schema: z.string().meta({ format: 'binary' }) } },
+      };
     }
     for (const status of failures) {
       responses[String(status)] = {

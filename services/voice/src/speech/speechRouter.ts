@@ -18,8 +18,11 @@ import type { SpeechService } from './speechService';
 import type { TranscriptionService } from '../transcription/transcriptionService';
 import type { TranslationService } from '../translation/translationService';
 
-/** Audio formats a client may ask to have streamed instead of a JSON answer. */
-const STREAM_TYPES = ['audio/mpeg', 'audio/ogg', 'audio/wav', 'audio/*'];
+/**
+ * Audio formats a client may ask to have streamed instead of a JSON answer. `Accept: audio/*` matches them; offering
+ * `audio/*` itself would also match `*\/*` (what fetch and curl send) and turn every plain call into a stream.
+ */
+const STREAM_TYPES = ['audio/mpeg', 'audio/ogg', 'audio/wav'];
 
 /**
  * The identity headers when the gateway sent them (a signed-in caller), nothing otherwise: synthesizing the public

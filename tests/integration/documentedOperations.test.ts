@@ -1,0 +1,756 @@
+import {
+  AssistantReply,
+  StreamMetaEvent,
+  StreamTokenEvent,
+  StoredMessage,
+  z,
+  operations as coreOperations,
+  type Operation,
+} from '@kasa/contracts';
+// The document's other operation tables are not re-exported by the package's index; the built modules hold them.
+import { chatOperations } from '@kasa/contracts/dist/openapiChat';
+import { teamOperations } from '@kasa/contracts/dist/openapiTeams';
+import { videoOperations } from '@kasa/contracts/dist/openapiVideo';
+import { connectDatabase, createLogger } from '@kasa/service-kit';
+import { eventually, unique } from '@kasa/test-kit';
+import { Types, type Connection } from 'mongoose';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { FakeLanguageProviders } from '../support/fakeLanguageProviders';
+import { deleteQueues, startPlatform, type RunningPlatform } from '../support/platform';
+
+/**
+ * Every operation of the OpenAPI document, called with valid input as a real client would, through the gateway and
+ * the services built output: the documented success status, and a body that the documented response schema accepts.
+ * Bodies are checked with the zod schemas the document is generated from (the same tables, so exactly what the
+ * document says, refinements included); the operation set and success statuses come from the document the gateway
+ * serves. The last test fails naming any documented operation that no test here exercised.
+ *
+ * Outside providers are faked at the edge (speech to text and translation: tests/support/fakeLanguageProviders.ts);
+ * speech and video run offline with eSpeak NG and ffmpeg, chat replies with the built-in offline provider.
+ */
+const run = unique().slice(0, 8);
+const AUTH_DB_NAME = `kasa_auth_ops_${run}`;
+const VIDEO_QUEUE = `kasa.voice.video.ops-${run}`;
+
+type Key = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
+
+interface Documented {
+  /** The success statuses the document gives (2xx and 3xx). */
+  success: number[];
+  /** Whether the document gives a JSON body for success. */
+  json: boolean;
+}
+
+let platform: RunningPlatform;
+let providers: FakeLanguageProviders;
+let authDb: Connection;
+let documented: Map<Key, Documented>;
+const schemas = new Map<Key, Operation>(
+  [...coreOperations, ...chatOperations, ...teamOperations, ...videoOperations].map((op) => [
+    `${op.method.toUpperCase()} ${op.path}` as Key,
+    op,
+  ]),
+);
+/** The operations a test below called with valid input and saw answer as documented. */
+const exercised = new Set<Key>();
+
+beforeAll(async () => {
+  providers = await new FakeLanguageProviders().start();
+  platform = await startPlatform({
+    AUTH_DB_NAME,
+    VOICE_VIDEO_QUEUE: VIDEO_QUEUE,
+    ...providers.env(),
+  });
+  authDb = await connectDatabase({
+    url: process.env.MONGO_URL!,
+    dbName: AUTH_DB_NAME,
+    logger: createLogger({ service: 'documented-operations-it', version: 'test', level: 'silent' }),
+    maxAttempts: 3,
+  });
+  const document = (await (await fetch(`${platform.baseUrl}/api/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  };
+  documented = new Map();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const success = Object.keys(op.responses)
+        .map(Number)
+        .filter((s) => s >= 200 && s < 400);
+      const json = success.some((s) => op.responses[String(s)]?.content?.['application/json'] !== undefined);
+      documented.set(`${method.toUpperCase()} ${path}` as Key, { success, json });
+    }
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await providers?.stop();
+  await authDb?.dropDatabase().catch(() => undefined);
+  await authDb?.close();
+  await deleteQueues(process.env.AMQP_URL, [VIDEO_QUEUE, `${VIDEO_QUEUE}.dlq`]);
+});
+
+interface Call {
+  /** An access token or an API key. */
+  token?: string;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** A multipart body instead of JSON. */
+  form?: FormData;
+  headers?: Record<string, string>;
+}
+
+interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T;
+}
+
+function request(key: Key, call: Call): Promise<Response> {
+  const [method, template] = key.split(' ') as [string, string];
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = call.params?.[name];
+    if (value === undefined) throw new Error(`${key}: no value for the path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+  const url = new URL(path, platform.baseUrl);
+  for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
+  const json = call.body !== undefined;
+  return fetch(url, {
+    method,
+    redirect: 'manual',
+    headers: {
+      ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...call.headers,
+    },
+    body: json ? JSON.stringify(call.body) : call.form,
+  });
+}
+
+/** Throws with the operation, what came back and the platform's last log lines: what a defect report needs. */
+function fail(key: Key, message: string, answer?: { status: number; text: string }): never {
+  const got = answer ? `\n  got ${answer.status}: ${answer.text.slice(0, 600)}` : '';
+  throw new Error(`${key}: ${message}${got}\n  last log lines:\n${platform.logs.slice(-15).join('\n')}`);
+}
+
+function expectDocumentedStatus(key: Key, status: number, answer: { status: number; text: string }): void {
+  const doc = documented.get(key) ?? fail(key, 'is not in the served OpenAPI document');
+  if (!doc.success.includes(status)) fail(key, `${status} is not a documented success status (${doc.success})`);
+  if (answer.status !== status) fail(key, `expected ${status}`, answer);
+}
+
+/**
+ * Calls one documented operation with valid input: asserts the status, which must be one of the operation's
+ * documented success statuses, and that the body matches the documented response schema; then counts the operation
+ * as exercised.
+ */
+async function exercise<T = any>(key: Key, status: number, call: Call = {}): Promise<Answer<T>> {
+  const res = await request(key, call);
+  const type = res.headers.get('content-type') ?? '';
+  const bytes = Buffer.from(await res.arrayBuffer());
+  // Audio or video where JSON was due is reported by its type and size, not as bytes in the failure message.
+  const text =
+    /^(application\/json|text\/)/.test(type) || bytes.length === 0
+      ? bytes.toString('utf8')
+      : `<${type}, ${bytes.length} bytes>`;
+  const answer = { status: res.status, headers: res.headers, text, body: undefined as T };
+  expectDocumentedStatus(key, status, answer);
+  const op = schemas.get(key) ?? fail(key, 'has no entry in the contracts’ operation tables');
+  if (op.response) {
+    if (!/^application\/json\b/.test(res.headers.get('content-type') ?? ''))
+      fail(key, `answered ${res.headers.get('content-type')}, not JSON`, answer);
+    answer.body = JSON.parse(text) as T;
+    const checked = op.response.safeParse(answer.body);
+    if (!checked.success)
+      fail(key, `the body does not match the documented schema: ${JSON.stringify(checked.error.issues)}`, answer);
+  } else if (status === 204 && text !== '') {
+    fail(key, '204 with a body', answer);
+  }
+  exercised.add(key);
+  return answer;
+}
+
+interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** Reads a Server-Sent Events response to its end; `onEvent` sees each event as it arrives. */
+async function readSse(res: Response, onEvent: (event: SseEvent) => void | Promise<void> = () => {}) {
+  const events: SseEvent[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const take = async (block: string) => {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':') || line === '') continue; // a comment (ping)
+      const [field, ...rest] = line.split(':');
+      const value = rest.join(':').replace(/^ /, '');
+      if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (data.length === 0) return;
+    const parsed = { event, data: data.join('\n') };
+    events.push(parsed);
+    await onEvent(parsed);
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      await take(block);
+    }
+  }
+  if (buffer.trim()) await take(buffer);
+  return events;
+}
+
+/** Opens a streamed call: it must answer 2xx with text/event-stream; the events are read by the caller. */
+async function openStream(key: Key, call: Call): Promise<Response> {
+  const res = await request(key, { ...call, headers: { accept: 'text/event-stream', ...call.headers } });
+  if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+    fail(key, `answered ${res.headers.get('content-type')}, not text/event-stream`, {
+      status: res.status,
+      text: await res.text(),
+    });
+  return res;
+}
+
+/**
+ * Calls a streamed operation (Accept: text/event-stream): asserts a documented success status, reads the events to
+ * the end (`onEvent` sees each as it arrives) and counts the operation as exercised.
+ */
+async function exerciseStream(
+  key: Key,
+  status: number,
+  call: Call,
+  onEvent?: (event: SseEvent) => void | Promise<void>,
+): Promise<SseEvent[]> {
+  const res = await openStream(key, call);
+  // Read to the end first, so that a wrong status still leaves the stream closed and its reply stored.
+  const events = await readSse(res, onEvent);
+  expectDocumentedStatus(key, status, { status: res.status, text: `a text/event-stream of ${events.length} events` });
+  exercised.add(key);
+  return events;
+}
+
+/** Checks a chat reply stream: meta first, tokens, then done with the stored reply; returns the reply. */
+function checkReplyEvents(key: Key, events: SseEvent[]): z.infer<typeof StoredMessage> {
+  const names = events.map((e) => e.event);
+  if (names[0] !== 'meta') fail(key, `the stream starts with ${names[0]}, not meta (${names})`);
+  if (names.at(-1) !== 'done') fail(key, `the stream ends with ${names.at(-1)}, not done (${names})`);
+  if (names.includes('error')) fail(key, `the stream carries an error event: ${JSON.stringify(events)}`);
+  const schemaOf: Record<string, z.ZodType> = { meta: StreamMetaEvent, token: StreamTokenEvent, done: StoredMessage };
+  for (const { event, data } of events) {
+    const schema = schemaOf[event] ?? fail(key, `an undocumented event ${event}`);
+    const checked = schema.safeParse(JSON.parse(data));
+    if (!checked.success) fail(key, `event ${event} does not match: ${data.slice(0, 300)}`);
+  }
+  const reply = StoredMessage.parse(JSON.parse(events.at(-1)!.data));
+  const streamed = events
+    .filter((e) => e.event === 'token')
+    .map((e) => (JSON.parse(e.data) as { text: string }).text)
+    .join('');
+  expect(reply.content).toBe(streamed);
+  return reply;
+}
+
+interface Person {
+  id: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+async function register(name: string, { counted = false } = {}): Promise<Person> {
+  const id = unique().slice(0, 8);
+  const person = { username: `${name}_${id}`, email: `${name}.${id}@example.com`, password: 'medaase-paa-42' };
+  const answer = counted
+    ? await exercise('POST /api/auth/register', 201, { body: person })
+    : { body: (await (await request('POST /api/auth/register', { body: person })).json()) as any };
+  expect(answer.body.user).toMatchObject({ username: person.username, email: person.email, subscriptionTier: 'free' });
+  return { id: answer.body.user.id, email: person.email, password: person.password, token: answer.body.token };
+}
+
+/** Enterprise is sold by the sales team (the checkout only records an inquiry): the plan is set where auth keeps it. */
+async function makeEnterprise(person: Person): Promise<Person> {
+  await authDb
+    .collection('users')
+    .updateOne({ _id: new Types.ObjectId(person.id) }, { $set: { subscriptionTier: 'enterprise' } });
+  const login = await request('POST /api/auth/login', { body: { email: person.email, password: person.password } });
+  const body = (await login.json()) as { token: string; user: { subscriptionTier: string } };
+  expect(body.user.subscriptionTier).toBe('enterprise');
+  return { ...person, token: body.token };
+}
+
+/** A real recording: eSpeak NG reading a sentence, as WAV. */
+async function recording(): Promise<Buffer> {
+  const { stdout } = await promisify(execFile)('espeak-ng', ['--stdout', '-v', 'en-us', 'Good morning from Accra'], {
+    encoding: 'buffer',
+  });
+  return stdout;
+}
+
+// Shared state, built up by the tests in order (each test names what it needs from the ones before).
+let free: Person;
+let pro: Person;
+let owner: Person;
+let proKey: { id: string; secret: string };
+let videoJobId: string;
+let sessionId: string;
+let marker: string;
+
+describe('every documented operation with valid input, through the built platform', () => {
+  it('registers, signs in, reads the user and saves a theme that follows them', async () => {
+    free = await register('ama', { counted: true });
+    const login = await exercise('POST /api/auth/login', 200, {
+      body: { email: free.email.toUpperCase(), password: free.password },
+    });
+    expect(login.body.user.id).toBe(free.id);
+    const me = await exercise('GET /api/auth/me', 200, { token: login.body.token });
+    expect(me.body.user).toMatchObject({ id: free.id, subscriptionTier: 'free' });
+
+    const before = await exercise('GET /api/auth/preferences/theme', 200, { token: free.token });
+    expect(before.body).toEqual({ theme: null, updatedAt: null });
+    const theme = {
+      mode: 'dark',
+      colorScheme: 'cyber',
+      animations: false,
+      highContrast: true,
+      customSettings: { borderRadius: 12, spacing: 16, fontSize: 16 },
+    };
+    const saved = await exercise('PUT /api/auth/preferences/theme', 200, { token: free.token, body: theme });
+    expect(saved.body.theme).toEqual(theme);
+    const after = await request('GET /api/auth/preferences/theme', { token: login.body.token });
+    expect(((await after.json()) as { theme: unknown }).theme).toEqual(theme);
+  });
+
+  it('signs out by navigation: 302 to / and the token is refused afterwards', async () => {
+    const leaving = await register('kofi');
+    const res = await request('GET /api/auth/logout', { token: leaving.token });
+    expectDocumentedStatus('GET /api/auth/logout', 302, { status: res.status, text: await res.text() });
+    expect(res.headers.get('location')).toBe('/');
+    exercised.add('GET /api/auth/logout');
+    expect((await request('GET /api/auth/me', { token: leaving.token })).status).toBe(401);
+  });
+
+  it('lists the plans and sells Pro through the checkout, with the payment readable by its reference', async () => {
+    const plans = await exercise('GET /api/billing/plans', 200);
+    expect(plans.body.plans.map((p: { id: string }) => p.id)).toEqual(['free', 'pro', 'enterprise']);
+
+    const nothing = await exercise('POST /api/billing/checkout', 200, { token: free.token, body: { planId: 'free' } });
+    expect(nothing.body.outcome).toBe('already_on_plan');
+    const inquiry = await exercise('POST /api/billing/checkout', 202, {
+      token: free.token,
+      body: { planId: 'enterprise' },
+    });
+    expect(inquiry.body.outcome).toBe('inquiry_received');
+
+    const buyer = await register('esi');
+    const paid = await exercise('POST /api/billing/checkout', 201, { token: buyer.token, body: { planId: 'pro' } });
+    expect(paid.body).toMatchObject({ outcome: 'checkout', planId: 'pro', status: 'completed' });
+    expect(paid.body.user.subscriptionTier).toBe('pro');
+    pro = { ...buyer, token: paid.body.token };
+    const payment = await exercise('GET /api/billing/checkout/{reference}', 200, {
+      token: pro.token,
+      params: { reference: paid.body.reference },
+    });
+    expect(payment.body).toMatchObject({ reference: paid.body.reference, planId: 'pro', status: 'completed' });
+  });
+
+  it('takes a newsletter subscription and a contact message from the public site', async () => {
+    const email = `reader.${run}@example.com`;
+    const first = await exercise('POST /api/newsletter', 200, { body: { email } });
+    const again = await exercise('POST /api/newsletter', 200, { body: { email: email.toUpperCase() } });
+    expect(again.body).toEqual(first.body);
+    const contact = await exercise('POST /api/contact', 201, {
+      body: {
+        name: 'Yaw Mensah',
+        email: `yaw.${run}@example.com`,
+        subject: 'Partnership',
+        message: 'We would like to use Kasa in our schools in Kumasi.',
+      },
+    });
+    expect(contact.body.reference).toMatch(/^MSG-[0-9A-HJKMNP-TV-Z]{8}$/);
+  });
+
+  it('creates an API key shown once and lists it masked', async () => {
+    const created = await exercise('POST /api/developer/keys', 201, {
+      token: pro.token,
+      body: { name: 'Documented operations', expiresInDays: 30 },
+    });
+    proKey = { id: created.body.key.id, secret: created.body.secret };
+    expect(proKey.secret).toMatch(/^ksk_[A-Za-z0-9_-]{43}$/);
+    const listed = await exercise('GET /api/developer/keys', 200, { token: pro.token });
+    expect(listed.body.keys.map((k: { id: string }) => k.id)).toEqual([proKey.id]);
+    expect(listed.text).not.toContain(proKey.secret);
+  });
+
+  it('queues a video for an Enterprise user (its result is fetched at the end)', async () => {
+    owner = await makeEnterprise(await register('abena'));
+    const created = await exercise('POST /api/video/generations', 202, {
+      token: owner.token,
+      body: { prompt: 'Akwaaba! Welcome to Kasa.', language: 'en' },
+    });
+    expect(created.body).toMatchObject({ status: 'queued', progress: 0 });
+    videoJobId = created.body.id;
+  });
+
+  it('answers the public language, voice and geo calls', async () => {
+    const languages = await exercise('GET /api/languages', 200, { query: { capability: 'speak' } });
+    expect(languages.body.count).toBe(languages.body.languages.length);
+    expect(languages.body.languages.map((l: { code: string }) => l.code)).toContain('sw');
+    const detected = await exercise('POST /api/languages/detect', 200, {
+      body: { text: 'Habari ya asubuhi, rafiki yangu', hints: { browserLocale: 'en-KE' } },
+    });
+    expect(detected.body.language).toBe('sw');
+    const voices = await exercise('GET /api/voice/voices', 200, { query: { language: 'sw' } });
+    expect(voices.body.voices.length).toBeGreaterThan(0);
+    const samples = await exercise('GET /api/voice/samples', 200);
+    expect(samples.body.samples.length).toBeGreaterThan(0);
+    const status = await exercise('GET /api/voice/status', 200);
+    expect(status.body).toMatchObject({
+      status: 'ok',
+      transcription: { status: 'operational' },
+      translation: { status: 'operational' },
+    });
+
+    const accra = await exercise('GET /api/geo', 200, { query: { ip: '41.66.199.1' } });
+    expect(accra.body).toMatchObject({ found: true, country: 'GH', currency: 'GHS' });
+    // The caller's own address (loopback here) is an unknown place, never an error.
+    const here = await exercise('GET /api/geo', 200);
+    expect(here.body).toMatchObject({ found: false, suggestedLanguages: [] });
+  });
+
+  it('synthesizes speech for Pro with an API key, and the audio can be fetched', async () => {
+    const spoken = await exercise('POST /api/voice/synthesize', 201, {
+      token: proKey.secret,
+      headers: { accept: 'application/json' },
+      body: { text: 'Karibu Kasa. Habari yako?', language: 'sw' },
+    });
+    expect(spoken.body).toMatchObject({ language: 'sw', engine: 'espeak-ng' });
+    expect(spoken.body.duration).toBeGreaterThan(0);
+    const audio = await fetch(new URL(spoken.body.audioUrl, platform.baseUrl));
+    expect(audio.status).toBe(200);
+    expect(audio.headers.get('content-type')).toMatch(/^audio\//);
+    expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(1_000);
+  });
+
+  it('answers synthesis with the documented JSON when the client accepts anything (Accept: */*)', async () => {
+    // fetch, curl and most HTTP libraries send Accept: */*; the document streams audio only for Accept: audio/*.
+    const spoken = await exercise('POST /api/voice/synthesize', 201, {
+      token: pro.token,
+      headers: { accept: '*/*' },
+      body: { text: 'Akwaaba.', language: 'en' },
+    });
+    expect(spoken.body.audioUrl).toMatch(/^\/api\/voice\/audio\//);
+  });
+
+  it('transcribes an uploaded recording through the speech-to-text provider', async () => {
+    const wav = await recording();
+    const form = new FormData();
+    form.append('audio', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'clip.wav');
+    form.append('language', 'en');
+    const before = providers.requestsTo('/v1/speech:recognize').length;
+    const heard = await exercise('POST /api/voice/transcribe', 200, { token: pro.token, form });
+    expect(heard.body).toMatchObject({ text: providers.transcript, language: 'en', provider: 'google' });
+    const [sent] = providers.requestsTo('/v1/speech:recognize').slice(before);
+    const sentAudio = (JSON.parse(sent!.body.toString('utf8')) as { audio: { content: string } }).audio.content;
+    expect(Buffer.from(sentAudio, 'base64').equals(wav)).toBe(true);
+  });
+
+  it('translates through the translation provider', async () => {
+    const translated = await exercise('POST /api/translate', 200, {
+      token: pro.token,
+      body: { text: 'Good morning, how are you?', from: 'en', to: 'tw' },
+    });
+    expect(translated.body).toEqual({ text: providers.translation, from: 'en', to: 'tw', provider: 'edge-translator' });
+    expect(providers.requestsTo('/v1/chat/completions').length).toBeGreaterThan(0);
+  });
+
+  it('chats: personas, a session and a message answered whole', async () => {
+    const personas = await exercise('GET /api/personas', 200, { token: proKey.secret });
+    expect(personas.body.map((p: { id: string }) => p.id)).toEqual(
+      expect.arrayContaining(['kasa', 'merla', 'ticha', 'massa', 'nana', 'dokta']),
+    );
+    const session = await exercise('POST /api/chat/sessions', 201, {
+      token: pro.token,
+      body: { personaId: 'nana', title: 'Weekend in Accra' },
+    });
+    sessionId = session.body.id;
+    marker = `kente${run}`;
+    const reply = await exercise('POST /api/chat/sessions/{sessionId}/messages', 201, {
+      token: pro.token,
+      params: { sessionId },
+      body: { role: 'user', content: `Where can I buy ${marker} cloth in Accra?`, type: 'text', language: 'en' },
+    });
+    expect(AssistantReply.safeParse(reply.body).success).toBe(true);
+    expect(reply.body).toMatchObject({ role: 'assistant', status: 'complete' });
+    expect(reply.body.content.length).toBeGreaterThan(0);
+  });
+
+  it('streams a reply as Server-Sent Events: meta, tokens, then done with the stored reply', async () => {
+    // The document gives 200 text/event-stream as the streamed answer (201 JSON otherwise).
+    const events = await exerciseStream('POST /api/chat/sessions/{sessionId}/messages', 200, {
+      token: pro.token,
+      params: { sessionId },
+      body: { role: 'user', content: 'And what should I eat there?' },
+    });
+    expect(checkReplyEvents('POST /api/chat/sessions/{sessionId}/messages', events).status).toBe('complete');
+  });
+
+  it('lists, reads, renames and searches sessions', async () => {
+    const page = await exercise('GET /api/chat/sessions', 200, { token: pro.token, query: { limit: '10' } });
+    expect(page.body.sessions.map((s: { id: string }) => s.id)).toEqual([sessionId]);
+    const one = await exercise('GET /api/chat/sessions/{sessionId}', 200, {
+      token: pro.token,
+      params: { sessionId },
+      query: { limit: '10' },
+    });
+    expect(one.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    const renamed = await exercise('PATCH /api/chat/sessions/{sessionId}', 200, {
+      token: pro.token,
+      params: { sessionId },
+      body: { title: 'Accra weekend plans' },
+    });
+    expect(renamed.body).toMatchObject({ id: sessionId, title: 'Accra weekend plans' });
+    const found = await exercise('GET /api/chat/search', 200, { token: pro.token, query: { q: marker.toUpperCase() } });
+    expect(found.body.results).toEqual([
+      expect.objectContaining({ sessionId, sessionTitle: 'Accra weekend plans', personaId: 'nana' }),
+    ]);
+  });
+
+  it('stops a resumable reply while it is written, and follows the stopped reply as a stream', async () => {
+    const key = 'POST /api/chat/sessions/{sessionId}/messages' as const;
+    let stopped: Answer | undefined;
+    // The streamed call's status is the subject of the test above; here, the stop and the follow-up stream.
+    const writing = await openStream(key, {
+      token: pro.token,
+      params: { sessionId },
+      body: { role: 'user', content: 'Tell me everything about the history of Accra.', resumable: true },
+    });
+    const events = await readSse(writing, async (event) => {
+      // The stop button, pressed as soon as the reply has begun.
+      if (event.event !== 'meta' || stopped) return;
+      const { assistantMessageId } = JSON.parse(event.data) as { assistantMessageId: string };
+      stopped = await exercise('POST /api/chat/sessions/{sessionId}/messages/{messageId}/stop', 202, {
+        token: pro.token,
+        params: { sessionId, messageId: assistantMessageId },
+      });
+    });
+    expect(stopped).toBeDefined();
+    const reply = checkReplyEvents(key, events);
+    expect(reply.status).toBe('stopped');
+
+    const followed = await exerciseStream('GET /api/chat/sessions/{sessionId}/messages/{messageId}/stream', 200, {
+      token: pro.token,
+      params: { sessionId, messageId: reply.id },
+    });
+    const again = checkReplyEvents('GET /api/chat/sessions/{sessionId}/messages/{messageId}/stream', followed);
+    expect(again).toMatchObject({ id: reply.id, status: 'stopped', content: reply.content });
+  });
+
+  it('answers the OpenAI-compatible calls with an API key, whole and streamed', async () => {
+    const models = await exercise('GET /v1/models', 200, { token: proKey.secret });
+    expect(models.body.data.map((m: { id: string }) => m.id)).toContain('kasa');
+
+    // The document gives no schema for this body: it is OpenAI's chat.completion, checked here by its shape.
+    const ChatCompletion = z.object({
+      id: z.string(),
+      object: z.literal('chat.completion'),
+      created: z.number(),
+      model: z.string(),
+      choices: z
+        .array(
+          z.object({
+            index: z.number(),
+            message: z.object({ role: z.literal('assistant'), content: z.string().min(1) }),
+            finish_reason: z.string(),
+          }),
+        )
+        .length(1),
+      usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }),
+    });
+    const body = { model: 'kasa', messages: [{ role: 'user', content: 'Say hello in Twi.' }] };
+    const whole = await request('POST /v1/chat/completions', { token: proKey.secret, body });
+    const text = await whole.text();
+    expectDocumentedStatus('POST /v1/chat/completions', 200, { status: whole.status, text });
+    const checked = ChatCompletion.safeParse(JSON.parse(text));
+    if (!checked.success) fail('POST /v1/chat/completions', `not a chat.completion: ${text.slice(0, 400)}`);
+
+    const ChatChunk = z.object({ object: z.literal('chat.completion.chunk'), choices: z.array(z.unknown()) });
+    const events = await exerciseStream('POST /v1/chat/completions', 200, {
+      token: proKey.secret,
+      body: { ...body, stream: true, stream_options: { include_usage: true } },
+    });
+    expect(events.at(-1)?.data).toBe('[DONE]');
+    const chunks = events.slice(0, -1).map((e) => ChatChunk.parse(JSON.parse(e.data)));
+    expect(chunks.length).toBeGreaterThan(1);
+  });
+
+  it('manages an Enterprise user’s custom personas', async () => {
+    const created = await exercise('POST /api/personas', 201, {
+      token: owner.token,
+      body: {
+        name: 'Kwaku',
+        expertise: 'Cocoa farming in the Ashanti region',
+        systemPrompt: 'You advise smallholder cocoa farmers, briefly and practically.',
+        color: '#6d28d9',
+      },
+    });
+    const id = created.body.id as string;
+    const edited = await exercise('PATCH /api/personas/{id}', 200, {
+      token: owner.token,
+      params: { id },
+      body: { greeting: 'Akwaaba, farmer!' },
+    });
+    expect(edited.body).toMatchObject({ id, name: 'Kwaku', greeting: 'Akwaaba, farmer!' });
+    await exercise('DELETE /api/personas/{id}', 204, { token: owner.token, params: { id } });
+    const personas = (await (await request('GET /api/personas', { token: owner.token })).json()) as { id: string }[];
+    expect(personas.map((p) => p.id)).not.toContain(id);
+  });
+
+  it('reports service health and the caller’s analytics, sessions and usage', async () => {
+    const health = await exercise('GET /api/developer/services/status', 200, { token: proKey.secret });
+    expect(health.text).toContain('chat');
+    await exercise('GET /api/developer/analytics', 200, { token: pro.token });
+    // The session reaches the status service as an event: wait for it.
+    const sessions = await eventually(
+      async () => {
+        const answer = await exercise('GET /api/analytics/sessions', 200, {
+          token: proKey.secret,
+          query: { limit: '10' },
+        });
+        const ours = answer.body.data.find((s: { id: string }) => s.id === sessionId);
+        return ours?.messageCount > 0 && ours;
+      },
+      { timeoutMs: 10_000, intervalMs: 200, what: 'the chat session and its messages are in the analytics' },
+    );
+    expect(sessions).toMatchObject({ personaId: 'nana' });
+    const usage = await exercise('GET /api/analytics/usage', 200, {
+      token: pro.token,
+      query: { days: '7', keyId: proKey.id },
+    });
+    expect(usage.body.data.days).toHaveLength(7);
+  });
+
+  it('runs a team: invitations accepted, declined and revoked, roles, removal and deletion', async () => {
+    const teamed = await exercise('POST /api/developer/team', 201, {
+      token: owner.token,
+      body: { name: 'Accra Devs' },
+    });
+    expect(teamed.body).toMatchObject({ role: 'owner', team: { name: 'Accra Devs', tier: 'enterprise' } });
+    const [joiner, decliner, uninvited] = await Promise.all([register('kwame'), register('efua'), register('yaa')]);
+
+    const invite = (email: string) =>
+      exercise('POST /api/developer/team/invitations', 201, { token: owner.token, body: { email, role: 'member' } });
+    const toJoiner = await invite(joiner.email);
+    const mine = await exercise('GET /api/developer/invitations', 200, { token: joiner.token });
+    expect(mine.body.invitations).toEqual([
+      expect.objectContaining({ id: toJoiner.body.id, team: expect.objectContaining({ name: 'Accra Devs' }) }),
+    ]);
+    const joined = await exercise('POST /api/developer/invitations/{invitationId}/accept', 200, {
+      token: joiner.token,
+      params: { invitationId: toJoiner.body.id },
+    });
+    expect(joined.body.role).toBe('member');
+
+    const promoted = await exercise('PATCH /api/developer/team/members/{userId}', 200, {
+      token: owner.token,
+      params: { userId: joiner.id },
+      body: { role: 'admin' },
+    });
+    expect(promoted.body.members).toEqual(
+      expect.arrayContaining([expect.objectContaining({ userId: joiner.id, role: 'admin' })]),
+    );
+
+    const toDecliner = await invite(decliner.email);
+    await exercise('DELETE /api/developer/invitations/{invitationId}', 204, {
+      token: decliner.token,
+      params: { invitationId: toDecliner.body.id },
+    });
+    const toUninvited = await invite(uninvited.email);
+    await exercise('DELETE /api/developer/team/invitations/{invitationId}', 204, {
+      token: owner.token,
+      params: { invitationId: toUninvited.body.id },
+    });
+    expect(
+      (await (await request('GET /api/developer/invitations', { token: uninvited.token })).json()) as object,
+    ).toEqual({
+      invitations: [],
+    });
+
+    await exercise('DELETE /api/developer/team/members/{userId}', 204, {
+      token: owner.token,
+      params: { userId: joiner.id },
+    });
+    const team = await exercise('GET /api/developer/team', 200, { token: owner.token });
+    expect(team.body.members.map((m: { userId: string }) => m.userId)).toEqual([owner.id]);
+    expect(team.body.invitations).toEqual([]);
+    await exercise('DELETE /api/developer/team', 204, { token: owner.token });
+    expect((await request('GET /api/developer/team', { token: owner.token })).status).toBe(404);
+  });
+
+  it('finishes the video, lists it, and serves the MP4 whole and by range without a token', async () => {
+    const job = await eventually(
+      async () => {
+        const answer = await exercise('GET /api/video/generations/{id}', 200, {
+          token: owner.token,
+          params: { id: videoJobId },
+        });
+        return ['succeeded', 'failed'].includes(answer.body.status) && answer.body;
+      },
+      { timeoutMs: 60_000, intervalMs: 250, what: 'the video job finishes' },
+    );
+    expect(job).toMatchObject({ status: 'succeeded', progress: 100 });
+    const list = await exercise('GET /api/video/generations', 200, {
+      token: owner.token,
+      query: { limit: '5', status: 'succeeded' },
+    });
+    expect(list.body.jobs.map((j: { id: string }) => j.id)).toEqual([videoJobId]);
+
+    const fileId = /\/api\/video\/files\/([A-Za-z0-9_-]{22})$/.exec(job.videoUrl as string)?.[1];
+    expect(fileId).toBeDefined();
+    const key = 'GET /api/video/files/{id}' as const;
+    const whole = await request(key, { params: { id: fileId! } });
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    expectDocumentedStatus(key, 200, { status: whole.status, text: '' });
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const part = await request(key, { params: { id: fileId! }, headers: { range: 'bytes=0-99' } });
+    expectDocumentedStatus(key, 206, { status: part.status, text: '' });
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 100))).toBe(true);
+    exercised.add(key);
+  });
+
+  it('revokes an API key and then refuses it', async () => {
+    await exercise('DELETE /api/developer/keys/{keyId}', 204, { token: pro.token, params: { keyId: proKey.id } });
+    await eventually(async () => (await request('GET /api/personas', { token: proKey.secret })).status === 401, {
+      timeoutMs: 3_000,
+      what: 'the revoked key is refused',
+    });
+  });
+
+  it('deletes a session and its messages', async () => {
+    await exercise('DELETE /api/chat/sessions/{sessionId}', 204, { token: pro.token, params: { sessionId } });
+    expect(
+      (await request('GET /api/chat/sessions/{sessionId}', { token: pro.token, params: { sessionId } })).status,
+    ).toBe(404);
+  });
+
+  it('has exercised every operation of the document with valid input', () => {
+    const missing = [...documented.keys()].filter((key) => !exercised.has(key)).sort();
+    expect(missing).toEqual([]);
+    // The document the gateway serves and the contracts' tables describe the same operations.
+    expect([...documented.keys()].sort()).toEqual([...schemas.keys()].sort());
+  });
+});
