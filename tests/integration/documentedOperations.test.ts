@@ -4,13 +4,12 @@ import {
   StreamTokenEvent,
   StoredMessage,
   z,
+  chatOperations,
   operations as coreOperations,
+  teamOperations,
+  videoOperations,
   type Operation,
 } from '@kasa/contracts';
-// The document's other operation tables are not re-exported by the package's index; the built modules hold them.
-import { chatOperations } from '@kasa/contracts/dist/openapiChat';
-import { teamOperations } from '@kasa/contracts/dist/openapiTeams';
-import { videoOperations } from '@kasa/contracts/dist/openapiVideo';
 import { connectDatabase, createLogger } from '@kasa/service-kit';
 import { eventually, unique } from '@kasa/test-kit';
 import { Types, type Connection } from 'mongoose';

@@ -69,6 +69,9 @@ const errorDescriptions: Record<number, string> = {
   503: 'A service behind the gateway is unavailable',
 };
 
+/** The operations of the chat service, of teams and of video, documented in their own files. */
+export { chatOperations, teamOperations, videoOperations };
+
 /** Every public operation of Kasa, documented from the same zod schemas that validate it. */
 export const operations: Operation[] = [
   {
