@@ -90,6 +90,12 @@ export const GatewayEnv = z.object({
     .transform((dir) => path.resolve(dir)),
   AUTH_RATE_LIMIT_MAX: positiveInt(100),
   AUTH_RATE_LIMIT_WINDOW_MS: positiveInt(900_000),
+  /** Requests per client address and window on every route that needs no sign-in (catalogues, geo, status...). */
+  PUBLIC_RATE_LIMIT_MAX: positiveInt(600),
+  PUBLIC_RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
+  /** Anonymous speech (the landing page's samples) costs CPU: a stricter allowance per client address. */
+  ANONYMOUS_SYNTHESIS_RATE_LIMIT_MAX: positiveInt(30),
+  ANONYMOUS_SYNTHESIS_RATE_LIMIT_WINDOW_MS: positiveInt(600_000),
   UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
   UPSTREAM_CONNECT_TIMEOUT_MS: positiveInt(1_000),
   GATEWAY_MAX_BODY_BYTES: positiveInt(1024 * 1024),

@@ -22,7 +22,7 @@ import { createProxyPolicy } from './proxy/proxyPolicy';
 import { MemoryQuotaCounter, RedisQuotaCounter, type QuotaCounter, type ScriptingRedis } from './quota/quotaCounter';
 import { createQuotaPolicy } from './quota/quotaPolicy';
 import { Upstreams } from './proxy/upstreams';
-import { createRateLimitPolicy, type CounterStore } from './rateLimit/rateLimitPolicy';
+import { createRateLimitPolicy } from './rateLimit/rateLimitPolicy';
 import { requestIdPolicy } from './requestId/requestIdPolicy';
 import { createOpenApiPolicy } from './web/openApiPolicy';
 import { notFoundPolicy } from './web/notFoundPolicy';
@@ -30,6 +30,9 @@ import { createStaticPolicy } from './web/staticPolicy';
 
 /** gateway/config: gateway.config.yml, system.config.yml and the models EG insists on (from src/ and dist/ alike). */
 export const DEFAULT_CONFIG_DIR = path.resolve(__dirname, '..', 'config');
+
+/** Per-address counters kept in memory at most (about 30 MB); beyond it the oldest windows are forgotten. */
+const MAX_TRACKED_ADDRESS_WINDOWS = 200_000;
 
 /** Reported in the gateway's heartbeat. */
 const GATEWAY_VERSION = '0.1.0';
@@ -68,6 +71,10 @@ function publishConfigToEnv(config: GatewayConfig): void {
   env.KASA_CORS_ORIGINS = JSON.stringify(config.WEB_ORIGIN);
   env.AUTH_RATE_LIMIT_MAX = String(config.AUTH_RATE_LIMIT_MAX);
   env.AUTH_RATE_LIMIT_WINDOW_MS = String(config.AUTH_RATE_LIMIT_WINDOW_MS);
+  env.PUBLIC_RATE_LIMIT_MAX = String(config.PUBLIC_RATE_LIMIT_MAX);
+  env.PUBLIC_RATE_LIMIT_WINDOW_MS = String(config.PUBLIC_RATE_LIMIT_WINDOW_MS);
+  env.ANONYMOUS_SYNTHESIS_RATE_LIMIT_MAX = String(config.ANONYMOUS_SYNTHESIS_RATE_LIMIT_MAX);
+  env.ANONYMOUS_SYNTHESIS_RATE_LIMIT_WINDOW_MS = String(config.ANONYMOUS_SYNTHESIS_RATE_LIMIT_WINDOW_MS);
   // JSON: a YAML double-quoted string, whatever characters the path holds.
   env.KASA_GATEWAY_PLUGIN = JSON.stringify(require.resolve('./eg/plugin'));
 
@@ -115,6 +122,11 @@ export async function startGateway(
   const quotaCounter: QuotaCounter = config.REDIS_URL
     ? new RedisQuotaCounter(() => egRequire<ScriptingRedis>('db'))
     : new MemoryQuotaCounter();
+  // The per-address limits count the same way, in Redis or in a map of their own: client addresses are not bounded
+  // like accounts are, so that map is (and the month's quota counters must never be evicted to make room).
+  const rateLimitCounter: QuotaCounter = config.REDIS_URL
+    ? quotaCounter
+    : new MemoryQuotaCounter(Date.now, { maxEntries: MAX_TRACKED_ADDRESS_WINDOWS });
   const upstreams = new Upstreams({
     connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -130,7 +142,7 @@ export async function startGateway(
     requestIdPolicy,
     createMetricsPolicy(metrics, logger, recordRequest),
     // EG's data store reads system.config.yml when first required: only once EG has loaded it.
-    createRateLimitPolicy({ getStore: () => egRequire<CounterStore>('db'), logger }),
+    createRateLimitPolicy({ getCounter: () => rateLimitCounter, logger }),
     createJwtPolicy({ verifier, revocations, apiKeys }),
     createQuotaPolicy({
       getCounter: () => quotaCounter,
@@ -213,7 +225,13 @@ export async function startGateway(
     server.closeAllConnections();
     stopHeartbeat();
     await requestEvents.close().catch(() => undefined);
-    await Promise.allSettled([upstreams.close(0), feed.close(), apiKeys.close(), quotaCounter.close()]);
+    await Promise.allSettled([
+      upstreams.close(0),
+      feed.close(),
+      apiKeys.close(),
+      quotaCounter.close(),
+      rateLimitCounter.close(),
+    ]);
     throw err;
   }
   logger.info({ port, host: config.GATEWAY_HOST, adminPort: admin.port }, 'gateway listening');
@@ -235,6 +253,7 @@ export async function startGateway(
         admin.close(),
         apiKeys.close(),
         quotaCounter.close(),
+        rateLimitCounter.close(),
         closeEgStore(),
       ]);
       for (const result of results)

@@ -1,6 +1,7 @@
+import { eventually } from '@kasa/test-kit';
 import { createHmac, randomUUID } from 'node:crypto';
 import { EventBus, createLogger } from '@kasa/service-kit';
-import { call, eventually, startHarness, TestKeys, type Harness } from './harness';
+import { call, startHarness, TestKeys, type Harness } from './harness';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const RATE_LIMIT_MAX = 5;
@@ -125,7 +126,7 @@ describe('token revocation', () => {
   beforeAll(async () => {
     publisher = new EventBus({ url: AMQP_URL, source: 'kasa/auth', logger });
     await publisher.start();
-    await eventually(() => h.gateway.revocationFeedConnected() || undefined, 10_000);
+    await eventually(() => h.gateway.revocationFeedConnected() || undefined, { timeoutMs: 10_000 });
   });
   afterAll(async () => {
     await publisher?.close();
@@ -140,7 +141,7 @@ describe('token revocation', () => {
     const exp = claimsOf(token).exp as number;
     const publishedAt = Date.now();
     await publisher.publish('auth.token.revoked', { userId: 'u-123', jti, expiresAt: exp });
-    await eventually(async () => ((await bearer(token)).status === 401 ? true : undefined), 2_000);
+    await eventually(async () => ((await bearer(token)).status === 401 ? true : undefined), { timeoutMs: 2_000 });
     expect(Date.now() - publishedAt).toBeLessThan(2_000);
 
     const res = await bearer(token);
@@ -170,6 +171,7 @@ describe('sign-in rate limit', () => {
       message: expect.stringMatching(/try again in/),
       code: 'rate_limited',
       requestId: res.headers['x-request-id'],
+      details: { limit: 'per_address', bucket: 'auth-credentials', max: RATE_LIMIT_MAX, resetsAt: expect.any(String) },
     });
     const retryAfter = Number(res.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);

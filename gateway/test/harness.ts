@@ -222,17 +222,3 @@ export async function call(
     json: <T>() => JSON.parse(text) as T,
   };
 }
-
-/** Waits until `probe` returns a value (polling), or fails after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,6 +1,7 @@
+import { eventually } from '@kasa/test-kit';
 import { performance } from 'node:perf_hooks';
 import { request as undiciRequest } from 'undici';
-import { call, closedPort, eventually, startHarness, type Harness } from './harness';
+import { call, closedPort, startHarness, type Harness } from './harness';
 
 const ONE_MB = 1024 * 1024;
 let h: Harness;
@@ -204,7 +205,7 @@ describe('streaming responses', () => {
     controller.abort();
     await iterator.return?.().catch(() => undefined);
 
-    const closedAt = await eventually(() => marks.endlessClosed, 2_000);
+    const closedAt = await eventually(() => marks.endlessClosed, { timeoutMs: 2_000 });
     expect(closedAt - abortedAt).toBeLessThan(1_000);
     expect((await call(`${h.url}/api/chat/sessions`, { method: 'POST', headers: auth(), body: '{}' })).status).toBe(
       200,

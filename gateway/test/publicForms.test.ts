@@ -38,6 +38,7 @@ describe('the public forms (newsletter, contact)', () => {
       message: expect.stringMatching(/try again in/),
       code: 'rate_limited',
       requestId: refused.headers['x-request-id'],
+      details: { limit: 'per_address', bucket: 'public-forms', max: RATE_LIMIT_MAX, resetsAt: expect.any(String) },
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(h.services.auth.seen.length).toBe(before);

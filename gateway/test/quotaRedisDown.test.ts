@@ -19,4 +19,12 @@ describe('quotas while Redis is unreachable', () => {
       expect(res.headers['x-quota-limit']).toBeUndefined();
     }
   });
+
+  it('lets public requests through too: the per-address limit is not worth an outage either', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await call(`${h.url}/api/languages`);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+  });
 });

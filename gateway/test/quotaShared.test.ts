@@ -1,18 +1,28 @@
+import { eventually } from '@kasa/test-kit';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { egDependency } from '../src/eg/expressGateway';
-import { call, closedPort, eventually, startHarness, type Harness } from './harness';
+import { call, closedPort, startHarness, type Harness } from './harness';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const GATEWAY_ENTRY = path.resolve(__dirname, '../dist/index.js');
-const limits = { API_RATE_LIMIT_PER_MINUTE: '5', PLAN_FREE_MONTHLY_CALLS: '3', REDIS_URL };
+const PUBLIC_MAX = 7;
+const limits = {
+  API_RATE_LIMIT_PER_MINUTE: '5',
+  PLAN_FREE_MONTHLY_CALLS: '3',
+  PUBLIC_RATE_LIMIT_MAX: String(PUBLIC_MAX),
+  // X-Forwarded-For from the test (on loopback) names the client address of the per-address limit.
+  GATEWAY_TRUST_PROXY: 'loopback',
+  REDIS_URL,
+};
 
 let h: Harness;
 let second: ChildProcess | undefined;
 let secondUrl: string;
 const users: string[] = [];
+const addresses: string[] = [];
 
 /**
  * Two gateway instances counting in the same Redis: this process's, and a second one started from the build
@@ -41,7 +51,7 @@ beforeAll(async () => {
   await eventually(
     async () =>
       (await call(`${secondUrl}/api/openapi.json`).catch(() => undefined))?.status === 200 ? true : undefined,
-    20_000,
+    { timeoutMs: 20_000 },
   );
 }, 30_000);
 
@@ -62,6 +72,10 @@ afterAll(async () => {
   const redis = new Redis(REDIS_URL);
   for (const user of users) {
     const keys = await redis.keys(`kasa:quota:{${user}}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  for (const address of addresses) {
+    const keys = await redis.keys(`kasa:rate-limit:{public:${address}}:*`);
     if (keys.length > 0) await redis.del(...keys);
   }
   await redis.quit();
@@ -126,5 +140,26 @@ describe('quotas counted in Redis, shared by two gateway instances', () => {
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     // The refused call was not counted towards the month.
     expect(refused.headers['x-quota-remaining']).toBe('50000');
+  });
+});
+
+describe('the per-address limit of public routes, counted in Redis', () => {
+  it('lets exactly the allowance through when one address sends many requests at once to both instances', async () => {
+    await awayFromMinuteEnd();
+    const address = `203.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+    addresses.push(address);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call(`${i % 2 === 0 ? h.url : secondUrl}/api/languages`, { headers: { 'x-forwarded-for': address } }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(PUBLIC_MAX);
+    const refused = answers.filter((res) => res.status === 429);
+    expect(refused).toHaveLength(40 - PUBLIC_MAX);
+    expect(refused[0]!.json()).toMatchObject({
+      code: 'rate_limited',
+      details: { limit: 'per_address', max: PUBLIC_MAX },
+    });
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,8 @@
 import type { EventData, KasaEvent } from '@kasa/contracts';
 import { EventBus, createLogger } from '@kasa/service-kit';
+import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
-import { call, eventually, startHarness, type Harness } from './harness';
+import { call, startHarness, type Harness } from './harness';
 
 type RequestRecord = EventData<'gateway.request.completed'>['requests'][number];
 
@@ -54,7 +55,7 @@ describe('gateway.request.completed and the gateway heartbeat', () => {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"message":"boom","code":"internal"}');
     });
-    await eventually(() => (h.gateway.revocationFeedConnected() ? true : undefined), 15_000);
+    await eventually(() => (h.gateway.revocationFeedConnected() ? true : undefined), { timeoutMs: 15_000 });
   }, 30_000);
 
   afterAll(async () => {
@@ -70,7 +71,7 @@ describe('gateway.request.completed and the gateway heartbeat', () => {
     expect((await call(`${h.url}/api/chat/sessions`, { method: 'POST', headers: auth, body: '{}' })).status).toBe(200);
     expect((await call(`${h.url}/api/personas`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(200);
 
-    await eventually(() => (requests.length >= 4 ? true : undefined), 10_000);
+    await eventually(() => (requests.length >= 4 ? true : undefined), { timeoutMs: 10_000 });
     const sorted = [...requests].sort((a, b) => a.at.localeCompare(b.at));
     expect(
       sorted.map(({ route, method, status, userId: who, apiKeyId }) => ({ route, method, status, who, apiKeyId })),
@@ -90,7 +91,7 @@ describe('gateway.request.completed and the gateway heartbeat', () => {
   });
 
   it('publishes a heartbeat saying whether the gateway is ready', async () => {
-    await eventually(() => (heartbeats.length >= 2 ? true : undefined), 5_000);
+    await eventually(() => (heartbeats.length >= 2 ? true : undefined), { timeoutMs: 5_000 });
     expect(heartbeats.at(-1)).toMatchObject({
       service: 'gateway',
       ready: true,

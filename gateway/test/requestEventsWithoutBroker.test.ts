@@ -1,4 +1,5 @@
-import { call, closedPort, eventually, startHarness, type Harness } from './harness';
+import { eventually } from '@kasa/test-kit';
+import { call, closedPort, startHarness, type Harness } from './harness';
 
 // One gateway per process (express-gateway keeps global state), so this has a file of its own.
 describe('the gateway without a broker', () => {
@@ -12,7 +13,9 @@ describe('the gateway without a broker', () => {
       REQUEST_EVENTS_FLUSH_MS: '50',
     });
     // Ready once the auth service's keys are fetched; the broker is no part of readiness.
-    await eventually(async () => ((await call(`${h.adminUrl}/readyz`)).status === 200 ? true : undefined), 10_000);
+    await eventually(async () => ((await call(`${h.adminUrl}/readyz`)).status === 200 ? true : undefined), {
+      timeoutMs: 10_000,
+    });
   }, 30_000);
 
   afterAll(async () => {

@@ -236,6 +236,8 @@ async function runGatewayBench(options = {}) {
       // The quota policy still counts every call with the token; limits this high only keep it from refusing them.
       API_RATE_LIMIT_PER_MINUTE: '1000000000',
       PLAN_PRO_MONTHLY_CALLS: 'unlimited',
+      // The same for the per-address limit of the public route measured (it still counts every request).
+      PUBLIC_RATE_LIMIT_MAX: '1000000000',
     });
     await waitFor(`${upstreamUrl}/api/status`, 10_000);
     await waitFor(`${gatewayUrl}/api/status`, 30_000);

@@ -83,6 +83,9 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
     // The sign-in limit counts per client IP in the Redis every test run on this machine shares: high enough that
     // other runs do not use it up (tests/security checks the limit itself).
     AUTH_RATE_LIMIT_MAX: '100000',
+    // The same for the per-address limits of the public routes (their own tests check them).
+    PUBLIC_RATE_LIMIT_MAX: '100000',
+    ANONYMOUS_SYNTHESIS_RATE_LIMIT_MAX: '100000',
     ...extraEnv,
   };
   const logs: string[] = [];

@@ -89,6 +89,10 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   ): void {
     if (this.clientGone || statusCode < 200) return;
     const out = clientResponseHeaders(headers);
+    // An answer to an authenticated request is someone's own data: no browser or shared cache may keep it unless
+    // the service said otherwise. Decided here, once, for every service and route behind a token or API key.
+    const { req } = this;
+    if ((req.kasaIdentity || req.kasaApiKey) && out['cache-control'] === undefined) out['cache-control'] = 'no-store';
     const streaming = isEventStream(headers['content-type']);
     this.eventStream = streaming;
     // Tell any buffering proxy in front of the gateway (nginx) to pass events through as they come.

@@ -56,6 +56,19 @@ function behavesLikeAQuotaCounter(make: () => QuotaCounter) {
     expect(results[4]).toEqual({ allowed: false, minuteCount: 3, monthCount: 3 });
   });
 
+  it('lets exactly the limit through when many requests arrive at once', async () => {
+    const user = newUser();
+    const request = requestFor(user, { minuteLimit: 1_000, monthLimit: 7 });
+    const results = await Promise.all(Array.from({ length: 30 }, () => counter.admit(request)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(7);
+    expect(
+      results
+        .filter((r) => r.allowed)
+        .map((r) => r.monthCount)
+        .sort((a, b) => a - b),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('refuses at the monthly limit across minutes, and keeps per-minute windows apart', async () => {
     const user = newUser();
     const inMinute = (minute: number) => requestFor(user, { minuteKey: `kasa:quota:{${user}}:minute:user:${minute}` });
@@ -90,6 +103,20 @@ describe('MemoryQuotaCounter', () => {
     expect(counter.admit(request).allowed).toBe(false);
     now += 60_000;
     expect(counter.admit(request)).toEqual({ allowed: true, minuteCount: 1, monthCount: 4 });
+    void counter.close();
+  });
+});
+
+describe('MemoryQuotaCounter with a bound (per-address counters)', () => {
+  it('keeps at most maxEntries counters, forgetting the oldest windows first', () => {
+    const counter = new MemoryQuotaCounter(Date.now, { maxEntries: 10 });
+    const requestOf = (client: number) => requestFor(`client-${client}`, { monthKey: undefined, minuteLimit: 2 });
+    for (let client = 0; client < 25; client++) counter.admit(requestOf(client));
+    expect(counter.size).toBeLessThanOrEqual(10);
+    // The newest clients are still counted; the oldest start afresh.
+    counter.admit(requestOf(24));
+    expect(counter.admit(requestOf(24)).allowed).toBe(false);
+    expect(counter.admit(requestOf(0))).toEqual({ allowed: true, minuteCount: 1, monthCount: 0 });
     void counter.close();
   });
 });

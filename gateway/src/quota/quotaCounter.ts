@@ -34,14 +34,27 @@ function refuses(request: AdmitRequest, minuteCount: number, monthCount: number)
 
 /**
  * Counters in this process's memory (when REDIS_URL is unset): each gateway instance counts only what it saw, so
- * with N instances a person may make up to N times the limits. Expired counters are swept once a minute.
+ * with N instances a person may make up to N times the limits. Expired counters are swept once a minute. Check and
+ * count happen in one synchronous step, so concurrent requests can never both take the last unit of an allowance.
+ *
+ * `maxEntries` bounds the memory of counters keyed by something a client controls (its address): when full, expired
+ * counters are swept, and if that is not enough the oldest tenth is forgotten (those clients start a fresh window).
  */
 export class MemoryQuotaCounter implements QuotaCounter {
   private readonly counters = new Map<string, { count: number; expiresAtMs: number }>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly maxEntries: number;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    options: { maxEntries?: number } = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? Infinity;
     this.sweeper = setInterval(() => this.sweep(), 60_000).unref();
+  }
+
+  get size(): number {
+    return this.counters.size;
   }
 
   admit(request: AdmitRequest): AdmitResult {
@@ -69,8 +82,20 @@ export class MemoryQuotaCounter implements QuotaCounter {
   private increment(key: string, nowMs: number, ttlMs: number): number {
     const counter = this.counters.get(key);
     if (counter && counter.expiresAtMs > nowMs) return ++counter.count;
+    if (!counter && this.counters.size >= this.maxEntries) this.makeRoom();
     this.counters.set(key, { count: 1, expiresAtMs: nowMs + ttlMs });
     return 1;
+  }
+
+  private makeRoom(): void {
+    this.sweep();
+    if (this.counters.size < this.maxEntries) return;
+    // A Map iterates in insertion order: the first entries are the oldest windows.
+    let excess = Math.max(1, Math.ceil(this.maxEntries / 10));
+    for (const key of this.counters.keys()) {
+      this.counters.delete(key);
+      if (--excess === 0) break;
+    }
   }
 
   private sweep(): void {

@@ -15,7 +15,7 @@ async function serve(monthlyPro: number) {
     getCounter: () => counter,
     limits: { monthly: { free: 2, pro: monthlyPro, enterprise: null }, perMinute: 1000 },
     logger,
-  }).policy({ monthly: true });
+  }).policy({ monthly: true }, { gatewayConfig: {} });
   const server = http.createServer((req, res) => {
     (req as GatewayRequest).kasaApiKey = JSON.parse(String(req.headers['x-test-key'])) as VerifiedApiKey;
     policy(req as GatewayRequest, res, () => res.end('ok'));

@@ -1,41 +1,40 @@
 import { ErrorCode } from '@kasa/contracts';
 import type { Logger } from '@kasa/service-kit';
 import { sendError } from '../errors';
-import type { EgPolicy } from '../eg/types';
-
-/** The few commands of EG's data store (ioredis, or ioredis-mock when emulated) that the limiter uses. */
-export interface CounterStore {
-  multi(): {
-    set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): ReturnType<CounterStore['multi']>;
-    incr(key: string): ReturnType<CounterStore['multi']>;
-    pttl(key: string): ReturnType<CounterStore['multi']>;
-    exec(): Promise<Array<[Error | null, unknown]> | null>;
-  };
-}
+import type { EgPolicy, GatewayRequest } from '../eg/types';
+import type { QuotaCounter } from '../quota/quotaCounter';
+import { clientAddressKey } from './clientAddress';
 
 interface RateLimitParams {
-  /** Requests allowed per client IP and window. */
+  /** Requests allowed per client address and window. */
   max: number;
   windowMs: number;
-  /** Counters are per bucket and IP: routes that share a bucket share the allowance. */
+  /** Counters are per bucket and address: routes that share a bucket share the allowance. */
   bucket: string;
 }
 
-const KEY_PREFIX = 'kasa:gateway:rate-limit:';
+/** Counters outlive their window a little, so instances whose clocks differ slightly still agree on the count. */
+const CLOCK_SLACK_MS = 5_000;
+const STORE_WARNING_INTERVAL_MS = 10_000;
 
 /**
- * A fixed-window limit per client IP, counted in express-gateway's data store: its in-process Redis emulation by
- * default, the real Redis named by REDIS_URL when several gateway instances must share the counts. EG's stock
- * rate-limit policy answers in plain text without Retry-After; this one answers 429 in the shared error shape
- * with Retry-After and the RateLimit-* headers. If the store fails, requests pass (and a warning is logged): the
- * limit protects the auth service from guessing, and is not worth an outage of sign-in.
+ * A fixed-window limit per client address (IPv4 address, or IPv6 /64 network: one subscriber's share), for the
+ * routes anyone may call. Windows are aligned to the epoch (`floor(now / windowMs)`), so every gateway instance
+ * names the same window alike and the reset time is known without asking the store.
  *
- * `getStore` is called once per pipeline step, after EG has loaded its configuration (which the store needs).
+ * Counting uses the quota policy's counters: one atomic check-and-count (a `Map` step in this process, or the Lua
+ * script in Redis when REDIS_URL is set), so N concurrent requests against an allowance of K let exactly K through,
+ * and a refused request is not counted. Answers carry `RateLimit-Limit/-Remaining/-Reset` (the tightest limit of the
+ * pipeline when several apply); past the limit, 429 in the shared error shape with `Retry-After`. If Redis fails,
+ * requests pass (a warning at most every 10 s): the limit is not worth an outage.
  */
 export function createRateLimitPolicy(deps: {
-  getStore: () => CounterStore;
+  getCounter: () => QuotaCounter;
   logger: Logger;
+  now?: () => number;
 }): EgPolicy<RateLimitParams> {
+  const now = deps.now ?? Date.now;
+  let lastWarningMs = 0;
   return {
     name: 'kasa-rate-limit',
     schema: {
@@ -49,51 +48,79 @@ export function createRateLimitPolicy(deps: {
       required: ['max', 'windowMs', 'bucket'],
     },
     policy: (params) => {
-      const store = deps.getStore();
-      const { max, windowMs } = params;
-      const prefix = `${KEY_PREFIX}${params.bucket}:`;
+      const counter = deps.getCounter();
+      // EG's templating hands numbers over as they were written in the YAML; the schema has checked them.
+      const max = Number(params.max);
+      const windowMs = Number(params.windowMs);
+      const prefix = `kasa:rate-limit:{${params.bucket}:`;
       return (req, res, next) => {
-        const key = prefix + (req.ip ?? req.socket.remoteAddress ?? 'unknown');
-        const storeFailed = (err: unknown) => {
-          deps.logger.warn(
-            { err: err instanceof Error ? err.message : String(err), requestId: req.kasaRequestId },
-            'rate-limit store failed; letting the request through',
+        const nowMs = now();
+        const window = Math.floor(nowMs / windowMs);
+        const resetMs = (window + 1) * windowMs;
+        const settle = (allowed: boolean, count: number) => {
+          const resetSeconds = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
+          const remaining = Math.max(0, max - count);
+          if (allowed) {
+            // Several limits on one pipeline (sign-in has its own on top of the public one): show the tightest.
+            const shown = res.getHeader('RateLimit-Remaining');
+            if (shown === undefined || Number(shown) > remaining) {
+              res.setHeader('RateLimit-Limit', String(max));
+              res.setHeader('RateLimit-Remaining', String(remaining));
+              res.setHeader('RateLimit-Reset', String(resetSeconds));
+            }
+            next();
+            return;
+          }
+          res.setHeader('RateLimit-Limit', String(max));
+          res.setHeader('RateLimit-Remaining', '0');
+          res.setHeader('RateLimit-Reset', String(resetSeconds));
+          sendError(
+            res,
+            429,
+            ErrorCode.rateLimited,
+            `Too many requests from your address. Please try again in ${describeWait(resetSeconds)}.`,
+            req.kasaRequestId,
+            { 'retry-after': String(resetSeconds) },
+            { limit: 'per_address', bucket: params.bucket, max, resetsAt: new Date(resetMs).toISOString() },
           );
+        };
+        const storeFailed = (err: unknown) => {
+          if (nowMs - lastWarningMs >= STORE_WARNING_INTERVAL_MS) {
+            lastWarningMs = nowMs;
+            deps.logger.warn(
+              { err: err instanceof Error ? err.message : String(err), requestId: req.kasaRequestId },
+              'rate-limit counters unavailable; letting requests through',
+            );
+          }
           next();
         };
-        store
-          .multi()
-          .set(key, '0', 'PX', windowMs, 'NX')
-          .incr(key)
-          .pttl(key)
-          .exec()
-          .then((results) => {
-            const count = Number(results?.[1]?.[1]);
-            const ttlMs = Number(results?.[2]?.[1]);
-            if (!Number.isFinite(count)) {
-              storeFailed(results?.[1]?.[0] ?? new Error('rate-limit counter missing'));
-              return;
-            }
-            const resetSeconds = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : windowMs) / 1000));
-            res.setHeader('RateLimit-Limit', String(max));
-            res.setHeader('RateLimit-Remaining', String(Math.max(0, max - count)));
-            res.setHeader('RateLimit-Reset', String(resetSeconds));
-            if (count <= max) {
-              next();
-              return;
-            }
-            sendError(
-              res,
-              429,
-              ErrorCode.rateLimited,
-              `Too many attempts. Please try again in ${describeWait(resetSeconds)}.`,
-              req.kasaRequestId,
-              { 'retry-after': String(resetSeconds) },
-            );
-          }, storeFailed);
+
+        const key = `${prefix}${clientAddressKey(clientIp(req))}}:${window}`;
+        let outcome;
+        try {
+          // One window only: the quota counter's "minute" slot, with no monthly counter.
+          outcome = counter.admit({
+            minuteKey: key,
+            minuteLimit: max,
+            minuteTtlMs: resetMs - nowMs + CLOCK_SLACK_MS,
+            monthLimit: null,
+            monthTtlMs: 0,
+          });
+        } catch (err) {
+          storeFailed(err);
+          return;
+        }
+        // The in-memory counter answers at once: no promise on the hot path of every public request.
+        if (outcome instanceof Promise) outcome.then((r) => settle(r.allowed, r.minuteCount), storeFailed);
+        else settle(outcome.allowed, outcome.minuteCount);
       };
     },
   };
+}
+
+/** The client's address as Express sees it (GATEWAY_TRUST_PROXY decides whether X-Forwarded-For counts). */
+function clientIp(req: GatewayRequest): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 function describeWait(seconds: number): string {

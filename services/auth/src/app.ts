@@ -4,6 +4,7 @@ import {
   type Logger,
   type ReadinessCheck,
   type ServiceMetrics,
+  type SpanRecorder,
 } from '@kasa/service-kit';
 import cookieParser from 'cookie-parser';
 import { Router, type Express } from 'express';
@@ -11,6 +12,7 @@ import type { Connection } from 'mongoose';
 import { apiKeyModel } from './apiKeys/apiKeyModel';
 import { createApiKeyRouter, createApiKeyVerifyRouter } from './apiKeys/apiKeyRouter';
 import { ApiKeyService } from './apiKeys/apiKeyService';
+import { ApiKeyUsageRecorder } from './apiKeys/apiKeyUsage';
 import { createBillingRouter } from './billing/billingRouter';
 import { createBillingService, type BillingService } from './billing/billingService';
 import { BuiltInPaymentProvider } from './billing/paymentProvider';
@@ -30,6 +32,7 @@ export interface AuthAppDeps {
   metrics: ServiceMetrics;
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
+  spans?: SpanRecorder;
   users: UserService;
   tokens: TokenService;
   signingKey: SigningKey;
@@ -40,6 +43,34 @@ export interface AuthAppDeps {
   db: Connection;
   /** Plan changes and payments; when absent, one over `db` with the built-in payment provider. */
   billing?: BillingService;
+  /**
+   * Writes API keys' "last used" times in the background. index.ts makes it and flushes it on shutdown; when absent,
+   * one with the default interval is started here.
+   */
+  apiKeyUsage?: ApiKeyUsageRecorder;
+  /** API keys and teams as createAuthComponents builds them; when absent (a test's app), built here over `db`. */
+  apiKeys?: ApiKeyService;
+  teams?: TeamService;
+}
+
+/** API keys and teams over the auth database, for an app made without createAuthComponents (a test's). */
+function keysAndTeams(deps: AuthAppDeps): { apiKeys: ApiKeyService; teams: TeamService } {
+  const keys = apiKeyModel(deps.db);
+  const apiKeys = new ApiKeyService({
+    keys,
+    users: deps.users,
+    bus: deps.bus,
+    logger: deps.logger,
+    usage: deps.apiKeyUsage ?? new ApiKeyUsageRecorder({ keys, logger: deps.logger }).start(),
+  });
+  const teams = new TeamService({
+    teams: teamModel(deps.db),
+    invitations: teamInvitationModel(deps.db),
+    users: userModel(deps.db),
+    revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
+  });
+  apiKeys.attachTeams(teams);
+  return { apiKeys, teams };
 }
 
 /** The auth service's HTTP app; it never listens by itself (see index.ts). */
@@ -50,19 +81,7 @@ export function createApp(deps: AuthAppDeps): Express {
   });
   const cookies = Router();
   cookies.use(cookieParser());
-  const apiKeys = new ApiKeyService({
-    keys: apiKeyModel(deps.db),
-    users: deps.users,
-    bus: deps.bus,
-    logger: deps.logger,
-  });
-  const teams = new TeamService({
-    teams: teamModel(deps.db),
-    invitations: teamInvitationModel(deps.db),
-    users: userModel(deps.db),
-    revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
-  });
-  apiKeys.attachTeams(teams);
+  const { apiKeys, teams } = deps.apiKeys && deps.teams ? { apiKeys: deps.apiKeys, teams: deps.teams } : keysAndTeams(deps);
 
   const billing =
     deps.billing ??
@@ -79,6 +98,7 @@ export function createApp(deps: AuthAppDeps): Express {
     metrics: deps.metrics,
     readiness: deps.readiness,
     isShuttingDown: deps.isShuttingDown,
+    spans: deps.spans,
     // Auth bodies are a username, an email and a password: 16 KB is plenty.
     bodyLimit: '16kb',
     routes: [

@@ -17,6 +17,10 @@ const schema = baseServiceEnv.extend({
     .default(7 * 24 * 3600),
   /** Mark the session cookie Secure (set true behind HTTPS). */
   COOKIE_SECURE: envBoolean(false),
+  /** API keys' "last used" times are written in one batch this often (never while the gateway waits). */
+  API_KEY_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Keys whose last use waits to be written at most (while the database is away); further uses are not recorded. */
+  API_KEY_USAGE_MAX_PENDING: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
 });
 
 export type AuthConfig = z.output<typeof schema>;

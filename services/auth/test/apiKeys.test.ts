@@ -15,10 +15,12 @@ import {
 } from '@kasa/service-kit';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
+import { eventually, identityHeaders } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../src/app';
 import { apiKeyModel } from '../src/apiKeys/apiKeyModel';
+import { ApiKeyUsageRecorder } from '../src/apiKeys/apiKeyUsage';
 import { hashApiKey } from '../src/apiKeys/apiKeySecrets';
 import { revokedTokenModel } from '../src/tokens/revokedTokenModel';
 import { generateSigningKey } from '../src/tokens/signingKey';
@@ -38,15 +40,7 @@ let observer: EventBus;
 let app: Express;
 const revocations: Array<KasaEvent<'auth.apikey.revoked'>> = [];
 
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+let usage: ApiKeyUsageRecorder;
 
 interface Person {
   id: string;
@@ -65,7 +59,7 @@ async function person(): Promise<Person> {
   return {
     id: user.id,
     username: user.username,
-    headers: { 'x-kasa-user-id': user.id, 'x-kasa-username': user.username, 'x-kasa-tier': user.subscriptionTier },
+    headers: identityHeaders({ userId: user.id, username: user.username, tier: user.subscriptionTier }),
   };
 }
 
@@ -100,6 +94,7 @@ beforeAll(async () => {
   await Promise.all([bus.start(), observer.start()]);
   await Promise.all([userModel(db).init(), apiKeyModel(db).init()]);
   const signingKey = generateSigningKey();
+  usage = new ApiKeyUsageRecorder({ keys: apiKeyModel(db), logger, flushIntervalMs: 100 }).start();
   app = createApp({
     logger,
     metrics: new ServiceMetrics('auth-api-keys-test'),
@@ -111,10 +106,12 @@ beforeAll(async () => {
     tokenTtlSeconds: 3600,
     cookieSecure: false,
     db,
+    apiKeyUsage: usage,
   });
 });
 
 afterAll(async () => {
+  await usage?.close();
   await Promise.all([bus?.close(), observer?.close()]);
   await db?.dropDatabase();
   await observerDb?.dropDatabase();
@@ -311,23 +308,65 @@ describe('verifying an API key (the gateway’s internal call)', () => {
     expect((await verify(secret)).body).toMatchObject({ tier: 'pro' });
   });
 
-  it('records the use at most once a minute', async () => {
+  it('records the use shortly after answering, at most once a minute', async () => {
     const owner = await person();
     const { secret, key } = await createKey(owner);
     const lastUsed = async () => (await apiKeyModel(db).findById(key.id).lean())!.lastUsedAt;
     expect(await lastUsed()).toBeNull();
 
     await verify(secret).expect(200);
+    const shown = await eventually(async () => (await listKeys(owner))[0]!.lastUsedAt, {
+      what: 'the key list shows the last use',
+    });
     const first = await lastUsed();
-    expect(first).toBeInstanceOf(Date);
+    expect(first!.toISOString()).toBe(shown);
     await verify(secret).expect(200);
+    await usage.flush();
     expect(await lastUsed()).toEqual(first);
 
     const twoMinutesAgo = new Date(Date.now() - 120_000);
     await apiKeyModel(db).updateOne({ _id: key.id }, { lastUsedAt: twoMinutesAgo });
     await verify(secret).expect(200);
-    expect((await lastUsed())!.getTime()).toBeGreaterThan(twoMinutesAgo.getTime() + 60_000);
-    expect((await listKeys(owner))[0]!.lastUsedAt).toEqual(expect.any(String));
+    await eventually(async () => (await lastUsed())!.getTime() > twoMinutesAgo.getTime() + 60_000, {
+      what: 'a use after a minute is recorded again',
+    });
+  });
+
+  it('answers without waiting for the last-use write, even when the database write is stuck', async () => {
+    const keys = apiKeyModel(db);
+    const writes: unknown[] = [];
+    // The same model, except that its bulk writes never finish.
+    const stuckKeys = Object.create(keys, {
+      bulkWrite: { value: (ops: unknown) => (writes.push(ops), new Promise(() => undefined)) },
+    }) as typeof keys;
+    const stuck = new ApiKeyUsageRecorder({ keys: stuckKeys, logger, flushIntervalMs: 20 }).start();
+    const signingKey = generateSigningKey();
+    const stuckApp = createApp({
+      logger,
+      metrics: new ServiceMetrics('auth-api-keys-stuck-test'),
+      readiness: {},
+      users: new UserService(userModel(db), bus, logger),
+      tokens: new TokenService(signingKey, revokedTokenModel(db), 3600),
+      signingKey,
+      bus,
+      tokenTtlSeconds: 3600,
+      cookieSecure: false,
+      db,
+      apiKeyUsage: stuck,
+    });
+    const owner = await person();
+    const { secret, key } = await createKey(owner);
+
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      const res = await request(stuckApp).post(VERIFY).send({ key: secret });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ keyId: key.id });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await eventually(() => writes.length > 0, { what: 'the background write has started (and hangs)' });
+    }
+    expect((await keys.findById(key.id).lean())!.lastUsedAt).toBeNull();
+    void stuck.close(); // stops its timer; the stuck write itself never ends
   });
 
   it('answers 401 for a revoked key', async () => {

@@ -7,6 +7,7 @@ import {
   createMongoProcessedEventStore,
   isDatabaseReady,
 } from '@kasa/service-kit';
+import { eventually } from '@kasa/test-kit';
 import type { Express } from 'express';
 import jwt from 'jsonwebtoken';
 import type { Connection } from 'mongoose';
@@ -29,16 +30,6 @@ let observer: EventBus;
 let observerDb: Connection;
 let app: Express;
 const received: KasaEvent[] = [];
-
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function eventOf(type: EventType, match: (data: Record<string, unknown>) => boolean) {
   return eventually(() => received.find((e) => e.type === type && match(e.data as Record<string, unknown>)));
@@ -85,7 +76,6 @@ beforeAll(async () => {
     tokens: new TokenService(signingKey, revokedTokenModel(db), 3600),
     signingKey,
     bus,
-    logger,
     tokenTtlSeconds: 3600,
     cookieSecure: false,
     db,

@@ -8,6 +8,7 @@ import {
   createMongoProcessedEventStore,
   isDatabaseReady,
 } from '@kasa/service-kit';
+import { eventually, identityHeaders } from '@kasa/test-kit';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -36,16 +37,6 @@ let tokens: TokenService;
 let app: Express;
 const planChanges: KasaEvent<'auth.user.plan_changed'>[] = [];
 
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const unique = () => randomUUID().slice(0, 8);
 
 /** An app over the same database and bus, with another payment provider (the edge of the world). */
@@ -73,7 +64,7 @@ async function signUp(target: Express = app) {
     .send({ username: `kofi_${id}`, email: `kofi.${id}@example.com`, password: 'akwaaba-123' });
   expect(res.status).toBe(201);
   const { user, token } = res.body as AuthResponse;
-  const identity = { 'x-kasa-user-id': user.id, 'x-kasa-username': user.username, 'x-kasa-tier': 'free' };
+  const identity = identityHeaders({ userId: user.id, username: user.username, tier: 'free' });
   return { user, token, identity };
 }
 

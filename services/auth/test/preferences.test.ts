@@ -1,5 +1,6 @@
 import type { ThemePreferenceResponse, ThemeSettings } from '@kasa/contracts';
 import { ServiceMetrics, connectDatabase, createLogger, createServiceApp } from '@kasa/service-kit';
+import { identityHeaders, newIdentity } from '@kasa/test-kit';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -21,9 +22,7 @@ const darkNeon: ThemeSettings = {
 };
 
 /** The headers the gateway sets after verifying a person's token. */
-function as(userId: string) {
-  return { 'x-kasa-user-id': userId, 'x-kasa-username': `user_${userId.slice(0, 6)}`, 'x-kasa-tier': 'free' };
-}
+const as = (userId: string) => identityHeaders(newIdentity('free', userId));
 
 beforeAll(async () => {
   db = await connectDatabase({

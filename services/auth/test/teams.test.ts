@@ -14,6 +14,7 @@ import {
   createLogger,
   createMongoProcessedEventStore,
 } from '@kasa/service-kit';
+import { eventually, identityHeaders } from '@kasa/test-kit';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -59,7 +60,7 @@ async function person(tier: 'free' | 'pro' | 'enterprise' = 'free'): Promise<Per
   return {
     id: user.id,
     email,
-    headers: { 'x-kasa-user-id': user.id, 'x-kasa-username': user.username, 'x-kasa-tier': tier },
+    headers: identityHeaders({ userId: user.id, username: user.username, tier }),
   };
 }
 
@@ -90,16 +91,6 @@ async function teamOfThree() {
   await join(admin, (await invite(owner, admin.email, 'admin')).id);
   await join(member, (await invite(admin, member.email)).id);
   return { owner, admin, member };
-}
-
-async function eventually<T>(probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 beforeAll(async () => {

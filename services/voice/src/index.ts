@@ -26,7 +26,7 @@ runMain(async () => {
   runtime.every(15 * 60_000, 'delete expired audio', () =>
     voice.store.deleteOlderThan(new Date(Date.now() - voice.audioTtlMs)),
   );
-  process.once('exit', () => voice.close());
+  runtime.onShutdown('speech engines', async () => voice.close());
 
   const video = await createVideoComponents({
     settings: config,
@@ -55,7 +55,7 @@ runMain(async () => {
   ).unref();
   runtime.every(60_000, 'video sweep', sweep);
   // On shutdown, stop taking jobs at once: the video being made goes back to the queue for another instance.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void video.close());
+  runtime.onShutdown('video worker', () => video.close(), { immediately: true });
 
   const readiness = { ...runtime.appDeps.readiness, videoQueue: () => video.queue.isConnected() };
   await runtime.listen(createApp({ ...runtime.appDeps, readiness, ...voice, video }), {

@@ -1,8 +1,11 @@
 /** Shared helpers of the voice service's integration tests (not a test file itself). */
+import type { SubscriptionTier } from '@kasa/contracts';
 import { EventBus, ServiceMetrics, connectDatabase, createLogger, isDatabaseReady } from '@kasa/service-kit';
+import { identityHeaders, newIdentity } from '@kasa/test-kit';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
+import type { Stream } from 'node:stream';
 import { createApp } from '../src/app';
 import { readConfig } from '../src/config';
 import { createVoiceComponents, type VoiceComponents } from '../src/voiceComponents';
@@ -11,10 +14,9 @@ export const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:56
 export const logger = createLogger({ service: 'voice-test', version: 'test', level: 'silent' });
 export const unique = (): string => randomUUID().slice(0, 8);
 
-/** The identity headers the gateway would forward for a user. */
-export function userHeaders(tier: 'free' | 'pro' | 'enterprise' = 'pro', userId = `user-${unique()}`) {
-  return { 'x-kasa-user-id': userId, 'x-kasa-username': `ama_${userId.slice(-6)}`, 'x-kasa-tier': tier };
-}
+/** The identity headers the gateway would forward for a user (voice's features mostly need a paid plan). */
+export const userHeaders = (tier: SubscriptionTier = 'pro', userId?: string) =>
+  identityHeaders(newIdentity(tier, userId));
 
 /** A database and a bus for one test file; `app(env)` builds the voice app as the service would from `env`. */
 export class TestEnvironment {
@@ -57,8 +59,8 @@ export class TestEnvironment {
   }
 }
 
-/** Collects a supertest response body as bytes, whatever its content type. */
-export function binaryParser(res: NodeJS.ReadableStream, callback: (err: Error | null, body: Buffer) => void): void {
+/** Collects a supertest response body as bytes, whatever its content type (superagent hands parsers the response stream). */
+export function binaryParser(res: Stream, callback: (err: Error | null, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   res.on('data', (chunk: Buffer) => chunks.push(chunk));
   res.on('end', () => callback(null, Buffer.concat(chunks)));

@@ -1,10 +1,12 @@
 import { VideoJob, VideoJobList, type KasaEvent } from '@kasa/contracts';
 import { EventBus, createMongoProcessedEventStore } from '@kasa/service-kit';
+import { eventually } from '@kasa/test-kit';
 import type { ConsumeMessage } from 'amqplib';
 import type { Express } from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { readConfig } from '../src/config';
 import type { VideoComponents } from '../src/video/videoComponents';
 import { AMQP_URL, logger, TestEnvironment, unique, userHeaders } from './support';
 import {
@@ -62,15 +64,11 @@ afterAll(async () => {
 const enterprise = userHeaders('enterprise');
 const prompt = 'Akwaaba! Welcome to Accra, the capital of Ghana. The markets open early in the morning.';
 
-const eventFor = async (jobId: string) => {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const event = events.find((e) => e.data.jobId === jobId);
-    if (event) return event;
-    if (Date.now() > deadline) throw new Error(`no voice.video.completed for ${jobId}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const eventFor = (jobId: string) =>
+  eventually(() => events.find((e) => e.data.jobId === jobId), {
+    timeoutMs: 10_000,
+    what: `voice.video.completed for ${jobId}`,
+  });
 
 describe('video generation, offline', () => {
   it('queues a job, renders speech and captions with ffmpeg, and serves the MP4 by range', async () => {
@@ -310,13 +308,11 @@ describe('the work queue', () => {
     const { channel, close } = await brokerChannel();
     try {
       channel.sendToQueue(worker.video.queue.queue, Buffer.from('{"jobId": 42}'), { persistent: true });
-      const deadline = Date.now() + 10_000;
-      let dead: false | { content: Buffer } = false;
-      while (!dead && Date.now() < deadline) {
-        dead = await channel.get(worker.video.queue.deadLetterQueue, { noAck: true });
-        if (!dead) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(dead && dead.content.toString()).toBe('{"jobId": 42}');
+      const dead = await eventually(() => channel.get(worker.video.queue.deadLetterQueue, { noAck: true }), {
+        timeoutMs: 10_000,
+        what: 'the message on the dead-letter queue',
+      });
+      expect(dead.content.toString()).toBe('{"jobId": 42}');
     } finally {
       await close();
     }
@@ -488,7 +484,6 @@ describe('a hosted video model', () => {
   }, 60_000);
 
   it('refuses to start with the hosted model and no key', async () => {
-    const { readConfig } = await import('../src/config');
     expect(() => readConfig({ VOICE_VIDEO_PROVIDER: 'openai' })).toThrow(/OPENAI_API_KEY/);
   });
 });

@@ -47,6 +47,8 @@ export class ServiceRuntime {
   readonly instanceId = randomUUID();
   private shuttingDown = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly shutdownTasks: Array<{ name: string; close: () => Promise<unknown> }> = [];
+  private readonly shutdownStartTasks: Array<{ name: string; close: () => Promise<unknown> }> = [];
   private reportComponents?: () => HeartbeatComponent[];
   readonly appDeps: RuntimeAppDeps;
 
@@ -112,6 +114,15 @@ export class ServiceRuntime {
     );
   }
 
+  /**
+   * Runs `close` on shutdown, after HTTP has drained and before the bus and the database close (e.g. the last batch
+   * of writes kept off the request path); with `{ immediately: true }`, as soon as shutdown starts instead (e.g. stop
+   * taking queued jobs, so another instance gets them). The runtime owns the signals: no service adds its own handlers.
+   */
+  onShutdown(name: string, close: () => Promise<unknown>, options: { immediately?: boolean } = {}): void {
+    (options.immediately ? this.shutdownStartTasks : this.shutdownTasks).push({ name, close });
+  }
+
   /** Runs `task` every `ms` until shutdown; errors are logged, never thrown. */
   every(ms: number, name: string, task: () => Promise<unknown>): void {
     const timer = setInterval(() => {
@@ -136,8 +147,13 @@ export class ServiceRuntime {
       onShutdownStart: () => {
         this.shuttingDown = true;
         this.timers.forEach(clearInterval);
+        for (const task of this.shutdownStartTasks) {
+          task.close().catch((err: unknown) => this.logger.warn({ err, task: task.name }, 'shutdown task failed'));
+        }
       },
       closers: [
+        // The service's own last writes (batched bookkeeping) go first, while the database is still open.
+        ...this.shutdownTasks,
         { name: 'event bus', close: () => this.bus.close() },
         { name: 'database', close: () => this.db.close() },
         ...(this.spans ? [{ name: 'telemetry', close: () => this.spans!.shutdown() }] : []),

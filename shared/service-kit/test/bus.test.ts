@@ -5,6 +5,7 @@
  * at the events (ids, sources) a test made itself.
  */
 import { DEAD_LETTER_EXCHANGE, EVENTS_EXCHANGE, type EventData, type KasaEvent } from '@kasa/contracts';
+import { eventually } from '@kasa/test-kit';
 import { connect as amqpConnect, type Channel, type ChannelModel, type GetMessage } from 'amqplib';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -29,20 +30,6 @@ const extraDbs: Connection[] = [];
 const consumerNames: string[] = [];
 const buses: EventBus[] = [];
 const proxies: TcpProxy[] = [];
-
-async function eventually<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const unique = () => randomUUID().slice(0, 8);
 
@@ -145,8 +132,7 @@ async function tap(type: string) {
             before.push(next);
           }
         },
-        5_000,
-        `message ${messageId} on ${type}`,
+        { timeoutMs: 5_000, what: `message ${messageId} on ${type}` },
       );
       return { message, before };
     },
@@ -284,7 +270,7 @@ describe('EventBus against RabbitMQ', () => {
 
     const id = await publisher.publish('auth.user.registered', data, { requestId: 'req-42' });
 
-    const event = await eventually(() => subscriber.received.find((e) => e.id === id));
+    const event = await eventually(() => subscriber.received.find((e) => e.id === id), { timeoutMs: 10_000 });
     expect(event).toEqual({
       id,
       type: 'auth.user.registered',
@@ -295,7 +281,7 @@ describe('EventBus against RabbitMQ', () => {
     });
     expect(Number.isNaN(Date.parse(event.time))).toBe(false);
     expect(subscriber.received.filter((e) => e.id === id)).toHaveLength(1);
-    expect(await eventually(() => subscriber.store.has(id))).toBe(true);
+    expect(await eventually(() => subscriber.store.has(id), { timeoutMs: 10_000 })).toBe(true);
 
     // What went over the wire: a persistent CloudEvents 1.0 JSON envelope, request id also in the headers.
     const { message } = await raw.until(id);
@@ -317,10 +303,13 @@ describe('EventBus against RabbitMQ', () => {
     expect(message.properties.headers?.['x-request-id']).toBe('req-42');
 
     // Logged with type, id and request id; never the data.
-    const lines = await eventually(() => {
-      const found = logsAbout(id);
-      return found.some((line) => line.msg === 'event handled') ? found : undefined;
-    });
+    const lines = await eventually(
+      () => {
+        const found = logsAbout(id);
+        return found.some((line) => line.msg === 'event handled') ? found : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(lines[0]).toMatchObject({ eventId: id, type: 'auth.user.registered', requestId: 'req-42' });
     expect(logLines.join('\n')).not.toContain(data.username);
   });
@@ -366,18 +355,16 @@ describe('EventBus against RabbitMQ', () => {
       publisher.publish('chat.session.created', data, { id }),
       publisher.publish('chat.session.created', data, { id }),
     ]);
-    await eventually(
-      () => logsAbout(id).some((line) => line.msg === 'duplicate event skipped'),
-      10_000,
-      'duplicate skipped',
-    );
+    await eventually(() => logsAbout(id).some((line) => line.msg === 'duplicate event skipped'), {
+      timeoutMs: 10_000,
+      what: 'duplicate skipped',
+    });
     // A later redelivery of an event already stored is skipped too.
     await publisher.publish('chat.session.created', data, { id });
-    await eventually(
-      () => logsAbout(id).filter((line) => line.msg === 'duplicate event skipped').length === 2,
-      10_000,
-      'second skip',
-    );
+    await eventually(() => logsAbout(id).filter((line) => line.msg === 'duplicate event skipped').length === 2, {
+      timeoutMs: 10_000,
+      what: 'second skip',
+    });
 
     expect(subscriber.received.filter((e) => e.id === id)).toHaveLength(1);
   });
@@ -404,7 +391,7 @@ describe('EventBus against RabbitMQ', () => {
 
     await publisher.publish('chat.session.created', sessionCreated(), { id });
 
-    await eventually(() => store.has(id), 10_000, 'event stored');
+    await eventually(() => store.has(id), { timeoutMs: 10_000, what: 'event stored' });
     expect(subscriber.received.filter((e) => e.id === id)).toHaveLength(2);
     expect(await messageCount(subscriber.dlq)).toBe(0);
   });
@@ -450,14 +437,14 @@ describe('EventBus against RabbitMQ', () => {
     const throwingId = await publisher.publish('auth.apikey.revoked', { userId: 'u1', keyId: 'k1', prefix: 'kasa_ab' });
     const sentinel = await publisher.publish('auth.user.registered', registered());
 
-    await eventually(
-      () => a.received.some((e) => e.id === sentinel) && b.received.some((e) => e.id === sentinel),
-      10_000,
-      'sentinel handled',
-    );
+    await eventually(() => a.received.some((e) => e.id === sentinel) && b.received.some((e) => e.id === sentinel), {
+      timeoutMs: 10_000,
+      what: 'sentinel handled',
+    });
     await eventually(
       async () =>
         (await messageCount(a.dlq)) >= 2 && (await messageCount(b.dlq)) >= 2 && (await messageCount(failing.dlq)) >= 1,
+      { timeoutMs: 10_000 },
     );
 
     for (const subscriber of [a, b]) {
@@ -514,7 +501,10 @@ describe('EventBus against RabbitMQ', () => {
     const id = await publisher.publish('auth.token.revoked', data, { requestId: 'req-b' });
 
     const mine = (instance: string) => seen[instance]!.filter((e) => e.id === id);
-    await eventually(() => mine('one').length === 1 && mine('two').length === 1, 10_000, 'both instances received');
+    await eventually(() => mine('one').length === 1 && mine('two').length === 1, {
+      timeoutMs: 10_000,
+      what: 'both instances received',
+    });
     for (const instance of ['one', 'two']) {
       expect(mine(instance)[0]).toEqual({
         id,
@@ -536,11 +526,17 @@ describe('EventBus against RabbitMQ', () => {
     await Promise.all([publisher.start(), direct.start()]);
 
     const before = await publisher.publish('chat.session.created', sessionCreated());
-    await eventually(() => subscriber.received.some((e) => e.id === before), 10_000, 'first event handled');
+    await eventually(() => subscriber.received.some((e) => e.id === before), {
+      timeoutMs: 10_000,
+      what: 'first event handled',
+    });
 
     proxy.refusing = true;
     proxy.dropAll();
-    await eventually(() => !subscriber.bus.isConnected() && !publisher.isConnected(), 5_000, 'disconnect noticed');
+    await eventually(() => !subscriber.bus.isConnected() && !publisher.isConnected(), {
+      timeoutMs: 5_000,
+      what: 'disconnect noticed',
+    });
 
     // Confirmed by the broker while the consumer is away: must not be lost.
     const whileConsumerAway = await direct.publish('chat.session.created', sessionCreated());
@@ -556,15 +552,21 @@ describe('EventBus against RabbitMQ', () => {
 
     proxy.refusing = false;
     const sentDuringOutage = await duringOutage;
-    await eventually(() => subscriber.bus.isConnected() && publisher.isConnected(), 10_000, 'reconnected');
+    await eventually(() => subscriber.bus.isConnected() && publisher.isConnected(), {
+      timeoutMs: 10_000,
+      what: 'reconnected',
+    });
     const after = await direct.publish('chat.session.created', sessionCreated());
-    await eventually(() => subscriber.received.some((e) => e.id === after), 10_000, 'events after reconnect handled');
+    await eventually(() => subscriber.received.some((e) => e.id === after), {
+      timeoutMs: 10_000,
+      what: 'events after reconnect handled',
+    });
 
     const sent = [before, whileConsumerAway, sentDuringOutage, after];
     const handled = subscriber.received.map((e) => e.id).filter((id) => sent.includes(id));
     expect(handled.sort()).toEqual([...sent].sort());
     for (const id of [whileConsumerAway, sentDuringOutage])
-      await eventually(() => subscriber.store.has(id), 5_000, 'event stored');
+      await eventually(() => subscriber.store.has(id), { timeoutMs: 5_000, what: 'event stored' });
     expect(logLines.some((line) => line.includes('event bus disconnected; reconnecting'))).toBe(true);
   });
 

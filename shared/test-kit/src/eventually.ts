@@ -7,6 +7,8 @@ export interface EventuallyOptions {
   intervalMs?: number;
   /** Names the awaited state in the error, e.g. 'the reply is stored'. */
   what?: string;
+  /** Read only on a timeout and appended to the error, e.g. the last lines a platform logged, to explain the wait. */
+  context?: () => string;
 }
 
 /**
@@ -18,20 +20,25 @@ export async function eventually<T>(
   probe: () => T | Promise<T>,
   options: EventuallyOptions | number = {},
 ): Promise<Exclude<T, undefined | null | false>> {
-  const { timeoutMs = 5_000, intervalMs = 25, what = 'the awaited state' } =
-    typeof options === 'number' ? { timeoutMs: options } : options;
+  const {
+    timeoutMs = 5_000,
+    intervalMs = 25,
+    what = 'the awaited state',
+    context,
+  } = typeof options === 'number' ? { timeoutMs: options } : options;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== null && value !== false) return value as Exclude<T, undefined | null | false>;
+      if (value !== undefined && value !== null && value !== false)
+        return value as Exclude<T, undefined | null | false>;
     } catch (err) {
       lastError = err;
     }
     if (Date.now() > deadline) {
       const reason = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`${what}: not reached within ${timeoutMs} ms${reason}`);
+      throw new Error(`${what}: not reached within ${timeoutMs} ms${reason}${context ? `\n${context()}` : ''}`);
     }
     await sleep(intervalMs);
   }

@@ -23,10 +23,9 @@ import type { TeamService } from '../teams/teamService';
 import type { UserService } from '../users/userService';
 import { toPublicApiKey, type ApiKeyDocument } from './apiKeyModel';
 import { generateApiKey, hashApiKey, visibleParts } from './apiKeySecrets';
+import type { ApiKeyUsageRecorder } from './apiKeyUsage';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** lastUsedAt is written at most this often per key: one write a minute, not one per request. */
-const LAST_USED_RESOLUTION_MS = 60_000;
 /** The list shows the most recent keys, revoked ones included, up to this many. */
 const LIST_LIMIT = 100;
 /** How long a revocation waits for the broker's confirm before answering (the gateways' cache expires anyway). */
@@ -49,6 +48,8 @@ export interface ApiKeyServiceDeps {
   teams?: Pick<TeamService, 'membershipOf' | 'teamTier'>;
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
+  /** Where verifications note a key's use; written in the background, never awaited by a verification. */
+  usage: Pick<ApiKeyUsageRecorder, 'record'>;
   now?: () => Date;
 }
 
@@ -130,7 +131,8 @@ export class ApiKeyService {
 
   /**
    * The identity a presented key acts for, with the owner's current username and tier (so an upgrade applies to
-   * existing keys), or a 401 whose `details.reason` says why. Records the use at most once a minute.
+   * existing keys), or a 401 whose `details.reason` says why. The use is noted for the key's "last used" time and
+   * written after the answer (see ApiKeyUsageRecorder): the gateway is waiting for this answer, the time can wait.
    */
   async verify(key: string): Promise<VerifiedApiKey> {
     if (!API_KEY_PATTERN.test(key)) throw rejected('unknown');
@@ -150,7 +152,7 @@ export class ApiKeyService {
       if (!teamTier) throw rejected('revoked');
       tier = teamTier;
     }
-    await this.recordUse(doc, now);
+    this.deps.usage.record(doc, now);
     return {
       userId: doc.userId,
       username: user.username,
@@ -187,16 +189,6 @@ export class ApiKeyService {
       return { _id: keyId, teamId: key.teamId };
     }
     return { _id: keyId, userId, teamId: null };
-  }
-
-  private async recordUse(doc: ApiKeyDocument, now: Date): Promise<void> {
-    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-    if (doc.lastUsedAt && doc.lastUsedAt > staleBefore) return;
-    // Conditional, so concurrent verifications (several gateways) still write once a minute.
-    await this.deps.keys.updateOne(
-      { _id: doc._id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: staleBefore } }] },
-      { $set: { lastUsedAt: now } },
-    );
   }
 
   private countActive(userId: string, now: Date): Promise<number> {

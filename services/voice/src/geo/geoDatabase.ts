@@ -41,7 +41,7 @@ export class GeoDatabase {
   static async load(logger: Logger): Promise<GeoDatabase> {
     const started = performance.now();
     // geoip-lite reads its data files synchronously when first required.
-    const geoip = await import('geoip-lite');
+    const geoip = commonJsExports<GeoipLite>(await import('geoip-lite'));
     logger.info(
       { ms: Math.round(performance.now() - started), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) },
       'GeoIP database loaded',
@@ -69,6 +69,15 @@ export class GeoDatabase {
       suggestedLanguages: [...country.languages],
     };
   }
+}
+
+/**
+ * The `module.exports` of a CommonJS package loaded with `import()`. Node's own loader (what tsc's output runs on)
+ * hands back a namespace with the exports under `default` (geoip-lite's functions are not found by Node's static
+ * scan of named exports); jest's swc transform hands back the exports themselves. Both shapes are accepted here.
+ */
+function commonJsExports<T extends object>(loaded: T | { default: T }): T {
+  return 'default' in loaded && loaded.default !== undefined ? loaded.default : (loaded as T);
 }
 
 function notFound(ip: string, message: string): GeoLookupResponse {

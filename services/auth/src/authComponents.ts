@@ -1,0 +1,73 @@
+import type { EventBus, Logger } from '@kasa/service-kit';
+import type { Connection } from 'mongoose';
+import { apiKeyModel } from './apiKeys/apiKeyModel';
+import { ApiKeyService } from './apiKeys/apiKeyService';
+import { ApiKeyUsageRecorder } from './apiKeys/apiKeyUsage';
+import { createBillingService, type BillingService } from './billing/billingService';
+import { BuiltInPaymentProvider, type PaymentProvider } from './billing/paymentProvider';
+import type { AuthConfig } from './config';
+import { teamInvitationModel, teamModel } from './teams/teamModel';
+import { TeamService } from './teams/teamService';
+import { revokedTokenModel } from './tokens/revokedTokenModel';
+import { loadSigningKey, type SigningKey } from './tokens/signingKey';
+import { TokenService } from './tokens/tokenService';
+import { userModel } from './users/userModel';
+import { UserService } from './users/userService';
+
+/** The settings the components read. */
+export type AuthComponentSettings = Pick<
+  AuthConfig,
+  'JWT_PRIVATE_KEY' | 'AUTH_KEYS_DIR' | 'JWT_TTL_SECONDS' | 'API_KEY_USAGE_FLUSH_MS' | 'API_KEY_USAGE_MAX_PENDING'
+>;
+
+/** Everything the auth service is made of, built once over its database and bus. */
+export interface AuthComponents {
+  signingKey: SigningKey;
+  users: UserService;
+  tokens: TokenService;
+  billing: BillingService;
+  apiKeys: ApiKeyService;
+  apiKeyUsage: ApiKeyUsageRecorder;
+  teams: TeamService;
+}
+
+/**
+ * The auth service's composition root: accounts, tokens, plans and payments, API keys (with their batched "last
+ * used" bookkeeping) and teams. `index.ts` hands the result to `createApp` and the runtime.
+ */
+export function createAuthComponents(deps: {
+  db: Connection;
+  bus: EventBus;
+  logger: Logger;
+  settings: AuthComponentSettings;
+  /** The built-in provider completes a checkout locally; a real one plugs in here. */
+  paymentProvider?: PaymentProvider;
+}): AuthComponents {
+  const { db, bus, logger, settings } = deps;
+  const signingKey = loadSigningKey({ pem: settings.JWT_PRIVATE_KEY, keysDir: settings.AUTH_KEYS_DIR });
+  const users = new UserService(userModel(db), bus, logger);
+  const tokens = new TokenService(signingKey, revokedTokenModel(db), settings.JWT_TTL_SECONDS);
+  const billing = createBillingService({
+    db,
+    users,
+    provider: deps.paymentProvider ?? new BuiltInPaymentProvider(),
+    bus,
+    logger,
+  });
+  const keys = apiKeyModel(db);
+  const apiKeyUsage = new ApiKeyUsageRecorder({
+    keys,
+    logger,
+    flushIntervalMs: settings.API_KEY_USAGE_FLUSH_MS,
+    maxPending: settings.API_KEY_USAGE_MAX_PENDING,
+  }).start();
+  const apiKeys = new ApiKeyService({ keys, users, bus, logger, usage: apiKeyUsage });
+  const teams = new TeamService({
+    teams: teamModel(db),
+    invitations: teamInvitationModel(db),
+    users: userModel(db),
+    revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
+  });
+  apiKeys.attachTeams(teams);
+  return { signingKey, users, tokens, billing, apiKeys, apiKeyUsage, teams };
+}
