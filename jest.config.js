@@ -1,4 +1,7 @@
-/** One jest run over every package: unit tests beside the code, integration tests in each package's test/ folder. */
+/**
+ * One jest run over every package: unit tests beside the code run on src (compiled by swc); integration tests (each
+ * package's test/ folder and tests/) run the tsc output in dist/ that production runs (see tests/jest/resolveBuilt.js).
+ */
 const swc = [
   '@swc/jest',
   {
@@ -9,24 +12,20 @@ const swc = [
     },
   },
 ];
-const kasaPackages = {
-  '^@kasa/contracts$': '<rootDir>/shared/contracts/src',
-  '^@kasa/service-kit$': '<rootDir>/shared/service-kit/src',
-  '^@kasa/api-client$': '<rootDir>/shared/api-client/src',
-  '^@kasa/language-detect$': '<rootDir>/shared/language-detect/src',
-  '^@kasa/sdk$': '<rootDir>/sdks/js/src',
-  '^@kasa/react$': '<rootDir>/sdks/react/src',
-  '^@kasa/ai-providers$': '<rootDir>/shared/ai-providers/src',
-  '^@kasa/test-kit$': '<rootDir>/shared/test-kit/src',
-};
+// The built output of the packages tsc compiles: run as emitted, not recompiled.
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const builtOutput = `^${escape(__dirname)}/(shared|services|sdks)/[^/]+/dist/.+\\.js$|^${escape(__dirname)}/gateway/dist/.+\\.js$`;
 // ESM-only packages that services load with import(): jest runs CommonJS here, so swc compiles them like our code.
 const esmOnlyPackages = ['franc-all', 'trigram-utils', 'n-gram', 'collapse-white-space'];
 
 module.exports = {
-  testEnvironment: 'node',
-  transform: { '^.+\\.(t|j)sx?$': swc },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`],
-  moduleNameMapper: kasaPackages,
+  testEnvironment: '<rootDir>/tests/jest/environment.js',
+  // The first matching pattern wins: built output before everything else.
+  transform: { [builtOutput]: '<rootDir>/tests/jest/distTransform.js', '^.+\\.(t|j)sx?$': swc },
+  // tests/jest/ is plain Node code that runs outside the sandbox; its environment needs Node's real import().
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`, '<rootDir>/tests/jest/'],
+  // @kasa/* is src for unit tests and the built main for integration tests; src/**/*.ts is dist/**/*.js for the latter.
+  resolver: '<rootDir>/tests/jest/resolveBuilt.js',
   testMatch: ['<rootDir>/{shared,services,gateway,frontends,tests,sdks}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/tests/jest/globalSetup.js',

@@ -1,3 +1,4 @@
+import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -40,14 +41,6 @@ async function signUp(page: Page, baseUrl: string, person = newPerson()) {
   await page.waitForURL(`${baseUrl}/chat`);
   await new ChatPage(page).app().waitFor();
   return person;
-}
-
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Records, in the page, each length the reply being written shows: one entry per render that changed it. */
@@ -126,10 +119,16 @@ describe('the chat with the offline provider', () => {
     expect(lengths.length).toBeGreaterThanOrEqual(3);
     expect(lengths[0]).toBeLessThan(Math.max(...lengths));
     expect(await chat.lastReply().getByTestId('message-provider').innerText()).toBe('via offline');
-    await eventually(() => chat.composer().isEnabled(), 'the composer to be enabled again');
+    await eventually(() => chat.composer().isEnabled(), {
+      timeoutMs: 10_000,
+      what: 'the composer to be enabled again',
+    });
 
     // The URL names the session, which the sidebar lists under the first message.
-    await eventually(async () => chat.sessionIdFromUrl() !== null, 'the session id in the URL');
+    await eventually(async () => chat.sessionIdFromUrl() !== null, {
+      timeoutMs: 10_000,
+      what: 'the session id in the URL',
+    });
     const firstSession = chat.sessionIdFromUrl()!;
     const firstTitle = 'What is Kasa? Tell me about the personas.';
     await chat.sessionLink(firstTitle).waitFor();
@@ -177,7 +176,10 @@ describe('the chat with the offline provider', () => {
       resumable: true,
     });
     expect(await chat.waitForReplyEnd()).toBe('complete');
-    await eventually(async () => chat.sessionIdFromUrl() !== null, 'the second session in the URL');
+    await eventually(async () => chat.sessionIdFromUrl() !== null, {
+      timeoutMs: 10_000,
+      what: 'the second session in the URL',
+    });
     const secondSession = chat.sessionIdFromUrl()!;
     expect(secondSession).not.toBe(firstSession);
     await chat.sessionLink('How do I save money each month?').waitFor();
@@ -198,7 +200,10 @@ describe('the chat with the offline provider', () => {
     // Rename in place.
     await chat.rename(firstTitle, 'Kasa basics');
     await chat.sessionLink('Kasa basics').waitFor();
-    await eventually(async () => (await chat.title().innerText()) === 'Kasa basics', 'the renamed title');
+    await eventually(async () => (await chat.title().innerText()) === 'Kasa basics', {
+      timeoutMs: 10_000,
+      what: 'the renamed title',
+    });
 
     // Delete asks first; Cancel keeps the session, Delete removes it.
     await chat.deleteButton('How do I save money each month?').click();
@@ -207,7 +212,10 @@ describe('the chat with the offline provider', () => {
     expect(await chat.sessionLinks().count()).toBe(2);
     await chat.deleteButton('How do I save money each month?').click();
     await chat.confirmDialog().getByRole('button', { name: 'Delete' }).click();
-    await eventually(async () => (await chat.sessionLinks().count()) === 1, 'the deleted session to leave the list');
+    await eventually(async () => (await chat.sessionLinks().count()) === 1, {
+      timeoutMs: 10_000,
+      what: 'the deleted session to leave the list',
+    });
     const gone = await page.evaluate(
       async ({ id }) =>
         (
@@ -367,8 +375,14 @@ describe('the chat with a slow provider', () => {
     expect(fullText.startsWith(stoppedText)).toBe(true);
     // The provider's request was cancelled, not left to run to the end.
     const call = fake.requests[requests - 1]!;
-    await eventually(async () => call.closedAt !== undefined, 'the provider call to be cancelled', 3_000);
-    await eventually(() => chat.composer().isEnabled(), 'the composer to be enabled again');
+    await eventually(async () => call.closedAt !== undefined, {
+      timeoutMs: 3_000,
+      what: 'the provider call to be cancelled',
+    });
+    await eventually(() => chat.composer().isEnabled(), {
+      timeoutMs: 10_000,
+      what: 'the composer to be enabled again',
+    });
 
     // It stays stopped after a reload.
     await page.reload();
@@ -384,7 +398,10 @@ describe('the chat with a slow provider', () => {
 
     await chat.send('Count slowly again.');
     await waitForWords(page, 5);
-    await eventually(async () => chat.sessionIdFromUrl() !== null, 'the session id in the URL');
+    await eventually(async () => chat.sessionIdFromUrl() !== null, {
+      timeoutMs: 10_000,
+      what: 'the session id in the URL',
+    });
     const sessionId = chat.sessionIdFromUrl()!;
     const before = wordCount(await chat.lastReplyText());
 
@@ -396,7 +413,10 @@ describe('the chat with a slow provider', () => {
     expect(await chat.waitForReplyEnd(20_000)).toBe('complete');
     expect(await chat.lastReplyText()).toBe(fullText);
     expect(await chat.userMessages().count()).toBe(1);
-    await eventually(() => chat.composer().isEnabled(), 'the composer to be enabled again');
+    await eventually(() => chat.composer().isEnabled(), {
+      timeoutMs: 10_000,
+      what: 'the composer to be enabled again',
+    });
 
     // The sidebar lists it; a fresh page opens it from there.
     await chat.newChatButton().click();

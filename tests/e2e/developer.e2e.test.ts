@@ -1,3 +1,4 @@
+import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -49,15 +50,6 @@ const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('kasa_a
 async function apiGet<T>(path: string, token: string): Promise<{ status: number; body: T }> {
   const res = await fetch(`${platform.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, body: (await res.json()) as T };
-}
-
-/** Repeats `attempt` until it returns true or the time is up (the status service stores gateway events in batches). */
-async function eventually(attempt: () => Promise<boolean>, what: string, timeoutMs = 45_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await attempt())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
 }
 
 describe('the developer portal', () => {
@@ -132,15 +124,18 @@ describe('the developer portal', () => {
     // Analytics: the call shows up once the status service has stored the gateway's batch.
     await portal.openTab('Analytics');
     await portal.keyFilter().selectOption({ label: `Weather bot (${masked})` });
-    await eventually(async () => {
-      await portal.refreshButton().click();
-      await portal.refreshButton().getByText('Refresh', { exact: true }).waitFor();
-      const total = await portal
-        .usageTotal()
-        .innerText()
-        .catch(() => '');
-      return /^[1-9][\d,]* calls with this key$/.test(total);
-    }, 'the key’s call in Analytics');
+    await eventually(
+      async () => {
+        await portal.refreshButton().click();
+        await portal.refreshButton().getByText('Refresh', { exact: true }).waitFor();
+        const total = await portal
+          .usageTotal()
+          .innerText()
+          .catch(() => '');
+        return /^[1-9][\d,]* calls with this key$/.test(total);
+      },
+      { timeoutMs: 45_000, intervalMs: 1_000, what: 'the key’s call in Analytics' },
+    );
     await portal.usageByStatus().getByText('200 OK').waitFor();
 
     // Revoke after a confirmation; the key then gets 401, and the portal stays signed in.
@@ -149,11 +144,11 @@ describe('the developer portal', () => {
     await portal.revokeDialog('Weather bot').getByRole('button', { name: 'Cancel' }).click();
     expect(await portal.key('Weather bot').getAttribute('data-state')).toBe('active');
     await portal.revokeKey('Weather bot');
-    await eventually(
-      async () => (await portal.key('Weather bot').getAttribute('data-state')) === 'revoked',
-      'Revoked',
-      10_000,
-    );
+    await eventually(async () => (await portal.key('Weather bot').getAttribute('data-state')) === 'revoked', {
+      timeoutMs: 10_000,
+      intervalMs: 1_000,
+      what: 'Revoked',
+    });
 
     await portal.openTab('API Test');
     await eventually(
@@ -162,8 +157,7 @@ describe('the developer portal', () => {
         await portal.testStatus().waitFor();
         return /^401/.test(await portal.testStatus().innerText());
       },
-      'the revoked key to be refused',
-      40_000,
+      { timeoutMs: 40_000, intervalMs: 1_000, what: 'the revoked key to be refused' },
     );
     expect(await portal.testBody().innerText()).toContain('"code": "unauthenticated"');
     expect(await tokenOf(page)).toBe(token);

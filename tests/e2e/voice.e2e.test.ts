@@ -1,3 +1,4 @@
+import { eventually } from '@kasa/test-kit';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -148,13 +149,8 @@ async function upgradeToPro(page: Page) {
   await new ChatPage(page).userCard().getByText('Pro plan').waitFor();
 }
 
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${platform.logs.slice(-20).join('\n')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** What the platform said last, for a wait that timed out. */
+const lastLogs = () => platform.logs.slice(-20).join('\n');
 
 describe('voice in the chat', () => {
   it('reads replies aloud in voice mode, with pause and speed, and sends a recording as a voice message', async () => {
@@ -180,10 +176,12 @@ describe('voice in the chat', () => {
     await chat.waitForAudioState('playing');
     const first = await chat.audioElement();
     expect(first?.src).toMatch(/\/api\/voice\/audio\/[A-Za-z0-9_-]{22}$/);
-    await eventually(
-      async () => ((await chat.audioElement())?.currentTime ?? 0) > (first?.currentTime ?? 0) + 0.2,
-      'the spoken reply to advance',
-    );
+    await eventually(async () => ((await chat.audioElement())?.currentTime ?? 0) > (first?.currentTime ?? 0) + 0.2, {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+      context: lastLogs,
+      what: 'the spoken reply to advance',
+    });
 
     // Pause holds the position; another speed applies to the audio; Play goes on from where it was.
     await chat.playPauseButton().click();
@@ -196,10 +194,12 @@ describe('voice in the chat', () => {
     expect((await chat.audioElement())!.playbackRate).toBe(1.5);
     await chat.playPauseButton().click();
     await chat.waitForAudioState('playing');
-    await eventually(
-      async () => ((await chat.audioElement())?.currentTime ?? 0) > paused.currentTime + 0.2,
-      'playback to resume',
-    );
+    await eventually(async () => ((await chat.audioElement())?.currentTime ?? 0) > paused.currentTime + 0.2, {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+      context: lastLogs,
+      what: 'playback to resume',
+    });
     expect((await chat.audioElement())!.playbackRate).toBe(1.5);
     expect(await page.evaluate(() => localStorage.getItem('kasa_chat_voice_speed'))).toBe('1.5');
     await chat.playPauseButton().click();
@@ -218,7 +218,12 @@ describe('voice in the chat', () => {
     expect(await spoken.getAttribute('data-type')).toBe('voice');
     expect(await spoken.getByTestId('message-content').innerText()).toBe(HEARD);
     await spoken.getByTestId('message-voice').getByText('Voice message').waitFor();
-    await eventually(async () => (await chat.replies().count()) > repliesBefore, 'the answer to the voice message');
+    await eventually(async () => (await chat.replies().count()) > repliesBefore, {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+      context: lastLogs,
+      what: 'the answer to the voice message',
+    });
     expect(await chat.waitForReplyEnd()).toBe('complete');
     expect(await chat.lastReplyText()).toContain('offline mode');
     expect(await chat.voiceStatus().innerText()).toBe('');

@@ -1,7 +1,8 @@
+import { eventually } from '@kasa/test-kit';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { EventCounter } from './support/eventCounter';
-import { AMQP_TARGET, call, eventually, pick, register, via } from './support/faults';
+import { AMQP_TARGET, call, pick, register, via } from './support/faults';
 import { TcpProxy } from './support/tcpProxy';
 
 /**
@@ -65,12 +66,11 @@ describe('the broker connection dropped and restored', () => {
       await broker.cut();
       // The services notice at once (the socket closes) and say so on /readyz, while HTTP keeps working.
       await eventually(
-        'every service reporting the broker away',
         async () => {
           const answers = await Promise.all(SERVICES.map(readiness));
           return answers.every((a) => a.status === 503 && a.body.checks.broker === false);
         },
-        10_000,
+        { timeoutMs: 10_000, intervalMs: 200, what: 'every service reporting the broker away' },
       );
       const outageEnds = Date.now() + OUTAGE_MS;
       const before = registered.length;
@@ -90,11 +90,11 @@ describe('the broker connection dropped and restored', () => {
       ).toEqual([]);
 
       await broker.restore();
-      await eventually(
-        'every service reconnected to the broker',
-        async () => (await Promise.all(SERVICES.map(readiness))).every((a) => a.status === 200),
-        RECOVER_WITHIN_MS,
-      );
+      await eventually(async () => (await Promise.all(SERVICES.map(readiness))).every((a) => a.status === 200), {
+        timeoutMs: RECOVER_WITHIN_MS,
+        intervalMs: 200,
+        what: 'every service reconnected to the broker',
+      });
     }
     await turn(n + 1);
 
@@ -105,12 +105,15 @@ describe('the broker connection dropped and restored', () => {
       messages: messageIds.filter((id) => counter.find('chat.message.created', (d) => d.messageId === id).length === 0),
     });
     await eventually(
-      'every acknowledged registration and message announced on kasa.events',
       () => {
         const gaps = missing();
         return gaps.registrations.length === 0 && gaps.messages.length === 0;
       },
-      DELIVER_WITHIN_MS,
+      {
+        timeoutMs: DELIVER_WITHIN_MS,
+        intervalMs: 200,
+        what: 'every acknowledged registration and message announced on kasa.events',
+      },
     ).catch((err: Error) => {
       throw new Error(`${err.message}; missing ${JSON.stringify(missing())}\n${platform.logs.slice(-30).join('\n')}`);
     });

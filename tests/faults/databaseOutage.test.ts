@@ -1,6 +1,7 @@
+import { eventually } from '@kasa/test-kit';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startPlatform, type RunningPlatform } from '../support/platform';
-import { call, eventually, expectClearError, pick, register, via, type Answer } from './support/faults';
+import { call, expectClearError, pick, register, via, type Answer } from './support/faults';
 import { TcpProxy } from './support/tcpProxy';
 
 /**
@@ -89,7 +90,7 @@ describe('the database stopped while Kasa is in use', () => {
     await sleep(Math.max(0, outageEnds - Date.now()));
     await db.restore();
 
-    await eventually('every service ready again', allReady, RECOVER_WITHIN_MS);
+    await eventually(allReady, { timeoutMs: RECOVER_WITHIN_MS, intervalMs: 200, what: 'every service ready again' });
     for (let i = 0; i < 3; i++) {
       const answer = await createSession(`after ${i}`);
       expect(answer.status).toBe(201);
@@ -151,7 +152,11 @@ describe('audio storage failing (the database stopped during speech synthesis)',
       }
     }
     await db.restore();
-    await eventually('voice ready again', async () => (await ready('voice')).status === 200, RECOVER_WITHIN_MS);
+    await eventually(async () => (await ready('voice')).status === 200, {
+      timeoutMs: RECOVER_WITHIN_MS,
+      intervalMs: 200,
+      what: 'voice ready again',
+    });
 
     const made = await synthesize(ownText(n + 1), pro);
     if (made.status !== 201) throw new Error(explain('synthesis after the outage', made));

@@ -1,7 +1,8 @@
+import { eventually } from '@kasa/test-kit';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
-import { call, eventually, pick, register, type Answer } from './support/faults';
+import { call, pick, register, type Answer } from './support/faults';
 
 /**
  * The only configured AI provider accepts requests and never answers. The chain must give up on it after the
@@ -73,7 +74,11 @@ describe('an AI provider that hangs', () => {
     }
     // Every hung call was asked once and then abandoned: its connection closed, nothing left waiting.
     expect(provider.requests).toHaveLength(CONCURRENT);
-    await eventually('the hung calls closed', () => provider.requests.every((r) => r.closedAt !== undefined), 5_000);
+    await eventually(() => provider.requests.every((r) => r.closedAt !== undefined), {
+      timeoutMs: 5_000,
+      intervalMs: 200,
+      what: 'the hung calls closed',
+    });
 
     // The circuit is open: the next questions skip the provider without asking it, and do not wait for a timeout.
     expect(await circuit()).toBe('open');
@@ -86,11 +91,11 @@ describe('an AI provider that hangs', () => {
     // Once the reset time has passed, a trial call goes to the provider again; it answers now, so the circuit closes.
     provider.mode = { kind: 'ok', text: 'The provider is back.' };
     await sleep(BREAKER_RESET_MS);
-    await eventually(
-      'the provider answering again',
-      async () => (await ask('Are you back?')).body.provider === 'openai',
-      10_000,
-    );
+    await eventually(async () => (await ask('Are you back?')).body.provider === 'openai', {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+      what: 'the provider answering again',
+    });
     expect(await circuit()).toBe('closed');
   }, 120_000);
 

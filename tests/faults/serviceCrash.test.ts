@@ -1,7 +1,8 @@
+import { eventually } from '@kasa/test-kit';
 import { performance } from 'node:perf_hooks';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
-import { call, eventually, expectClearError, pick, register } from './support/faults';
+import { call, expectClearError, pick, register } from './support/faults';
 
 /**
  * A service process is killed (SIGKILL: no graceful shutdown), once in `npm test` and three times under
@@ -122,7 +123,6 @@ describe('a service killed in the middle of a request', () => {
       await platform.restart('chat');
       provider.mode = { kind: 'ok', text: `Back after crash ${crash}.` };
       await eventually(
-        'a complete reply after the restart',
         async () => {
           const answer = await call(platform.baseUrl, 'POST', `/api/chat/sessions/${session.body.id}/messages`, {
             token: person.token,
@@ -132,7 +132,7 @@ describe('a service killed in the middle of a request', () => {
           acknowledged.push(answer.body.userMessageId as string);
           return answer.body.content === `Back after crash ${crash}.`;
         },
-        10_000,
+        { timeoutMs: 10_000, intervalMs: 200, what: 'a complete reply after the restart' },
       );
     }
 

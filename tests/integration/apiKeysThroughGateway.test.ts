@@ -1,5 +1,6 @@
 import type { ApiKey, AuthResponse, CreateApiKeyResponse } from '@kasa/contracts';
 import { EventBus, connectDatabase, createLogger } from '@kasa/service-kit';
+import { eventually } from '@kasa/test-kit';
 import { Types, type Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { startPlatform, type RunningPlatform } from '../support/platform';
@@ -25,11 +26,14 @@ beforeAll(async () => {
   publisher = new EventBus({ url: AMQP_URL, source: 'kasa/api-keys-it', logger });
   await publisher.start();
   // Revocations reach the gateway over its broadcast queue: wait until it listens.
-  await eventually(async () => {
-    const ready = await fetch(`http://127.0.0.1:${platform.ports.admin}/readyz`).catch(() => undefined);
-    const body = (await ready?.json().catch(() => undefined)) as { info?: { revocationFeed?: string } } | undefined;
-    return body?.info?.revocationFeed === 'connected';
-  }, 15_000);
+  await eventually(
+    async () => {
+      const ready = await fetch(`http://127.0.0.1:${platform.ports.admin}/readyz`).catch(() => undefined);
+      const body = (await ready?.json().catch(() => undefined)) as { info?: { revocationFeed?: string } } | undefined;
+      return body?.info?.revocationFeed === 'connected';
+    },
+    { timeoutMs: 15_000 },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -40,14 +44,6 @@ afterAll(async () => {
 });
 
 const url = (path: string) => `${platform.baseUrl}${path}`;
-
-async function eventually(probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function send(method: string, path: string, credential: string, body?: unknown) {
   const res = await fetch(url(path), {
@@ -111,7 +107,7 @@ describe('an API key through the gateway', () => {
     const revoked = await send('DELETE', `/api/developer/keys/${key.id}`, token);
     expect(revoked.res.status).toBe(204);
     const revokedAt = Date.now();
-    await eventually(async () => (await send('GET', '/api/personas', secret)).res.status === 401, 2_000);
+    await eventually(async () => (await send('GET', '/api/personas', secret)).res.status === 401, { timeoutMs: 2_000 });
     expect(Date.now() - revokedAt).toBeLessThan(2_000);
     const refused = await send('GET', '/api/personas', secret);
     expect(refused.body).toMatchObject({ code: 'unauthenticated', message: expect.stringContaining('revoked') });
@@ -251,7 +247,7 @@ describe('an API key through the gateway', () => {
     await publisher.publish('auth.user.plan_changed', { userId, from: 'free', to: 'pro' });
     await eventually(
       async () => (await send('GET', '/api/personas', secret)).res.headers.get('x-quota-limit') === '50000',
-      2_000,
+      { timeoutMs: 2_000 },
     );
   });
 });

@@ -1,3 +1,4 @@
+import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
@@ -24,14 +25,6 @@ async function post(path: string, body: unknown, headers: Record<string, string>
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { res, body: (await res.json()) as Record<string, any> };
-}
-
-async function eventually(probe: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('a person through the gateway', () => {
@@ -64,7 +57,7 @@ describe('a person through the gateway', () => {
     // Every gateway instance learns of the revocation over the bus and refuses the token on every route.
     await eventually(
       async () => (await fetch(url('/api/personas'), { headers: { authorization: `Bearer ${token}` } })).status === 401,
-      2_000,
+      { timeoutMs: 2_000 },
     );
   });
 

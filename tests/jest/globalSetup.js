@@ -10,5 +10,6 @@ module.exports = async function globalSetup() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-test-db-'));
   const mongo = await startEmbeddedMongo({ dataDir });
   process.env.MONGO_URL = mongo.url;
+  process.env.KASA_TEST_DB_PID = String(mongo.process.pid);
   globalThis.__KASA_MONGO__ = { stop: mongo.stop, dataDir };
 };

@@ -1,8 +1,9 @@
+import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
-import { Api, LEAKS, callFrom, eventually, listener, signToken, signingKeyPair } from './support';
+import { Api, LEAKS, callFrom, listener, signToken, signingKeyPair } from './support';
 
 /**
  * The OWASP API Security Top 10 (2023) against the running platform: the real gateway and services from their built
@@ -205,14 +206,20 @@ describe('API2 broken authentication', () => {
   it('refuses a token after sign-out and an API key after it is revoked', async () => {
     const person = await api.register('leaver');
     expect((await api.call('POST', '/api/auth/logout', { token: person.token })).status).toBe(200);
-    await eventually(async () => (await probe(person.token)).status === 401, 2_000, 'signed-out token refused');
+    await eventually(async () => (await probe(person.token)).status === 401, {
+      timeoutMs: 2_000,
+      what: 'signed-out token refused',
+    });
 
     const created = await api.call('POST', '/api/developer/keys', { token: alice.token, body: { name: 'temp' } });
     expect((await probe(created.body.secret)).status).toBe(200);
     expect(
       (await api.call('DELETE', `/api/developer/keys/${created.body.key.id}`, { token: alice.token })).status,
     ).toBe(204);
-    await eventually(async () => (await probe(created.body.secret)).status === 401, 2_000, 'revoked key refused');
+    await eventually(async () => (await probe(created.body.secret)).status === 401, {
+      timeoutMs: 2_000,
+      what: 'revoked key refused',
+    });
     expect((await probe('ksk_' + 'a'.repeat(40))).status).toBe(401);
   });
 
@@ -378,8 +385,7 @@ describe('API4 unrestricted resource consumption', () => {
             body: { role: 'user', content: 'again', type: 'text' },
           })
         ).status === 201,
-      5_000,
-      'a reply accepted once the others stopped',
+      { timeoutMs: 5_000, what: 'a reply accepted once the others stopped' },
     );
   }, 30_000);
 });

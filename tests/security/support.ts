@@ -124,12 +124,3 @@ export const LEAKS = [
   /TypeError/,
   /ReferenceError/,
 ];
-
-export async function eventually(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (!(await probe())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return Date.now() - started;
-}

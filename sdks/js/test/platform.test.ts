@@ -1,4 +1,5 @@
 import { Kasa, KasaError, type ReplyEvent } from '@kasa/sdk';
+import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import { FakeOpenAI } from '../../../tests/support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../../../tests/support/platform';
@@ -30,16 +31,6 @@ async function signedIn(): Promise<Kasa> {
   const kasa = new Kasa({ baseUrl: platform.baseUrl });
   await kasa.auth.register(newPerson());
   return kasa;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('auth', () => {
@@ -145,11 +136,14 @@ describe('streamed replies', () => {
     await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
     expect(tokens).toEqual(['w1 ', 'w2 ', 'w3 ']);
     const call = provider.requests.at(-1)!;
-    await eventually(async () => call.closedAt, 'the provider call to be cancelled', 1_000);
-    const stopped = await eventually(async () => {
-      const page = await kasa.chat.messages.list(session.id);
-      return page.messages.find((m) => m.role === 'assistant' && m.status === 'stopped');
-    }, 'the reply to be stored as stopped');
+    await eventually(async () => call.closedAt, { timeoutMs: 1_000, what: 'the provider call to be cancelled' });
+    const stopped = await eventually(
+      async () => {
+        const page = await kasa.chat.messages.list(session.id);
+        return page.messages.find((m) => m.role === 'assistant' && m.status === 'stopped');
+      },
+      { what: 'the reply to be stored as stopped' },
+    );
     expect(stopped.content.startsWith('w1 w2 w3')).toBe(true);
   });
 
@@ -160,7 +154,7 @@ describe('streamed replies', () => {
     const stream = await kasa.chat.messages.stream(session.id, { content: 'Go on' });
     for await (const event of stream) if (event.type === 'token') break;
     const call = provider.requests.at(-1)!;
-    await eventually(async () => call.closedAt, 'the provider call to be cancelled', 1_000);
+    await eventually(async () => call.closedAt, { timeoutMs: 1_000, what: 'the provider call to be cancelled' });
   });
 
   it('rejects before streaming when the session is someone else’s', async () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * `npm test` runs the short versions of the fault scenarios; `npm run test:faults` sets KASA_FAULTS_LONG=1, which
@@ -20,20 +19,6 @@ export function via(url: string | URL, address: string): string {
   copy.hostname = host!;
   copy.port = port!;
   return copy.toString();
-}
-
-/** Polls `probe` every 200 ms until it is true; throws with `what` when `timeoutMs` passes. */
-export async function eventually(what: string, probe: () => Promise<boolean> | boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await probe()) return;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(200);
-  }
 }
 
 export interface Answer {
