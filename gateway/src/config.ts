@@ -116,6 +116,8 @@ export const GatewayEnv = z.object({
   HEARTBEAT_INTERVAL_MS: envHeartbeatInterval(),
   /** Names this deployment in the gateway's events when several share one broker (e.g. test runs). */
   KASA_DEPLOYMENT: envDeployment(),
+  /** OTLP/HTTP collector base URL: each request's gateway span is exported to `<url>/v1/traces` when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** Answered API requests are published in `gateway.request.completed` batches at least this often. */
   REQUEST_EVENTS_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Requests waiting for the broker at most; the oldest are dropped beyond it (a counter metric says how many). */

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ServiceMetrics, type Logger } from '@kasa/service-kit';
+import { createSpanRecorder, ServiceMetrics, type Logger } from '@kasa/service-kit';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { createJwtPolicy } from './auth/jwtPolicy';
 import { startRevocationFeed, type RevocationFeed } from './auth/revocationFeed';
@@ -106,6 +106,11 @@ export async function startGateway(
   stableEgContexts(logger);
 
   const metrics = new ServiceMetrics('gateway');
+  const spans = createSpanRecorder({
+    service: 'gateway',
+    version: GATEWAY_VERSION,
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
   const revocations = new RevocationList().startPruning();
   const verifier = new TokenVerifier({
     jwksUri: `${config.AUTH_SERVICE_URL}/.well-known/jwks.json`,
@@ -140,7 +145,7 @@ export async function startGateway(
 
   const policies: EgPolicy<never>[] = [
     requestIdPolicy,
-    createMetricsPolicy(metrics, logger, recordRequest),
+    createMetricsPolicy(metrics, logger, recordRequest, spans),
     // EG's data store reads system.config.yml when first required: only once EG has loaded it.
     createRateLimitPolicy({ getCounter: () => rateLimitCounter, logger }),
     createJwtPolicy({ verifier, revocations, apiKeys }),
@@ -255,6 +260,7 @@ export async function startGateway(
         quotaCounter.close(),
         rateLimitCounter.close(),
         closeEgStore(),
+        spans?.shutdown(),
       ]);
       for (const result of results)
         if (result.status === 'rejected') logger.warn({ err: result.reason }, 'close failed');

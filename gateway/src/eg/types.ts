@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokenClaims, VerifiedApiKey } from '@kasa/contracts';
+import type { TraceContext } from '@kasa/service-kit';
 
 /**
  * The slice of express-gateway's plugin API that Kasa uses (EG's own index.d.ts drags in Express 4 typings that
@@ -20,6 +21,8 @@ export interface GatewayRequest extends IncomingMessage {
   egContext?: { requestID?: string; apiEndpoint?: { apiEndpointName?: string } };
   /** Kasa: the request id (set by the request-id policy). */
   kasaRequestId?: string;
+  /** Kasa: the gateway's span of this request; the services continue its trace (set by the request-id policy). */
+  kasaTrace?: TraceContext;
   /** Kasa: the verified token's claims (set by the jwt policy), turned into x-kasa-* headers by the proxy. */
   kasaIdentity?: AccessTokenClaims;
   /** Kasa: the verified API key (set by the jwt policy instead of kasaIdentity when the caller sent a key). */
