@@ -342,6 +342,13 @@ describe('every documented operation with valid input, through the built platfor
     expect((await request('GET /api/auth/me', { token: leaving.token })).status).toBe(401);
   });
 
+  it('signs out an API client in JSON, and the token is refused afterwards', async () => {
+    const leaving = await register('esi');
+    const out = await exercise('POST /api/auth/logout', 200, { token: leaving.token });
+    expect(out.body).toEqual({ success: true, message: 'Signed out' });
+    expect((await request('GET /api/auth/me', { token: leaving.token })).status).toBe(401);
+  });
+
   it('lists the plans and sells Pro through the checkout, with the payment readable by its reference', async () => {
     const plans = await exercise('GET /api/billing/plans', 200);
     expect(plans.body.plans.map((p: { id: string }) => p.id)).toEqual(['free', 'pro', 'enterprise']);
@@ -408,6 +415,8 @@ describe('every documented operation with valid input, through the built platfor
     const languages = await exercise('GET /api/languages', 200, { query: { capability: 'speak' } });
     expect(languages.body.count).toBe(languages.body.languages.length);
     expect(languages.body.languages.map((l: { code: string }) => l.code)).toContain('sw');
+    const twi = await exercise('GET /api/languages/{code}', 200, { params: { code: 'tw' } });
+    expect(twi.body).toMatchObject({ code: 'tw' });
     const detected = await exercise('POST /api/languages/detect', 200, {
       body: { text: 'Habari ya asubuhi, rafiki yangu', hints: { browserLocale: 'en-KE' } },
     });
@@ -438,10 +447,19 @@ describe('every documented operation with valid input, through the built platfor
     });
     expect(spoken.body).toMatchObject({ language: 'sw', engine: 'espeak-ng' });
     expect(spoken.body.duration).toBeGreaterThan(0);
-    const audio = await fetch(new URL(spoken.body.audioUrl, platform.baseUrl));
-    expect(audio.status).toBe(200);
+    const key = 'GET /api/voice/audio/{id}' as const;
+    const id = /\/api\/voice\/audio\/([A-Za-z0-9_-]{22})$/.exec(spoken.body.audioUrl as string)?.[1];
+    expect(id).toBeDefined();
+    const audio = await request(key, { params: { id: id! } });
+    const bytes = Buffer.from(await audio.arrayBuffer());
+    expectDocumentedStatus(key, 200, { status: audio.status, text: '' });
     expect(audio.headers.get('content-type')).toMatch(/^audio\//);
-    expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(1_000);
+    expect(Number(audio.headers.get('x-audio-duration'))).toBeGreaterThan(0);
+    expect(bytes.byteLength).toBeGreaterThan(1_000);
+    const part = await request(key, { params: { id: id! }, headers: { range: 'bytes=0-99' } });
+    expectDocumentedStatus(key, 206, { status: part.status, text: '' });
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 100))).toBe(true);
+    exercised.add(key);
   });
 
   it('answers synthesis with the documented JSON when the client accepts anything (Accept: */*)', async () => {
@@ -481,6 +499,9 @@ describe('every documented operation with valid input, through the built platfor
     expect(personas.body.map((p: { id: string }) => p.id)).toEqual(
       expect.arrayContaining(['kasa', 'merla', 'ticha', 'massa', 'nana', 'dokta']),
     );
+    // The offline provider always answers last, so the list is never empty.
+    const chain = await exercise('GET /api/chat/providers', 200, { token: pro.token });
+    expect(chain.body.providers.at(-1)).toMatchObject({ name: 'offline', circuit: 'closed' });
     const session = await exercise('POST /api/chat/sessions', 201, {
       token: pro.token,
       body: { personaId: 'nana', title: 'Weekend in Accra' },

@@ -56,6 +56,9 @@ export const AuthResponse = z
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
 export const MeResponse = z.object({ success: z.literal(true), user: User }).openapi('MeResponse');
+/** POST /api/auth/logout: the token is revoked and the session cookie cleared. */
+export const LogoutResponse = z.object({ success: z.literal(true), message: z.string() }).openapi('LogoutResponse');
+export type LogoutResponse = z.infer<typeof LogoutResponse>;
 export type MeResponse = z.infer<typeof MeResponse>;
 
 /** Claims of the RS256 access token that auth issues and the gateway verifies. */

@@ -184,3 +184,13 @@ export const UpdatePersonaRequest = CreatePersonaRequest.partial()
   .openapi('UpdatePersonaRequest');
 export type UpdatePersonaRequest = z.infer<typeof UpdatePersonaRequest>;
 export const PersonaIdParam = z.object({ id: ObjectIdString });
+
+/** GET /api/chat/providers: the AI providers in the order they are tried, and each one's circuit breaker. */
+export const ChatProvidersResponse = z
+  .object({
+    providers: z.array(
+      z.object({ name: z.string(), model: z.string(), circuit: z.enum(['closed', 'open', 'half-open']) }),
+    ),
+  })
+  .openapi('ChatProvidersResponse');
+export type ChatProvidersResponse = z.infer<typeof ChatProvidersResponse>;

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { ZodObject, ZodType } from 'zod';
 import { ApiKeyList, CreateApiKeyRequest, CreateApiKeyResponse } from './apiKeys';
-import { AuthResponse, LoginRequest, MeResponse, RegisterRequest } from './auth';
+import { AuthResponse, LoginRequest, LogoutResponse, MeResponse, RegisterRequest } from './auth';
 import { CheckoutRequest, CheckoutResponse, Payment, PaymentReference, PlansResponse } from './billing';
 import { CreateMessageRequest, CreateSessionRequest, Message, Persona, Session } from './chat';
 import { ErrorBody } from './common';
@@ -19,6 +19,7 @@ import {
 import {
   DetectLanguageRequest,
   DetectLanguageResponse,
+  Language,
   LanguageList,
   SynthesizeRequest,
   SynthesizeResponse,
@@ -119,6 +120,15 @@ export const operations: Operation[] = [
     tag: 'Auth',
     auth: false,
     responseDescription: 'Redirect to /',
+  },
+  {
+    method: 'post',
+    path: '/api/auth/logout',
+    summary: 'Revoke the bearer token (and the session cookie) for an API client; answered in JSON',
+    tag: 'Auth',
+    auth: false,
+    response: LogoutResponse,
+    successStatus: 200,
   },
   {
     method: 'get',
@@ -296,6 +306,18 @@ export const operations: Operation[] = [
   },
   {
     method: 'get',
+    path: '/api/voice/audio/{id}',
+    summary: 'The audio of a synthesis (its audioUrl), whole or by byte range; no token needed, it expires',
+    tag: 'Voice',
+    auth: false,
+    params: { id: z.string() },
+    successStatus: [200, 206],
+    responseDescription:
+      'The audio (audio/mpeg, audio/ogg or audio/wav), with X-Audio-Duration; Range requests get 206',
+    errors: [404],
+  },
+  {
+    method: 'get',
     path: '/api/geo',
     summary: "Where the caller's IP address (or ?ip=) appears to be: country, city, time zone, currency, languages",
     tag: 'Languages',
@@ -318,6 +340,16 @@ export const operations: Operation[] = [
     tag: 'Languages',
     auth: false,
     response: LanguageList,
+  },
+  {
+    method: 'get',
+    path: '/api/languages/{code}',
+    summary: 'One language of the catalogue by its code (e.g. tw, ha, yo), with what Kasa can do in it',
+    tag: 'Languages',
+    auth: false,
+    params: { code: z.string() },
+    response: Language,
+    errors: [404],
   },
   {
     method: 'post',

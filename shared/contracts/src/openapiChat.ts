@@ -1,5 +1,6 @@
 import {
   ChatPageQuery,
+  ChatProvidersResponse,
   ChatSearchQuery,
   ChatSearchResults,
   CreatePersonaRequest,
@@ -21,6 +22,14 @@ const messageIds = { sessionId: ObjectIdString, messageId: ObjectIdString };
 
 /** The chat service's calls beyond spec section 7 (sessions, search, stop and resume, custom personas, /v1). */
 export const chatOperations: Operation[] = [
+  {
+    method: 'get',
+    path: '/api/chat/providers',
+    summary: 'The AI providers in the order they are tried, each with its model and circuit breaker state',
+    tag: 'Chat',
+    auth: true,
+    response: ChatProvidersResponse,
+  },
   {
     method: 'get',
     path: '/api/chat/sessions',
