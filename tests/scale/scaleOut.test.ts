@@ -139,7 +139,7 @@ function streamPinned(
   token: string,
   sessionId: string,
   chat: number,
-  options: { resumable?: boolean; onFirstToken?: (meta: { messageId?: string }) => void } = {},
+  options: Parameters<ChatClient['streamTurn']>[2] = {},
 ) {
   const client = new ChatClient(platform.gateways[gateway]!.url, dispatcher, { 'x-chat-replica': String(chat) });
   return client.streamTurn(token, sessionId, options);
@@ -182,6 +182,63 @@ it('stops a reply when the stop request lands on the other chat replica', async 
     const stored = await call('GET', `/api/chat/sessions/${sessionId}`, { token, via: pin(1, 1) });
     expect(stored.body.messages.at(-1).status).toBe('stopped');
   }
+});
+
+it('resumes a reply after a reload through the other chat replica (shared through Redis)', async () => {
+  const words = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+  provider.mode = { kind: 'ok', text: words, delayMs: 40 };
+  const token = await person('resume');
+  const sessionId = (
+    await call('POST', '/api/chat/sessions', { token, body: { personaId: 'kasa', title: 'r' }, via: pin(0) })
+  ).body.id;
+  // The page is closed after the first token: the resumable reply goes on being written on replica 0.
+  const page = new AbortController();
+  let messageId: string | undefined;
+  await streamPinned(0, token, sessionId, 0, {
+    resumable: true,
+    signal: page.signal,
+    onFirstToken: (meta) => {
+      messageId = meta.messageId;
+      page.abort();
+    },
+  });
+  expect(messageId).toEqual(expect.any(String));
+  // Reloaded, through the other gateway and chat replica: the session shows the reply so far, still being written
+  // (the database has no copy of the growing text: replica 1 reads it from Redis)...
+  let shown: { id: string; status: string; content: string } | undefined;
+  await eventually(
+    async () => {
+      const reloaded = await call('GET', `/api/chat/sessions/${sessionId}`, { token, via: pin(1, 1) });
+      shown = reloaded.body.messages.at(-1);
+      return shown?.content.startsWith('word1 word2') === true;
+    },
+    1_000,
+    'the text so far shown by the other replica',
+  );
+  expect(shown).toMatchObject({ id: messageId, status: 'streaming' });
+  // ...and following it gives the whole reply, then the stored message.
+  const res = await fetch(`${platform.baseUrl}/api/chat/sessions/${sessionId}/messages/${messageId}/stream`, {
+    headers: { ...pin(1, 1), authorization: `Bearer ${token}` },
+  });
+  expect([res.status, res.headers.get('x-chat-replica')]).toEqual([200, '1']);
+  const events = (await res.text())
+    .split('\n\n')
+    .filter((block) => block.startsWith('event: '))
+    .map((block) => ({
+      event: block.slice(7, block.indexOf('\n')),
+      data: JSON.parse(block.slice(block.indexOf('data: ') + 6)) as {
+        text?: string;
+        content?: string;
+        status?: string;
+      },
+    }));
+  expect(
+    events
+      .filter((e) => e.event === 'token')
+      .map((e) => e.data.text)
+      .join(''),
+  ).toBe(words);
+  expect(events.at(-1)).toMatchObject({ event: 'done', data: { content: words, status: 'complete' } });
 });
 
 it('holds the concurrent-replies limit of one person across both chat replicas', async () => {

@@ -15,6 +15,19 @@ import { KnowledgeBase } from './providers/offline/knowledgeBase';
 import { OfflineProvider } from './providers/offline/offlineProvider';
 import { ProviderChain } from './providers/providerChain';
 import { ProviderMetrics } from './providers/providerMetrics';
+import { MemoryReplyStreams } from './replies/memoryReplyStreams';
+import type { Replies } from './replies/createReplies';
+import { MongoReplySlots } from './replies/replySlots';
+import { HistoryCache } from './messages/historyCache';
+import { WriteGate } from './messages/writeGate';
+
+/** Sessions whose history one replica keeps (see HistoryCache); twice the prompt's budget in characters each. */
+const HISTORY_CACHE_SESSIONS = 2_000;
+const newHistoryCache = (settings: ChatComponentSettings) =>
+  new HistoryCache(HISTORY_CACHE_SESSIONS, Math.max(2 * 4 * settings.CHAT_HISTORY_TOKEN_BUDGET, 4_000));
+
+/** Database writes of one process at once; more wait in the process (see WriteGate). */
+export const DB_WRITE_CONCURRENCY = 8;
 import { sessionModel } from './sessions/sessionModel';
 import { SessionService } from './sessions/sessionService';
 
@@ -42,6 +55,7 @@ export interface ChatComponents {
   messages: MessageService;
   chain: ProviderChain;
   completions: CompletionService;
+  replies: Replies;
 }
 
 /**
@@ -59,12 +73,23 @@ export function createChatComponents(options: {
   extraProviders?: ChatProvider[];
   /** Detects the reply language of messages sent with `language: auto` (LanguageDetector.create()). */
   languageDetector?: LanguageDetector;
+  /** Replies being written and the concurrent-replies limit (createReplies); default: memory and the database. */
+  replies?: Replies;
+  /** The process's queue of database writes, shared with `replies` (default: a new one). */
+  writes?: WriteGate;
 }): ChatComponents {
   const { db, bus, logger, settings } = options;
+  const writes = options.writes ?? new WriteGate(DB_WRITE_CONCURRENCY);
+  const replies = options.replies ?? {
+    streams: new MemoryReplyStreams(),
+    slots: new MongoReplySlots(db, settings.CHAT_MAX_CONCURRENT_REPLIES ?? 10, writes),
+  };
   const personas = new PersonaStore(db);
   const sessionDocs = sessionModel(db);
   const messageDocs = messageModel(db);
-  const sessions = new SessionService(sessionDocs, messageDocs, personas, bus, logger);
+  // Without a shared Redis this is the only replica: it sees every turn, so it can keep sessions' history itself.
+  const historyCache = replies.streams instanceof MemoryReplyStreams ? newHistoryCache(settings) : undefined;
+  const sessions = new SessionService(sessionDocs, messageDocs, personas, bus, logger, replies.streams, historyCache);
   const offline = new OfflineProvider(options.knowledge ?? KnowledgeBase.load(), settings.CHAT_OFFLINE_WORD_DELAY_MS);
   const providerMetrics = options.metrics ? new ProviderMetrics(options.metrics.registry) : undefined;
   const chain = new ProviderChain(
@@ -95,7 +120,10 @@ export function createChatComponents(options: {
     settings.CHAT_HISTORY_TOKEN_BUDGET,
     options.languageDetector,
     new GeoContext({ voiceServiceUrl: settings.VOICE_SERVICE_URL, timeoutMs: settings.CHAT_GEO_TIMEOUT_MS, logger }),
-    settings.CHAT_MAX_CONCURRENT_REPLIES,
+    replies.streams,
+    replies.slots,
+    writes,
+    historyCache,
   );
   const completions = new CompletionService(
     personas,
@@ -104,7 +132,7 @@ export function createChatComponents(options: {
     logger,
     settings.CHAT_HISTORY_TOKEN_BUDGET,
   );
-  return { personas, sessions, messages, chain, completions };
+  return { personas, sessions, messages, chain, completions, replies };
 }
 
 /** Creates the collections' indexes (idempotent; every replica may run it on start). */

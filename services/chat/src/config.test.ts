@@ -53,4 +53,11 @@ describe('chat configuration', () => {
     expect(problems).toMatch(/'bad name' is not a valid provider name/);
     expect(problems).toMatch(/CHAT_BREAKER_ERROR_PERCENT/);
   });
+
+  it('shares replies through Redis only when REDIS_URL is a redis URL (empty means unset)', () => {
+    expect(readConfig({}).REDIS_URL).toBeUndefined();
+    expect(readConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+    expect(readConfig({ REDIS_URL: 'redis://10.0.0.7:6379/2' }).REDIS_URL).toBe('redis://10.0.0.7:6379/2');
+    expect(() => readConfig({ REDIS_URL: 'http://10.0.0.7:6379' })).toThrow(ConfigError);
+  });
 });

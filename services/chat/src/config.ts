@@ -35,6 +35,14 @@ const base = baseServiceEnv.extend({
   CHAT_MAX_CONCURRENT_REPLIES: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** How long a geo lookup may take before the prompt goes without a location. */
   CHAT_GEO_TIMEOUT_MS: ms(300, 1),
+  /**
+   * Redis shared by the replicas: replies being written are followed and stopped from any replica, and the
+   * concurrent-replies limit is counted there. Without it, replies live in this process (one replica).
+   */
+  REDIS_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
 });
 
 export type ChatConfig = z.output<typeof base> & { providers: ProviderSettings[] };

@@ -1,8 +1,11 @@
 import { LanguageDetector } from '@kasa/language-detect';
 import { runMain, ServiceRuntime } from '@kasa/service-kit';
+import { Redis } from 'ioredis';
 import { createApp } from './app';
-import { createChatComponents, initChatDatabase } from './chatComponents';
+import { createChatComponents, DB_WRITE_CONCURRENCY, initChatDatabase } from './chatComponents';
+import { WriteGate } from './messages/writeGate';
 import { readConfig } from './config';
+import { createReplies } from './replies/createReplies';
 
 runMain(async () => {
   const config = readConfig();
@@ -12,6 +15,16 @@ runMain(async () => {
     config,
     dbName: config.CHAT_DB_NAME,
   });
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableAutoPipelining: true }) : undefined;
+  redis?.on('error', (err: Error) => runtime.logger.warn({ err: err.message }, 'redis connection problem'));
+  const writes = new WriteGate(DB_WRITE_CONCURRENCY);
+  const replies = await createReplies({
+    writes,
+    db: runtime.db,
+    redis,
+    maxConcurrentReplies: config.CHAT_MAX_CONCURRENT_REPLIES,
+    logger: runtime.logger,
+  });
   const chat = createChatComponents({
     db: runtime.db,
     bus: runtime.bus,
@@ -19,6 +32,8 @@ runMain(async () => {
     metrics: runtime.metrics,
     settings: config,
     languageDetector: await LanguageDetector.create(),
+    replies,
+    writes,
   });
   await Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]);
   runtime.logger.info(
@@ -27,10 +42,9 @@ runMain(async () => {
       ? 'provider chain ready'
       : 'no AI provider configured: answering from the offline knowledge base',
   );
-  // A stop request answered by another replica reaches the one writing the reply (a broadcast queue per replica).
-  runtime.bus.subscribeBroadcast('chat.reply.stop_requested', async (event) => {
-    chat.messages.stopLocal(event.data.messageId);
-  });
+  runtime.logger.info(
+    redis ? 'replies shared through Redis' : 'replies kept in this process (set REDIS_URL to run several replicas)',
+  );
   // The status page shows each AI provider: its circuit breaker's state travels in every heartbeat.
   runtime.reportInHeartbeat(() =>
     chat.chain.describe().map((p) => ({

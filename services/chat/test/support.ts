@@ -10,14 +10,17 @@ import {
   isDatabaseReady,
 } from '@kasa/service-kit';
 import type { Express } from 'express';
+import { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../src/app';
 import { createChatComponents, initChatDatabase, type ChatComponents } from '../src/chatComponents';
 import { readConfig } from '../src/config';
+import { createReplies, type Replies } from '../src/replies/createReplies';
 import { KnowledgeBase } from '../src/providers/offline/knowledgeBase';
 
 export const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const logger = createLogger({ service: 'chat-test', version: 'test', level: 'silent' });
 export const unique = (): string => randomUUID().slice(0, 8);
 
@@ -68,6 +71,10 @@ export class TestEnvironment {
   private observerDb!: Connection;
   readonly received: KasaEvent[] = [];
   private readonly chains: ChatComponents['chain'][] = [];
+  private readonly redisClients: Redis[] = [];
+  private readonly replies: Replies[] = [];
+  /** Keys of this run in the shared Redis: other runs on the machine never see them. */
+  readonly redisPrefix = `kasa:chat-test:${unique()}:`;
 
   constructor(private readonly name: string) {}
 
@@ -99,6 +106,8 @@ export class TestEnvironment {
 
   async stop(): Promise<void> {
     for (const chain of this.chains) chain.shutdown();
+    await Promise.all(this.replies.map((r) => r.streams.close()));
+    await Promise.all(this.redisClients.map((r) => r.quit().catch(() => r.disconnect())));
     await Promise.all([this.bus?.close(), this.observer?.close()]);
     await this.db?.dropDatabase();
     await this.observerDb?.dropDatabase();
@@ -112,8 +121,29 @@ export class TestEnvironment {
     );
   }
 
-  /** A fresh chat app (fresh chain and breakers) configured by `env` exactly as the service reads process.env. */
-  async app(env: Record<string, string> = {}): Promise<{ app: Express; chat: ChatComponents }> {
+  /**
+   * Replies shared through the real Redis, as a replica started with REDIS_URL has them; every replica made with
+   * this environment's prefix sees the others' replies and limit.
+   */
+  async redisReplies(maxConcurrentReplies = 10): Promise<Replies> {
+    const redis = new Redis(REDIS_URL, { enableAutoPipelining: true });
+    this.redisClients.push(redis);
+    const replies = await createReplies({
+      db: this.db,
+      redis,
+      maxConcurrentReplies,
+      logger,
+      redisPrefix: this.redisPrefix,
+    });
+    this.replies.push(replies);
+    return replies;
+  }
+
+  /**
+   * A fresh chat app (fresh chain and breakers) configured by `env` exactly as the service reads process.env.
+   * `replies` puts replicas together (shared streams, one limit); by default each app keeps its replies in memory.
+   */
+  async app(env: Record<string, string> = {}, replies?: Replies): Promise<{ app: Express; chat: ChatComponents }> {
     const config = readConfig({
       CHAT_OFFLINE_WORD_DELAY_MS: '0',
       CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS: '1000',
@@ -129,6 +159,7 @@ export class TestEnvironment {
       settings: config,
       knowledge,
       languageDetector: await sharedDetector(),
+      replies,
     });
     this.chains.push(chat.chain);
     await chat.personas.seed();

@@ -72,12 +72,6 @@ export const SpeechSynthesizedEvent = z.object({
   characters: z.number().int().nonnegative(),
   durationSeconds: z.number().nonnegative(),
 });
-/** A person pressed stop on a reply: every chat replica stops it if it is the one writing it. */
-export const ReplyStopRequestedEvent = z.object({
-  sessionId: z.string(),
-  messageId: z.string(),
-  userId: z.string(),
-});
 export const VideoCompletedEvent = z.object({
   jobId: z.string(),
   userId: z.string(),
@@ -139,7 +133,6 @@ export const EventSchemas = {
   'auth.apikey.revoked': ApiKeyRevokedEvent,
   'chat.session.created': SessionCreatedEvent,
   'chat.message.created': MessageCreatedEvent,
-  'chat.reply.stop_requested': ReplyStopRequestedEvent,
   'voice.speech.synthesized': SpeechSynthesizedEvent,
   'voice.video.completed': VideoCompletedEvent,
   'gateway.request.completed': RequestCompletedEvent,

@@ -19,8 +19,6 @@ export interface MessageDocument {
   latencyMs?: number;
   /** On an assistant message: the user message it answers. */
   replyTo?: Types.ObjectId;
-  /** Set by POST .../stop; the replica writing the reply checks it while it flushes (stops from any replica). */
-  stopRequested?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,14 +38,11 @@ const messageSchema = new Schema<MessageDocument>(
     tokens: Number,
     latencyMs: Number,
     replyTo: { type: Schema.Types.ObjectId },
-    stopRequested: { type: Boolean },
   },
   { timestamps: true, versionKey: false, collection: 'messages' },
 );
 messageSchema.index({ sessionId: 1, _id: -1 });
 messageSchema.index({ ownerId: 1, _id: -1 });
-// The replies a person has being written (the concurrent-replies limit).
-messageSchema.index({ ownerId: 1, status: 1 });
 // The clean-up of replies whose writer died looks for old `streaming` messages.
 messageSchema.index({ status: 1, updatedAt: 1 });
 

@@ -2,7 +2,7 @@ import { CreateMessageRequest, MessageIdParams, SessionIdParam } from '@kasa/con
 import { ServiceUnavailableError, parseInput, requestIdOf, type Logger } from '@kasa/service-kit';
 import { Router, type Request, type Response } from 'express';
 import { identityOf, requireIdentity } from '../identity/identity';
-import type { MessageService } from './messageService';
+import { TooManyRepliesError, type MessageService } from './messageService';
 import { SseStream } from './sseStream';
 
 /** The header that carries the stored user message's id on the non-streamed answer. */
@@ -31,7 +31,13 @@ export function createMessageRouter(
     const stop = clientGone(req, res);
     // Plan, ownership and validation errors are answered as JSON before any stream starts.
     const forwardedFor = req.get('x-forwarded-for') ?? req.socket.remoteAddress;
-    const turn = await messages.prepare(identityOf(res), sessionId, input, requestIdOf(req), forwardedFor);
+    const turn = await messages
+      .prepare(identityOf(res), sessionId, input, requestIdOf(req), forwardedFor)
+      .catch((err: unknown) => {
+        // The 429's body is the shared error body; the header tells clients when to try again.
+        if (err instanceof TooManyRepliesError) res.set('Retry-After', String(err.retryAfterSeconds));
+        throw err;
+      });
 
     if (!streaming) {
       const { reply } = await messages.complete(

@@ -4,6 +4,8 @@ import type { LanguageDetector } from '@kasa/language-detect';
 import { Types, type Model } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { publishEvent, type EventPublisher } from '../events/publishEvent';
+import type { ReplyStreams, ReplyWriter } from '../replies/replyStreams';
+import type { ReplySlots } from '../replies/replySlots';
 import { usesGeoContext, type GeoContext } from '../geo/geoContext';
 import type { Identity } from '../identity/identity';
 import { DEFAULT_PERSONAS } from '../personas/catalogue';
@@ -13,6 +15,8 @@ import { estimateTokens, type PromptMessage } from '../providers/chatProvider';
 import type { ProviderChain, TurnHandlers, TurnResult } from '../providers/providerChain';
 import type { SessionService } from '../sessions/sessionService';
 import { toStoredMessage, type MessageDocument } from './messageModel';
+import type { HistoryCache } from './historyCache';
+import { WriteGate } from './writeGate';
 
 /** A turn whose user message is stored and whose assistant message waits (status `streaming`) for the reply. */
 export interface PreparedTurn {
@@ -25,6 +29,24 @@ export interface PreparedTurn {
   userMessageId: string;
   assistant: MessageDocument;
   requestId?: string;
+  /** The concurrent-replies slot this turn holds; released once the reply is stored. */
+  slotId: string;
+}
+
+/** When the person is at the concurrent-replies limit, after how many seconds a retry makes sense. */
+export const REPLY_RETRY_AFTER_SECONDS = 5;
+
+/** 429: the person already has as many replies being written as the limit allows. */
+export class TooManyRepliesError extends HttpError {
+  readonly retryAfterSeconds = REPLY_RETRY_AFTER_SECONDS;
+  constructor(limit: number) {
+    super(
+      429,
+      ErrorCode.rateLimited,
+      `You have ${limit} replies being written. Wait for one to finish (or stop it), then send again.`,
+      { limit },
+    );
+  }
 }
 
 const PLAN_FEATURE: Record<'voice' | 'image', string> = {
@@ -67,8 +89,26 @@ const DETECTION_MIN_CONFIDENCE = 0.5;
 /** The most history rows one prompt ever looks at; the token budget usually stops earlier. */
 const HISTORY_SCAN_LIMIT = 100;
 
-/** How often a resumable reply's text is written to the database (and its stop flag read back). */
-const RESUMABLE_FLUSH_MS = 250;
+/**
+ * A reply being written lives in ReplyStreams; the database gets a checkpoint of its text only now and then, so that
+ * a reply whose replica died keeps most of its text and its `updatedAt` tells the stale sweep it is still alive. The
+ * first comes after CHECKPOINT_FIRST_MS (most replies are finished by then), each next one twice as late, capped at
+ * CHECKPOINT_MAX_GAP_MS (well under the sweep's 10 minutes), and never more than MAX_CHECKPOINTS per reply.
+ */
+const CHECKPOINT_FIRST_MS = 5_000;
+const CHECKPOINT_MAX_GAP_MS = 120_000;
+const MAX_CHECKPOINTS = 12;
+
+/** How often a follower re-reads a reply that is `streaming` in the database but live nowhere it can see. */
+const STORED_FOLLOW_POLL_MS = 5_000;
+
+/** The longest a database query of a turn may take. */
+const QUERY_TIME_LIMIT_MS = 10_000;
+/**
+ * The finished reply is the person's data: storing it may wait longer in a busy database (the embedded one
+ * serialises writes, and its updates cost more as the collection grows) before it is given up on.
+ */
+const FINAL_STORE_TIME_LIMIT_MS = 60_000;
 
 /** What a follower of a reply receives (see `follow`). */
 export interface FollowSink {
@@ -100,15 +140,18 @@ export class MessageService {
     private readonly logger: Logger,
     private readonly historyTokenBudget: number,
     /** Detects the reply language when the person has not chosen one; without it the model mirrors the message. */
-    private readonly detector?: LanguageDetector,
+    private readonly detector: LanguageDetector | undefined,
     /** Where the caller appears to be, for the personas that use it; left out of the prompt when unknown. */
-    private readonly geo?: GeoContext,
-    /** Replies one person may have being written at once, counted in the database so that every replica agrees. */
-    private readonly maxConcurrentReplies = 10,
+    private readonly geo: GeoContext | undefined,
+    /** Replies being written: followed and stopped through it, from any replica when it is shared (Redis). */
+    private readonly streams: ReplyStreams,
+    /** The concurrent-replies limit, reserved before any work (shared by every replica). */
+    private readonly slots: ReplySlots,
+    /** Every write of a turn queues here (see WriteGate). */
+    private readonly writes: WriteGate = new WriteGate(Infinity),
+    /** Recent history of the sessions this process serves (one replica only; see HistoryCache). */
+    private readonly historyCache?: HistoryCache,
   ) {}
-
-  /** The replies this process is writing now, by assistant message id: a stop on this replica aborts at once. */
-  private readonly live = new Map<string, AbortController>();
 
   /**
    * The language the reply should be in: the person's choice when they made one (it always wins, so a misread
@@ -139,54 +182,74 @@ export class MessageService {
       throw new NotAllowedError(PLAN_FEATURE[input.type], { plan: 'pro' });
     if (who.tier === 'free' && input.language && !isFreeLanguageChoice(input.language))
       throw new NotAllowedError(LANGUAGE_CHOICE_PLAN, { plan: 'pro' });
-    const session = await this.sessions.own(who, sessionId);
-    const writing = await this.messages.countDocuments({ ownerId: who.userId, status: 'streaming' });
-    if (writing >= this.maxConcurrentReplies)
-      throw new HttpError(
-        429,
-        ErrorCode.rateLimited,
-        `You have ${writing} replies being written. Wait for one to finish (or stop it), then send again.`,
-        { limit: this.maxConcurrentReplies },
-      );
+    // The slot is reserved before anything is read or stored, so that simultaneous messages cannot all slip in.
+    const slotId = await this.slots.acquire(who.userId);
+    if (!slotId) throw new TooManyRepliesError(this.slots.limit);
+    try {
+      return await this.store(who, sessionId, input, slotId, requestId, forwardedFor);
+    } catch (err) {
+      await this.releaseSlot(who.userId, slotId);
+      throw err;
+    }
+  }
+
+  private async store(
+    who: Identity,
+    sessionId: string,
+    input: CreateMessageRequest,
+    slotId: string,
+    requestId?: string,
+    forwardedFor?: string,
+  ): Promise<PreparedTurn> {
+    // The reads before the reply starts queue with the writes: on the embedded database every transaction takes
+    // the write lock, and a reader left to wait inside it backs off like a writer.
+    const session = await this.writes.run(() => this.sessions.own(who, sessionId), 'first');
     // Asked while the messages are stored; it never rejects and gives up after its timeout.
     const location =
       this.geo && forwardedFor && who.tier !== 'free' && usesGeoContext(session.personaId)
         ? this.geo.sentenceFor(forwardedFor, requestId)
         : undefined;
     const persona =
-      (await this.personas.findForUser(session.personaId, who.userId)) ??
+      (await this.writes.run(() => this.personas.findForUser(session.personaId, who.userId), 'first')) ??
       DEFAULT_PERSONAS.find((p) => p.id === 'kasa')!;
     const history = await this.history(session._id, who.userId);
     const language = this.replyLanguage(input, history);
-    const user = await withTransientRetry(
+    // One write for both (ids chosen here keep the user message first): the embedded database serialises writes.
+    const userId = new Types.ObjectId();
+    const stored = await withTransientRetry(
       () =>
-        this.messages.create({
-          sessionId: session._id,
-          ownerId: who.userId,
-          personaId: session.personaId,
-          role: 'user',
-          type: input.type,
-          content: input.content,
-          status: 'complete',
-          ...(language ? { language } : {}),
-        }),
-      { logger: this.logger, what: 'store the user message' },
+        this.writes.run(
+          () =>
+            this.messages.insertMany([
+              {
+                _id: userId,
+                sessionId: session._id,
+                ownerId: who.userId,
+                personaId: session.personaId,
+                role: 'user',
+                type: input.type,
+                content: input.content,
+                status: 'complete',
+                ...(language ? { language } : {}),
+              },
+              {
+                _id: new Types.ObjectId(),
+                sessionId: session._id,
+                ownerId: who.userId,
+                personaId: session.personaId,
+                role: 'assistant',
+                type: 'text',
+                content: '',
+                status: 'streaming',
+                replyTo: userId,
+                ...(language ? { language } : {}),
+              },
+            ]),
+          'first',
+        ),
+      { logger: this.logger, what: 'store the message and the reply placeholder' },
     );
-    const assistant = await withTransientRetry(
-      () =>
-        this.messages.create({
-          sessionId: session._id,
-          ownerId: who.userId,
-          personaId: session.personaId,
-          role: 'assistant',
-          type: 'text',
-          content: '',
-          status: 'streaming',
-          replyTo: user._id,
-          ...(language ? { language } : {}),
-        }),
-      { logger: this.logger, what: 'store the reply placeholder' },
-    );
+    const [user, assistant] = stored as [(typeof stored)[number], (typeof stored)[number]];
     void publishEvent(
       this.bus,
       this.logger,
@@ -219,13 +282,21 @@ export class MessageService {
       userMessageId: user._id.toString(),
       assistant: assistant.toObject(),
       requestId,
+      slotId,
     };
+  }
+
+  private async releaseSlot(ownerId: string, slotId: string): Promise<void> {
+    // A slot that cannot be released now expires by itself (SLOT_TTL_MS).
+    await this.slots
+      .release(ownerId, slotId)
+      .catch((err: unknown) => this.logger.warn({ err }, 'reply slot not released'));
   }
 
   /**
    * Runs the chain for a prepared turn and stores the outcome. `signal` is the client going away: it stops the reply,
-   * unless the turn is `resumable`, whose reply goes on (flushed to the database as it grows, so that any replica can
-   * show and follow it) until it ends or `requestStop` is called.
+   * unless the turn is `resumable`, whose reply goes on (followed through ReplyStreams from any replica) until it ends
+   * or `requestStop` is called.
    */
   async complete(
     turn: PreparedTurn,
@@ -234,37 +305,56 @@ export class MessageService {
     options: { resumable?: boolean } = {},
   ): Promise<{ reply: AssistantReply; result: TurnResult }> {
     const id = turn.assistant._id.toString();
+    const writer = this.streams.start(id, turn.who.userId);
+    let reply: AssistantReply | undefined;
+    try {
+      const outcome = await this.write(turn, writer, signal, handlers, options);
+      reply = outcome.reply;
+      return outcome;
+    } finally {
+      // Followers hear the end; the person's own answer does not wait for that. Without a stored reply (storing it
+      // failed) followers read the end from the database.
+      void writer.finish(reply);
+      await this.releaseSlot(turn.who.userId, turn.slotId);
+    }
+  }
+
+  private async write(
+    turn: PreparedTurn,
+    writer: ReplyWriter,
+    signal: AbortSignal,
+    handlers: TurnHandlers,
+    options: { resumable?: boolean },
+  ): Promise<{ reply: AssistantReply; result: TurnResult }> {
     const stop = new AbortController();
+    const onStop = () => stop.abort(writer.stopped.reason);
     const onClientGone = () => stop.abort(signal.reason);
+    if (writer.stopped.aborted) onStop();
+    writer.stopped.addEventListener('abort', onStop, { once: true });
     if (!options.resumable) {
       if (signal.aborted) stop.abort(signal.reason);
       signal.addEventListener('abort', onClientGone, { once: true });
     }
-    this.live.set(id, stop);
     let text = '';
     let current: { provider: string; model: string } | undefined;
-    let flushing: Promise<unknown> = Promise.resolve();
-    let inFlight = false;
-    // Each tick writes the text so far (which also keeps `updatedAt` fresh for the stale sweep) and reads back the
-    // stop flag; a tick is skipped while the previous write is still out.
-    const flush = () => {
-      if (inFlight) return;
-      inFlight = true;
-      flushing = this.messages
-        .findOneAndUpdate(
-          { _id: turn.assistant._id, status: 'streaming' },
-          { $set: { content: text, ...(current ?? {}) } },
-          // No projection: FerretDB v1 does not implement one on findAndModify.
-          { new: true },
-        )
-        .lean()
-        .then((doc) => {
-          if (doc?.stopRequested) stop.abort(new Error('stop requested'));
-        })
-        .catch((err: unknown) => this.logger.warn({ err }, 'partial reply not flushed'))
-        .finally(() => (inFlight = false));
+    let checkpointing: Promise<unknown> = Promise.resolve();
+    let checkpoints = 0;
+    let gap = CHECKPOINT_FIRST_MS;
+    let timer: NodeJS.Timeout | undefined;
+    // Writes the text so far, which also keeps `updatedAt` fresh for the stale sweep; never more than one at a time.
+    const checkpoint = () => {
+      checkpoints += 1;
+      checkpointing = this.messages
+        .updateOne({ _id: turn.assistant._id, status: 'streaming' }, { $set: { content: text, ...(current ?? {}) } })
+        .maxTimeMS(QUERY_TIME_LIMIT_MS)
+        .catch((err: unknown) => this.logger.warn({ err }, 'reply checkpoint not stored'))
+        .finally(() => {
+          gap = Math.min(gap * 2, CHECKPOINT_MAX_GAP_MS);
+          if (checkpoints < MAX_CHECKPOINTS && timer) timer = schedule();
+        });
     };
-    const flusher = options.resumable ? setInterval(flush, RESUMABLE_FLUSH_MS) : undefined;
+    const schedule = () => setTimeout(checkpoint, gap).unref();
+    timer = schedule();
 
     let result: TurnResult;
     try {
@@ -278,10 +368,12 @@ export class MessageService {
         {
           onProvider: (info) => {
             current = { provider: info.provider, model: info.model };
+            writer.meta({ provider: info.provider, model: info.model, continued: info.continued });
             handlers.onProvider?.(info);
           },
           onText: (piece) => {
             text += piece;
+            writer.append(piece);
             handlers.onText(piece);
           },
         },
@@ -299,11 +391,12 @@ export class MessageService {
         attempts: [],
       };
     } finally {
-      clearInterval(flusher);
+      clearTimeout(timer);
+      timer = undefined;
       signal.removeEventListener('abort', onClientGone);
-      this.live.delete(id);
+      writer.stopped.removeEventListener('abort', onStop);
     }
-    await flushing;
+    await checkpointing;
     // Attempts first: once the message shows its final status, its attempts are there to read.
     await this.recordAttempts(turn, result).catch((err: unknown) =>
       this.logger.warn({ err }, 'provider attempts not recorded'),
@@ -312,22 +405,25 @@ export class MessageService {
     // The finished reply is the person's data: a busy database gets a few more tries before it is given up on.
     const stored = await withTransientRetry(
       () =>
-        this.messages
-          .findOneAndUpdate(
-            { _id: turn.assistant._id, ownerId: turn.who.userId },
-            {
-              $set: {
-                content: result.text,
-                status,
-                provider: result.provider,
-                model: result.model,
-                tokens: result.outputTokens,
-                latencyMs: result.latencyMs,
+        this.writes.run(() =>
+          this.messages
+            .findOneAndUpdate(
+              { _id: turn.assistant._id, ownerId: turn.who.userId },
+              {
+                $set: {
+                  content: result.text,
+                  status,
+                  provider: result.provider,
+                  model: result.model,
+                  tokens: result.outputTokens,
+                  latencyMs: result.latencyMs,
+                },
               },
-            },
-            { new: true },
-          )
-          .lean(),
+              { new: true },
+            )
+            .maxTimeMS(FINAL_STORE_TIME_LIMIT_MS)
+            .lean(),
+        ),
       { logger: this.logger, what: 'store the finished reply' },
     );
     const doc = stored ?? {
@@ -354,48 +450,37 @@ export class MessageService {
       },
       turn.requestId,
     );
+    // The turn joins the history as the database query would read it: the reply only when complete or stopped.
+    const asked = turn.history[turn.history.length - 1]!;
+    const answered = (status === 'complete' || status === 'stopped') && result.text.length > 0;
+    this.historyCache?.append(
+      turn.sessionId.toString(),
+      asked,
+      ...(answered ? [{ role: 'assistant' as const, content: result.text }] : []),
+    );
     return { reply: { ...toStoredMessage(doc), userMessageId: turn.userMessageId }, result };
   }
 
   /**
-   * Stops a reply being written: at once on this replica, and through the message's stop flag on the replica writing
-   * a resumable reply (it reads the flag every 250 ms). Answers the message as it is now.
+   * The stop button: stops a reply being written, at once on this replica, on the replica writing it otherwise (when
+   * replies are shared through Redis). Answers the message as it is now.
    */
   async requestStop(who: Identity, sessionId: string, messageId: string): Promise<AssistantReply> {
     const session = await this.sessions.own(who, sessionId);
     const doc = await this.messages
-      .findOneAndUpdate(
-        { _id: new Types.ObjectId(messageId), sessionId: session._id, ownerId: who.userId, role: 'assistant' },
-        { $set: { stopRequested: true } },
-        { new: true },
-      )
+      .findOne({ _id: new Types.ObjectId(messageId), sessionId: session._id, ownerId: who.userId, role: 'assistant' })
+      .maxTimeMS(QUERY_TIME_LIMIT_MS)
       .lean();
     if (!doc) throw new NotFoundError('Message not found');
-    if (!this.stopLocal(messageId) && doc.status === 'streaming') {
-      // Written by another replica: each one hears the request and the writer stops at once (a resumable reply also
-      // reads the flag set above, so it stops even if the broker is down).
-      void publishEvent(
-        this.bus,
-        this.logger,
-        'chat.reply.stop_requested',
-        { sessionId: session._id.toString(), messageId, userId: who.userId },
-        undefined,
-      );
-    }
+    if (doc.status === 'streaming') await this.streams.requestStop(messageId);
     return { ...toStoredMessage(doc), userMessageId: doc.replyTo?.toString() ?? '' };
   }
 
-  /** Stops a reply if this process is writing it (see `requestStop`); true when it was. */
-  stopLocal(messageId: string): boolean {
-    const writer = this.live.get(messageId);
-    writer?.abort(new Error('stop requested'));
-    return writer !== undefined;
-  }
-
   /**
-   * Follows a reply from the database, so that it works whichever replica writes it: first the text so far, then what
-   * is added (every `pollMs`), then the stored message once it is no longer `streaming`. Ends early when `signal`
-   * aborts (the follower left) or after `maxMs`.
+   * Follows a reply from whichever replica writes it: first the text so far, then what is added, then the stored
+   * message. Live replies come from ReplyStreams; a reply no longer live there is read from the database (finished,
+   * or its writer is out of reach: then re-read every few seconds). Ends early when `signal` aborts (the follower
+   * left) or after `maxMs`.
    */
   async follow(
     who: Identity,
@@ -412,23 +497,39 @@ export class MessageService {
       ownerId: who.userId,
       role: 'assistant',
     };
-    let doc = await this.messages.findOne(filter).lean();
+    const read = () => this.messages.findOne(filter).maxTimeMS(QUERY_TIME_LIMIT_MS).lean();
+    let doc = await read();
     if (!doc) throw new NotFoundError('Message not found');
     sink.opened();
-    const deadline = Date.now() + (options.maxMs ?? 15 * 60_000);
     let sent = 0;
     let announced = false;
-    while (doc && !signal.aborted) {
-      if (!announced && doc.provider) {
-        announced = true;
-        sink.meta({
-          userMessageId: doc.replyTo?.toString() ?? '',
-          assistantMessageId: messageId,
-          provider: doc.provider,
-          model: doc.model ?? '',
-          continued: false,
-        });
+    const announce = (provider: string, model: string, continued: boolean) => {
+      announced = true;
+      sink.meta({
+        userMessageId: doc?.replyTo?.toString() ?? '',
+        assistantMessageId: messageId,
+        provider,
+        model,
+        continued,
+      });
+    };
+    if (doc.status === 'streaming') {
+      for await (const event of this.streams.follow(messageId, signal)) {
+        if (event.type === 'meta') announce(event.meta.provider, event.meta.model, announced && event.meta.continued);
+        else if (event.type === 'text') {
+          sink.token(event.text);
+          sent += event.text.length;
+        } else if (event.reply) {
+          sink.done(event.reply);
+          return;
+        } else break;
       }
+      if (signal.aborted) return;
+      doc = await read();
+    }
+    const deadline = Date.now() + (options.maxMs ?? 15 * 60_000);
+    while (doc && !signal.aborted) {
+      if (!announced && doc.provider) announce(doc.provider, doc.model ?? '', false);
       if (doc.content.length > sent) {
         sink.token(doc.content.slice(sent));
         sent = doc.content.length;
@@ -438,8 +539,8 @@ export class MessageService {
         return;
       }
       if (Date.now() > deadline) return;
-      await sleep(options.pollMs ?? 250, undefined, { signal }).catch(() => undefined);
-      doc = await this.messages.findOne(filter).lean();
+      await sleep(options.pollMs ?? STORED_FOLLOW_POLL_MS, undefined, { signal }).catch(() => undefined);
+      doc = await read();
     }
   }
 
@@ -451,34 +552,45 @@ export class MessageService {
     const result = await this.messages.updateMany(
       { status: 'streaming', updatedAt: { $lt: new Date(Date.now() - olderThanMs) } },
       { $set: { status: 'failed' } },
+      { maxTimeMS: QUERY_TIME_LIMIT_MS },
     );
     return result.modifiedCount;
   }
 
   private async recordAttempts(turn: PreparedTurn, result: TurnResult): Promise<void> {
     if (result.attempts.length === 0) return;
-    await this.attempts.insertMany(
-      result.attempts.map((a) => ({
-        ...a,
-        messageId: turn.assistant._id,
-        sessionId: turn.sessionId,
-        userId: turn.who.userId,
-        personaId: turn.personaId,
-      })),
+    await this.writes.run(() =>
+      this.attempts.insertMany(
+        result.attempts.map((a) => ({
+          ...a,
+          messageId: turn.assistant._id,
+          sessionId: turn.sessionId,
+          userId: turn.who.userId,
+          personaId: turn.personaId,
+        })),
+      ),
     );
   }
 
   /** The session's recent complete messages, oldest first (the budget is applied later, with the new message). */
   private async history(sessionId: Types.ObjectId, ownerId: string): Promise<PromptMessage[]> {
-    const docs = await this.messages
-      .find({ sessionId, ownerId, status: { $in: ['complete', 'stopped'] } })
-      .sort({ _id: -1 })
-      .limit(HISTORY_SCAN_LIMIT)
-      .lean();
-    return docs
+    const cached = this.historyCache?.get(sessionId.toString());
+    if (cached) return cached;
+    const docs = await this.writes.run(
+      () =>
+        this.messages
+          .find({ sessionId, ownerId, status: { $in: ['complete', 'stopped'] } })
+          .sort({ _id: -1 })
+          .limit(HISTORY_SCAN_LIMIT)
+          .lean(),
+      'first',
+    );
+    const history = docs
       .filter((d) => d.content.length > 0)
       .reverse()
       .map((d) => ({ role: d.role, content: d.content }));
+    this.historyCache?.set(sessionId.toString(), history);
+    return history;
   }
 }
 

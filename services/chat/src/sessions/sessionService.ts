@@ -12,7 +12,9 @@ import { Types, type Model } from 'mongoose';
 import { publishEvent, type EventPublisher } from '../events/publishEvent';
 import type { Identity } from '../identity/identity';
 import { toMessage, toStoredMessage, type MessageDocument } from '../messages/messageModel';
+import type { HistoryCache } from '../messages/historyCache';
 import type { PersonaStore } from '../personas/personaStore';
+import type { ReplyStreams } from '../replies/replyStreams';
 import { toSession, type SessionDocument } from './sessionModel';
 
 /** Escapes a user's text for use inside a regular expression, so `a.b*` matches those characters literally. */
@@ -26,6 +28,10 @@ export class SessionService {
     private readonly personas: PersonaStore,
     private readonly bus: EventPublisher,
     private readonly logger: Logger,
+    /** Replies being written: a page shows their text so far (the database has only a checkpoint of it). */
+    private readonly live?: Pick<ReplyStreams, 'snapshot'>,
+    /** The history of sessions this process serves (one replica only): a new session starts empty there. */
+    private readonly historyCache?: HistoryCache,
   ) {}
 
   async create(who: Identity, input: CreateSessionRequest, requestId?: string): Promise<Session> {
@@ -48,6 +54,7 @@ export class SessionService {
       },
       requestId,
     );
+    this.historyCache?.set(doc._id.toString(), []);
     return toSession(doc);
   }
 
@@ -82,11 +89,26 @@ export class SessionService {
       .limit(page.limit + 1)
       .lean();
     const more = docs.length > page.limit;
-    const shown = docs.slice(0, page.limit);
+    const shown = await Promise.all(docs.slice(0, page.limit).map((doc) => this.withLiveText(doc)));
     return {
       ...toSession(session),
       messages: shown.reverse().map(toStoredMessage),
       nextCursor: more ? shown[0]!._id.toString() : null,
+    };
+  }
+
+  /** A reply still being written, with the text its writer has produced so far (when it is live). */
+  private async withLiveText(doc: MessageDocument): Promise<MessageDocument> {
+    if (doc.status !== 'streaming' || !this.live) return doc;
+    const live = await this.live.snapshot(doc._id.toString()).catch((err: unknown) => {
+      this.logger.warn({ err }, 'live reply not readable');
+      return undefined;
+    });
+    if (!live || live.text.length < doc.content.length) return doc;
+    return {
+      ...doc,
+      content: live.text,
+      ...(live.meta ? { provider: live.meta.provider, model: live.meta.model } : {}),
     };
   }
 
@@ -101,6 +123,7 @@ export class SessionService {
   /** Deletes the session and its messages. Messages go first, so a crash in between leaves no orphans. */
   async remove(who: Identity, id: string): Promise<void> {
     const session = await this.own(who, id);
+    this.historyCache?.forget(session._id.toString());
     await this.messages.deleteMany({ sessionId: session._id, ownerId: who.userId });
     await this.sessions.deleteOne({ _id: session._id, ownerId: who.userId });
   }
