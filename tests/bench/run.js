@@ -92,12 +92,32 @@ function voiceRows(r) {
   ];
 }
 
+/** @param {import('./analytics').AnalyticsBenchResult} r @returns {Row[]} */
+function analyticsRows(r) {
+  const seeded = `${r.seed.requests} requests, ${r.seed.messages} messages seeded in ${r.seed.seconds} s`;
+  return [
+    ...r.calls.map((c) => ({
+      name: `analytics: ${c.name} (p50 / p99)`,
+      budget: 'p99 ≤ 200 ms',
+      measured: `${c.p50Ms} ms / ${c.p99Ms} ms (${c.samples} calls, ${c.failed} not 200; ${seeded})`,
+      ok: c.p99Ms <= 200 && c.failed === 0,
+    })),
+    {
+      name: `analytics: ${r.concurrent.calls / 20} rounds of 20 concurrent dashboard calls (p50 / p99)`,
+      budget: 'all 200, p99 ≤ 200 ms',
+      measured: `${r.concurrent.p50Ms} ms / ${r.concurrent.p99Ms} ms, ${r.concurrent.ok} of ${r.concurrent.calls} answered 200`,
+      ok: r.concurrent.ok === r.concurrent.calls && r.concurrent.p99Ms <= 200,
+    },
+  ];
+}
+
 /** @type {Array<{ area: string, run: () => Promise<Row[]> }>} */
 const suites = [
   { area: 'gateway', run: async () => gatewayRows(await require('./gateway').runGatewayBench()) },
   { area: 'web', run: async () => require('./web').webRows() },
   { area: 'chat', run: async () => chatRows(await require('./chat.ts').runChatBench()) },
   { area: 'voice', run: async () => voiceRows(await require('./voice.ts').runVoiceBench()) },
+  { area: 'analytics', run: async () => analyticsRows(await require('./analytics.ts').runAnalyticsBench()) },
 ];
 
 /** Budgets whose part is not built yet (none at the moment). @type {{ name: string, budget: string }[]} */

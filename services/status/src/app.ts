@@ -5,21 +5,26 @@ import type { AnalyticsService } from './analytics/analyticsService';
 import { createServicesStatusRouter } from './health/servicesStatusRouter';
 import type { ServicesStatus } from './health/servicesStatus';
 import { createStatusRouter } from './probes/statusRouter';
+import type { DashboardHealth } from './queries/queryLimits';
 
 export interface StatusAppDeps extends RuntimeAppDeps {
   services: Record<string, string>;
   probeTimeoutMs: number;
   servicesStatus: ServicesStatus;
   analytics: AnalyticsService;
+  /** Time limit of one dashboard answer's reads; over it the answer is 503 with Retry-After. */
+  queryTimeoutMs: number;
+  health: DashboardHealth;
 }
 
 export function createApp(deps: StatusAppDeps): Express {
+  const dashboards = { queryTimeoutMs: deps.queryTimeoutMs, health: deps.health };
   return createServiceApp({
     ...deps,
     routes: [
       createStatusRouter(deps),
-      createServicesStatusRouter(deps.servicesStatus),
-      createAnalyticsRouter(deps.analytics),
+      createServicesStatusRouter(deps.servicesStatus, dashboards),
+      createAnalyticsRouter(deps.analytics, dashboards),
     ],
   });
 }

@@ -39,8 +39,17 @@ const schema = baseServiceEnv.extend({
   ERROR_RATE_DEGRADED_PERCENT: z.coerce.number().min(0).max(100).default(5),
   /** ...counting only once it has had at least this many calls in those 5 minutes. */
   ERROR_RATE_MIN_REQUESTS: z.coerce.number().int().min(1).default(10),
-  /** Stored gateway requests and chat messages older than this many days are deleted. */
+  /** Day buckets (analytics, usage) are kept this many days; the usage page looks back up to 90. */
   STATUS_RETENTION_DAYS: z.coerce.number().int().min(31).max(3650).default(90),
+  /**
+   * Raw records are kept this many days: the ids of counted gateway batches, chat messages and sessions, which make
+   * a redelivered event count once. Their figures stay in the rollups.
+   */
+  STATUS_RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  /** The time limit of one dashboard answer's reads (each query's maxTimeMS); over it the answer is 503. */
+  STATUS_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+  /** How often the service status snapshot (served from memory) is rebuilt. */
+  STATUS_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** How often the clean-up runs. */
   STATUS_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   PLAN_FREE_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.free),

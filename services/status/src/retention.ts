@@ -3,12 +3,24 @@ import type { ChatActivityStore } from './chatActivity/chatActivityStore';
 import type { HeartbeatStore } from './heartbeats/heartbeatStore';
 import type { RequestStore } from './requests/requestStore';
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** How long each grain is kept (the day grain and raw records by configuration). */
+export const RETENTION = {
+  /** Service minute buckets: the error rate looks back 6 minutes. */
+  minutesMs: 2 * HOUR_MS,
+  /** Service hour buckets and heartbeat hours: the status page looks back 24 hours. */
+  hoursMs: 2 * DAY_MS,
+  /** Handled event ids: longer than any redelivery takes. */
+  eventIdsMs: 7 * DAY_MS,
+} as const;
 
 /**
- * One clean-up pass (the embedded database has no TTL indexes): gateway requests and chat messages older than
- * `retentionDays`, processes silent and heartbeat counts older than two days (uptime looks back one), handled event
- * ids older than a week (longer than any redelivery takes).
+ * One clean-up pass (the embedded database has no TTL indexes): month documents of day buckets once all their days
+ * are older than `retentionDays`, service minute buckets after 2 hours, service hour buckets, heartbeat counts and
+ * silent processes after 2 days, raw records (counted batch, message and session ids) after `rawRetentionDays`,
+ * handled event ids after a week.
  */
 export async function cleanUp(
   stores: {
@@ -17,14 +29,20 @@ export async function cleanUp(
     heartbeats: HeartbeatStore;
     processedEvents: { prune(olderThan: Date): Promise<number> };
   },
-  options: { retentionDays: number; logger: Logger; now?: Date },
+  options: { retentionDays: number; rawRetentionDays: number; logger: Logger; now?: Date },
 ): Promise<void> {
   const now = (options.now ?? new Date()).getTime();
-  const [requests, messages, heartbeats, events] = await Promise.all([
-    stores.requests.deleteOlderThan(new Date(now - options.retentionDays * DAY_MS)),
-    stores.chat.deleteOlderThan(new Date(now - options.retentionDays * DAY_MS)),
-    stores.heartbeats.deleteOlderThan(new Date(now - 2 * DAY_MS)),
-    stores.processedEvents.prune(new Date(now - 7 * DAY_MS)),
+  const rawBefore = new Date(now - options.rawRetentionDays * DAY_MS);
+  const [rollups, markers, heartbeats, events] = await Promise.all([
+    stores.requests.deleteOlderThan({
+      daysBefore: new Date(now - options.retentionDays * DAY_MS),
+      minutesBefore: new Date(now - RETENTION.minutesMs),
+      hoursBefore: new Date(now - RETENTION.hoursMs),
+      rawBefore,
+    }),
+    stores.chat.deleteOlderThan(rawBefore),
+    stores.heartbeats.deleteOlderThan(new Date(now - RETENTION.hoursMs)),
+    stores.processedEvents.prune(new Date(now - RETENTION.eventIdsMs)),
   ]);
-  options.logger.info({ requests, messages, heartbeats, events }, 'old status data deleted');
+  options.logger.info({ ...rollups, markers, heartbeats, events }, 'old status data deleted');
 }

@@ -1,5 +1,6 @@
 import type { EventData } from '@kasa/contracts';
 import { EventBus, connectDatabase, createLogger, createMongoProcessedEventStore } from '@kasa/service-kit';
+import { eventually as eventuallyKit, newIdentity } from '@kasa/test-kit';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -9,8 +10,12 @@ import { ChatActivityStore } from '../src/chatActivity/chatActivityStore';
 import { subscribeStatusEvents } from '../src/events/subscriptions';
 import { HeartbeatStore } from '../src/heartbeats/heartbeatStore';
 import { ServicesStatus } from '../src/health/servicesStatus';
+import { AnalyticsService } from '../src/analytics/analyticsService';
+import { KeyOwnership } from '../src/analytics/keyOwnership';
 import { RequestStore } from '../src/requests/requestStore';
 import { cleanUp } from '../src/retention';
+import { statusCollections, type StatusCollections } from '../src/rollups/collections';
+import { RollupWriter } from '../src/rollups/rollupWriter';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = createLogger({ service: 'status-it', version: 'test', level: 'silent' });
@@ -45,13 +50,11 @@ async function deadUrl(): Promise<string> {
   return url;
 }
 
-async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const eventually = (probe: () => Promise<boolean>, timeoutMs = 10_000) =>
+  eventuallyKit(probe, { timeoutMs, intervalMs: 50, what: 'the events are stored' });
+const LIMITS = { maxTimeMS: 5_000 };
+let collections: StatusCollections;
+let analytics: AnalyticsService;
 
 const heartbeat = (service: string, overrides: Partial<EventData<'service.heartbeat'>> = {}) => ({
   service,
@@ -78,7 +81,19 @@ const requestsOf = (route: string, statuses: number[], userId?: string) => ({
 
 beforeAll(async () => {
   db = await connectDatabase({ url: process.env.MONGO_URL!, dbName: `kasa_status_it_${run}`, logger, maxAttempts: 3 });
-  stores = { heartbeats: new HeartbeatStore(db), requests: new RequestStore(db), chat: new ChatActivityStore(db) };
+  collections = statusCollections(db);
+  const writer = new RollupWriter();
+  stores = {
+    heartbeats: new HeartbeatStore(db, writer),
+    requests: new RequestStore(collections, writer),
+    chat: new ChatActivityStore(collections, writer),
+  };
+  analytics = new AnalyticsService({
+    requests: stores.requests,
+    chat: stores.chat,
+    keys: new KeyOwnership({ authServiceUrl: 'http://127.0.0.1:9', timeoutMs: 200 }),
+    monthlyCalls: { free: 1000, pro: 50_000, enterprise: null },
+  });
   consumer = new EventBus({
     url: AMQP_URL,
     source: 'kasa/status',
@@ -106,23 +121,29 @@ afterAll(async () => {
 
 describe('the status service’s event consumption', () => {
   it('stores a batch of gateway requests once, even when the same event arrives twice', async () => {
-    const userId = `u-${randomUUID()}`;
+    const who = newIdentity();
+    const userId = who.userId;
     const id = randomUUID();
+    const calls = async () => (await analytics.usage(who, { days: 1 }, LIMITS)).totalCalls;
     await publisher.publish('gateway.request.completed', requestsOf('chat', [200, 201, 500], userId), { id });
     await publisher.publish('gateway.request.completed', requestsOf('chat', [200, 201, 500], userId), { id });
     await publisher.publish('gateway.request.completed', requestsOf('voice', [200], userId));
-    await eventually(async () => (await stores.requests.count({ userId })) >= 4);
+    await eventually(async () => (await calls()) >= 4);
     await new Promise((r) => setTimeout(r, 300));
-    expect(await stores.requests.count({ userId })).toBe(4);
-    expect(await stores.requests.count({ userId, isError: 1 })).toBe(1);
-    expect(await stores.requests.count({ userId, quota: true })).toBe(4);
-    // A batch redelivered after its event id was forgotten still adds nothing: its request ids come from the event.
+    const usage = await analytics.usage(who, { days: 1 }, LIMITS);
+    expect(usage.totalCalls).toBe(4);
+    expect(usage.days).toEqual([{ date: new Date().toISOString().slice(0, 10), calls: 4, errors: 1 }]);
+    expect((await analytics.overview(who, LIMITS)).usage.quota.used).toBe(4);
+    // A batch redelivered after its event id was forgotten still adds nothing: the batch's id is kept.
     expect(await stores.requests.storeBatch(id, requestsOf('chat', [200, 201, 500], userId))).toBe(0);
+    expect(await calls()).toBe(4);
   });
 
   it('counts a chat message once, and on its session even when it arrives before the session', async () => {
-    const userId = `u-${randomUUID()}`;
+    const who = newIdentity();
+    const userId = who.userId;
     const sessionId = randomUUID();
+    const messages = async () => (await analytics.overview(who, LIMITS)).messages;
     const message = {
       sessionId,
       userId,
@@ -133,7 +154,7 @@ describe('the status service’s event consumption', () => {
     };
     await publisher.publish('chat.message.created', message);
     await publisher.publish('chat.message.created', message);
-    await eventually(async () => (await stores.chat.countMessages(userId, new Date(0))) === 1);
+    await eventually(async () => (await messages()) === 1);
     await publisher.publish('chat.session.created', {
       sessionId,
       userId,
@@ -141,24 +162,27 @@ describe('the status service’s event consumption', () => {
       title: 'Twi lesson',
       createdAt: new Date().toISOString(),
     });
-    await eventually(async () => (await stores.chat.listSessions(userId, 10)).length === 1);
-    expect(await stores.chat.listSessions(userId, 10)).toEqual([
+    await eventually(async () => (await stores.chat.listSessions(userId, 10, LIMITS)).length === 1);
+    expect(await stores.chat.listSessions(userId, 10, LIMITS)).toEqual([
       expect.objectContaining({ id: sessionId, title: 'Twi lesson', personaId: 'ticha', messageCount: 1 }),
     ]);
-    expect(await stores.chat.userMessagesPerLanguage(userId, new Date(0))).toEqual({ tw: 1 });
-    expect(await stores.chat.listSessions(`u-${randomUUID()}`, 10)).toEqual([]);
+    const overview = await analytics.overview(who, LIMITS);
+    expect(overview).toMatchObject({ messages: 1, sessions: 1, languageUsage: { tw: 1 }, personaUsage: { ticha: 1 } });
+    expect(await stores.chat.listSessions(`u-${randomUUID()}`, 10, LIMITS)).toEqual([]);
   });
 });
 
 describe('events of another deployment on the same broker', () => {
   it('are not counted', async () => {
-    const userId = `u-${randomUUID()}`;
+    const who = newIdentity();
+    const userId = who.userId;
+    const calls = async () => (await analytics.usage(who, { days: 1 }, LIMITS)).totalCalls;
     await publisher.publish('gateway.request.completed', { ...requestsOf('chat', [200], userId), deployment: 'other' });
     await publisher.publish('service.heartbeat', heartbeat(`svc-other-${run}`, { deployment: 'other' }));
     await publisher.publish('gateway.request.completed', requestsOf('chat', [200], userId));
-    await eventually(async () => (await stores.requests.count({ userId })) === 1);
+    await eventually(async () => (await calls()) === 1);
     await new Promise((r) => setTimeout(r, 300));
-    expect(await stores.requests.count({ userId })).toBe(1);
+    expect(await calls()).toBe(1);
     const services = (await stores.heartbeats.recentInstances(new Date(0))).map((i) => i.service);
     expect(services).not.toContain(`svc-other-${run}`);
   });
@@ -202,10 +226,14 @@ describe('the rules of the service status page', () => {
       'gateway.request.completed',
       requestsOf('authCredentials', [200, 200, 200, 200, 200, 200, 200, 200, 500, 503]),
     );
-    await eventually(async () => (await stores.requests.count({ service: 'auth' })) === 10);
+    await eventually(
+      async () => (await stores.requests.serviceFigures(new Date(), LIMITS)).lastMinutes.get('auth')?.calls === 10,
+    );
     await eventually(async () => (await stores.heartbeats.recentInstances(new Date(0))).length >= 2);
 
-    const data = await status.read();
+    const data = await status.refresh();
+    // Served from memory afterwards: the same snapshot, no query.
+    expect(await status.read()).toBe(data);
     const state = (name: string) => data.services.find((s) => s.name === name);
     expect(state('auth')).toMatchObject({ status: 'degraded', provider: 'kasa', requests: 10, errors: 2 });
     expect(state('chat')).toMatchObject({ status: 'degraded', provider: 'kasa' });
@@ -221,7 +249,7 @@ describe('the rules of the service status page', () => {
     expect(data.overall.totalRequests).toBeGreaterThanOrEqual(10);
 
     // Three intervals later without a heartbeat, auth is silent and its probe finds nothing: down.
-    const later = await status.read(new Date(Date.now() + 4 * INTERVAL_MS));
+    const later = await status.refresh(new Date(Date.now() + 4 * INTERVAL_MS));
     expect(later.services.find((s) => s.name === 'auth')!.status).toBe('down');
   });
 
@@ -238,18 +266,46 @@ describe('the rules of the service status page', () => {
 });
 
 describe('the clean-up', () => {
-  it('deletes requests and messages older than the retention, and keeps the rest', async () => {
-    const userId = `u-${randomUUID()}`;
-    const old = new Date(Date.now() - 91 * 86_400_000).toISOString();
-    await stores.requests.storeBatch(randomUUID(), {
+  it('deletes old raw records, old minute and hour buckets and day buckets past the retention, and keeps the rest', async () => {
+    const who = newIdentity();
+    const now = Date.now();
+    const day = 86_400_000;
+    const at = (ms: number) => new Date(now - ms).toISOString();
+    const oldBatch = randomUUID();
+    // A batch counted 8 days ago (its id is a raw record), calls 3 hours and 3 days ago, and 130 days ago.
+    await stores.requests.storeBatch(
+      oldBatch,
+      {
+        requests: [{ route: 'chat', method: 'GET', status: 200, durationMs: 1, userId: who.userId, at: at(130 * day) }],
+      },
+      new Date(now - 8 * day),
+    );
+    const recentBatch = randomUUID();
+    await stores.requests.storeBatch(recentBatch, {
       requests: [
-        { route: 'chat', method: 'GET', status: 200, durationMs: 1, userId, at: old },
-        { route: 'chat', method: 'GET', status: 200, durationMs: 1, userId, at: new Date().toISOString() },
+        { route: 'chat', method: 'GET', status: 200, durationMs: 1, userId: who.userId, at: at(3 * 3_600_000) },
+        { route: 'chat', method: 'GET', status: 200, durationMs: 1, userId: who.userId, at: at(3 * day) },
+        { route: 'chat', method: 'GET', status: 200, durationMs: 1, userId: who.userId, at: at(1_000) },
       ],
     });
-    const processed = { pruned: 0, prune: async () => 0 };
-    await cleanUp({ ...stores, processedEvents: processed }, { retentionDays: 90, logger });
-    expect(await stores.requests.count({ userId })).toBe(1);
-    expect(await stores.requests.count({ userId, at: { $lt: new Date(Date.now() - 90 * 86_400_000) } })).toBe(0);
+    const ids = async (filter: Record<string, unknown>) =>
+      (await collections.services.find(filter).toArray()).map((d) => d._id);
+    const minuteOf = (ms: number) => `m|${new Date(now - ms).toISOString().slice(0, 16)}`;
+    const hourOf = (ms: number) => `h|${new Date(now - ms).toISOString().slice(0, 13)}`;
+    expect(await ids({ _id: { $in: [minuteOf(3 * 3_600_000), hourOf(3 * day)] } })).toHaveLength(2);
+
+    const processed = { prune: async () => 0 };
+    await cleanUp({ ...stores, processedEvents: processed }, { retentionDays: 90, rawRetentionDays: 7, logger });
+
+    // Raw: the old batch id is gone (so it would count again: it is far past any redelivery), the recent one stays.
+    expect(await collections.batches.countDocuments({ _id: { $in: [oldBatch, recentBatch] } })).toBe(1);
+    expect(await collections.batches.countDocuments({ _id: recentBatch })).toBe(1);
+    // Minute buckets older than 2 hours and hour buckets older than 2 days go; newer ones stay.
+    expect(await ids({ _id: { $in: [minuteOf(3 * 3_600_000), hourOf(3 * day)] } })).toEqual([]);
+    expect(await ids({ _id: { $in: [minuteOf(1_000), hourOf(3 * 3_600_000)] } })).toHaveLength(2);
+    // The month of 130 days ago is past the retention; the recent days still count.
+    const oldMonth = new Date(now - 130 * day).toISOString().slice(0, 7);
+    expect(await collections.usage(who.userId).countDocuments({ _id: `u|${who.userId}|${oldMonth}` })).toBe(0);
+    expect((await analytics.usage(who, { days: 7 }, LIMITS)).totalCalls).toBe(3);
   });
 });

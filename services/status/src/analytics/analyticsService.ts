@@ -1,17 +1,20 @@
 import type { AnalyticsResponse, AnalyticsSession, SubscriptionTier, UsageQuery, UsageResponse } from '@kasa/contracts';
 import { NotFoundError, type Identity } from '@kasa/service-kit';
 import type { ChatActivityStore } from '../chatActivity/chatActivityStore';
-import type { RequestStore } from '../requests/requestStore';
+import { dayKey, fieldKey, fromFieldKey, lastDays, monthOfDay, monthsOf } from '../rollups/buckets';
+import type { ReadLimits } from '../queries/queryLimits';
+import type { DayBucket, RequestStore, UsageMonth } from '../requests/requestStore';
 import type { KeyOwnership } from './keyOwnership';
 
-const DAY_MS = 86_400_000;
 const ANALYTICS_DAYS = 30;
+/** Lists (endpoints, statuses, keys) are capped at this many entries. */
+const LIST_LIMIT = 100;
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** Start of the UTC day of `ms`. */
-const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-
-/** The caller's own figures: every query is filtered by the caller's user id, and only theirs. */
+/**
+ * The caller's own figures, read from their day buckets (a handful of month documents, whatever their history):
+ * every read is by the caller's user id, and only theirs.
+ */
 export class AnalyticsService {
   constructor(
     private readonly deps: {
@@ -22,40 +25,44 @@ export class AnalyticsService {
     },
   ) {}
 
-  /** GET /api/developer/analytics: the last 30 days, and the quota of the current calendar month (UTC). */
-  async overview(who: Identity, now = new Date()): Promise<AnalyticsResponse['data']> {
-    const { requests, chat } = this.deps;
-    const since = new Date(now.getTime() - ANALYTICS_DAYS * DAY_MS);
-    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const match = { userId: who.userId, at: { $gte: since } };
-    const [byArea, duration, quotaUsed, personaUsage, languageUsage, messages] = await Promise.all([
-      requests.countBy<{ area: string; isError: number }>(match, { area: '$area', isError: '$isError' }),
-      requests.totalDuration(match),
-      requests.count({ userId: who.userId, quota: true, at: { $gte: monthStart } }),
-      chat.sessionsPerPersona(who.userId, since),
-      chat.userMessagesPerLanguage(who.userId, since),
-      chat.countMessages(who.userId, since),
-    ]);
-    const perArea: Record<string, number> = {};
+  /** GET /api/developer/analytics: the 30 UTC days ending today, and the quota of the current calendar month (UTC). */
+  async overview(who: Identity, limits: ReadLimits, now = new Date()): Promise<AnalyticsResponse['data']> {
+    const days = lastDays(now, ANALYTICS_DAYS);
+    const month = monthOfDay(days.at(-1)!);
+    const docs = await this.deps.requests.userMonths(who.userId, [...new Set([...monthsOf(days), month])], limits);
+    const buckets = bucketsOf(docs, days);
+
+    const perArea = new Map<string, number>();
+    const personaUsage: Record<string, number> = {};
+    const languageUsage: Record<string, number> = {};
     let totalCalls = 0;
     let errors = 0;
-    for (const { key, count } of byArea) {
-      perArea[key.area] = (perArea[key.area] ?? 0) + count;
-      totalCalls += count;
-      if (key.isError === 1) errors += count;
+    let duration = 0;
+    let sessions = 0;
+    let messages = 0;
+    for (const b of buckets) {
+      totalCalls += b.calls ?? 0;
+      errors += b.errors ?? 0;
+      duration += b.durationMs ?? 0;
+      sessions += b.sessions ?? 0;
+      messages += b.messages ?? 0;
+      addAll(perArea, b.area);
+      for (const [k, n] of Object.entries(b.persona ?? {}))
+        personaUsage[fromFieldKey(k) ?? ''] = (personaUsage[fromFieldKey(k) ?? ''] ?? 0) + n;
+      for (const [k, n] of Object.entries(b.language ?? {}))
+        languageUsage[fromFieldKey(k) ?? ''] = (languageUsage[fromFieldKey(k) ?? ''] ?? 0) + n;
     }
+    const current = docs.find((d) => d._id.endsWith(`|${month}`));
+    const quotaUsed = Object.values(current?.days ?? {}).reduce((sum, b) => sum + (b.quota ?? 0), 0);
+
     const breakdown: Record<string, number> = {};
-    for (const [area, count] of Object.entries(perArea)) breakdown[area] = round((count / totalCalls) * 100, 1);
+    for (const [area, count] of perArea) breakdown[fromFieldKey(area) ?? ''] = round((count / totalCalls) * 100, 1);
     const errorRate = totalCalls > 0 ? round((errors / totalCalls) * 100, 2) : 0;
     return {
       usage: {
         breakdown,
         totalCalls,
-        quota: {
-          period: monthStart.toISOString().slice(0, 7),
-          used: quotaUsed,
-          limit: this.deps.monthlyCalls[who.tier],
-        },
+        quota: { period: month, used: quotaUsed, limit: this.deps.monthlyCalls[who.tier] },
       },
       performance: {
         averageResponseTime: totalCalls > 0 ? round(duration / totalCalls, 1) : 0,
@@ -64,51 +71,82 @@ export class AnalyticsService {
       },
       personaUsage,
       languageUsage,
-      sessions: sum(Object.values(personaUsage)),
+      sessions,
       messages,
     };
   }
 
-  sessions(who: Identity, limit: number): Promise<AnalyticsSession[]> {
-    return this.deps.chat.listSessions(who.userId, limit);
+  sessions(who: Identity, limit: number, limits: ReadLimits): Promise<AnalyticsSession[]> {
+    return this.deps.chat.listSessions(who.userId, limit, limits);
   }
 
   /** GET /api/analytics/usage: the caller's calls over the last `days` UTC days (today included). */
-  async usage(who: Identity, query: UsageQuery, now = new Date(), requestId?: string): Promise<UsageResponse['data']> {
+  async usage(
+    who: Identity,
+    query: UsageQuery,
+    limits: ReadLimits,
+    now = new Date(),
+    requestId?: string,
+  ): Promise<UsageResponse['data']> {
     const { requests, keys } = this.deps;
-    if (query.keyId !== undefined && !(await keys.isOwnedBy(who, query.keyId, requestId)))
-      throw new NotFoundError('API key not found');
-    const from = new Date(dayStart(now.getTime()) - (query.days - 1) * DAY_MS);
-    const match: Record<string, unknown> = { userId: who.userId, at: { $gte: from, $lte: now } };
-    if (query.keyId !== undefined) match.apiKeyId = query.keyId;
-    const [perDay, byEndpoint, byStatus, byKey] = await Promise.all([
-      requests.countBy<{ day: string; isError: number }>(match, { day: '$day', isError: '$isError' }, 1_000),
-      requests.countBy<string>(match, 'endpoint', 100),
-      requests.countBy<number>(match, 'status', 100),
-      requests.countBy<string | null>(match, 'apiKeyId', 100),
-    ]);
-    const days = new Map<string, { calls: number; errors: number }>();
-    for (let d = 0; d < query.days; d += 1) {
-      days.set(new Date(from.getTime() + d * DAY_MS).toISOString().slice(0, 10), { calls: 0, errors: 0 });
+    const days = lastDays(now, query.days);
+    const months = monthsOf(days);
+    let docs: UsageMonth[];
+    if (query.keyId === undefined) {
+      docs = await requests.userMonths(who.userId, months, limits);
+    } else {
+      const keyId = query.keyId;
+      // A key with calls stored under the caller's own id is theirs; else the auth service, which owns keys, decides.
+      docs = await requests.keyMonths(who.userId, keyId, months, limits);
+      if (docs.length === 0 && !(await keys.isOwnedBy(who, keyId, requestId, limits.signal)))
+        throw new NotFoundError('API key not found');
     }
+    const buckets = new Map(days.map((day) => [day, bucketOf(docs, day)]));
+    const endpoints = new Map<string, number>();
+    const statuses = new Map<string, number>();
+    const perKey = new Map<string, number>();
     let totalCalls = 0;
-    for (const { key, count } of perDay) {
-      const day = days.get(key.day);
-      if (!day) continue;
-      day.calls += count;
-      if (key.isError === 1) day.errors += count;
-      totalCalls += count;
+    for (const b of buckets.values()) {
+      if (!b) continue;
+      totalCalls += b.calls ?? 0;
+      addAll(endpoints, b.endpoint);
+      addAll(statuses, b.status);
+      addAll(perKey, b.key);
     }
+    // A key's own documents carry no per-key map: all of their calls are that key's.
+    if (query.keyId !== undefined && totalCalls > 0) perKey.set(fieldKey(query.keyId), totalCalls);
     return {
-      from: from.toISOString(),
+      from: `${days[0]}T00:00:00.000Z`,
       to: now.toISOString(),
       totalCalls,
-      days: [...days].map(([date, figures]) => ({ date, ...figures })),
-      byEndpoint: byEndpoint.map(({ key, count }) => ({ endpoint: key, calls: count })),
-      byStatus: byStatus.map(({ key, count }) => ({ status: key, calls: count })),
-      byKey: byKey.map(({ key, count }) => ({ keyId: key ?? null, calls: count })),
+      days: days.map((date) => ({
+        date,
+        calls: buckets.get(date)?.calls ?? 0,
+        errors: buckets.get(date)?.errors ?? 0,
+      })),
+      byEndpoint: mostFirst(endpoints).map(([key, calls]) => ({ endpoint: fromFieldKey(key) ?? '', calls })),
+      byStatus: mostFirst(statuses).map(([key, calls]) => ({ status: Number(key), calls })),
+      byKey: mostFirst(perKey).map(([key, calls]) => ({ keyId: fromFieldKey(key), calls })),
     };
   }
 }
 
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+/** The bucket of `day` among month documents, if any. */
+function bucketOf(docs: UsageMonth[], day: string): DayBucket | undefined {
+  const doc = docs.find((d) => d._id.endsWith(`|${monthOfDay(day)}`));
+  return doc?.days?.[dayKey(day)];
+}
+
+const bucketsOf = (docs: UsageMonth[], days: string[]): DayBucket[] =>
+  days.map((day) => bucketOf(docs, day)).filter((b): b is DayBucket => b !== undefined);
+
+function addAll(into: Map<string, number>, counts: Record<string, number> | undefined): void {
+  for (const [key, n] of Object.entries(counts ?? {})) into.set(key, (into.get(key) ?? 0) + n);
+}
+
+/** Most first, then by key; at most LIST_LIMIT. */
+const mostFirst = (counts: Map<string, number>) =>
+  [...counts]
+    .filter(([, n]) => n > 0)
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, LIST_LIMIT);

@@ -1,21 +1,20 @@
 import { ApiKeyList, GatewayIdentityHeaders } from '@kasa/contracts';
 import { ServiceUnavailableError, type Identity } from '@kasa/service-kit';
-import type { RequestStore } from '../requests/requestStore';
 
 /**
- * Whether an API key id is one of the caller's keys: yes if the caller's own stored calls were made with it (the
- * gateway recorded the key's owner), else the auth service, which owns the keys, is asked for the caller's list.
+ * Whether an API key id is one of the caller's keys, asked of the auth service, which owns the keys (the analytics
+ * ask only when the caller has no calls stored with the key: calls stored under the caller's id were made with
+ * their own key, as the gateway vouched).
  */
 export class KeyOwnership {
-  constructor(private readonly options: { requests: RequestStore; authServiceUrl: string; timeoutMs: number }) {}
+  constructor(private readonly options: { authServiceUrl: string; timeoutMs: number }) {}
 
-  async isOwnedBy(who: Identity, keyId: string, requestId?: string): Promise<boolean> {
-    if (await this.options.requests.hasCallsWithKey(who.userId, keyId)) return true;
-    const keys = await this.keysOf(who, requestId);
+  async isOwnedBy(who: Identity, keyId: string, requestId?: string, signal?: AbortSignal): Promise<boolean> {
+    const keys = await this.keysOf(who, requestId, signal);
     return keys.some((key) => key.id === keyId);
   }
 
-  private async keysOf(who: Identity, requestId?: string): Promise<ApiKeyList['keys']> {
+  private async keysOf(who: Identity, requestId?: string, signal?: AbortSignal): Promise<ApiKeyList['keys']> {
     let res: Response;
     try {
       res = await fetch(new URL('/api/developer/keys', this.options.authServiceUrl), {
@@ -25,9 +24,12 @@ export class KeyOwnership {
           [GatewayIdentityHeaders.tier]: who.tier,
           ...(requestId ? { 'x-request-id': requestId } : {}),
         },
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)])
+          : AbortSignal.timeout(this.options.timeoutMs),
       });
-    } catch {
+    } catch (err) {
+      if (signal?.aborted) throw err;
       throw new ServiceUnavailableError('Auth service is unavailable. Please try again shortly.');
     }
     const parsed = ApiKeyList.safeParse(await res.json().catch(() => undefined));

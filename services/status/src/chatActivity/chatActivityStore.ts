@@ -1,180 +1,181 @@
 import type { AnalyticsSession, EventData } from '@kasa/contracts';
-import { retryOnDuplicate } from '../retryOnDuplicate';
-import { Schema, type Connection, type Model, type PipelineStage } from 'mongoose';
+import { dayKey, dayOf, fieldKey, fromFieldKey, monthOfDay } from '../rollups/buckets';
+import { claimOnce, findByIds, releaseClaim, type StatusCollections } from '../rollups/collections';
+import type { RollupUpdate, RollupWriter } from '../rollups/rollupWriter';
+import type { ReadLimits } from '../queries/queryLimits';
+import { userMonthId } from '../requests/requestStore';
 
-/** A chat session as analytics sees it (collection `chat_sessions`), `_id` = the session id. */
-interface ChatSessionRecord {
-  _id: string;
-  userId: string;
-  personaId: string;
-  /** Absent until `chat.session.created` arrives (a message event can come first). */
+/** A session in the person's `recent_sessions` document; `createdAt` is absent until its creation arrives. */
+interface RecentSession {
+  personaId?: string;
   title?: string;
   createdAt?: Date;
-  messageCount: number;
-  lastMessageAt: Date | null;
+  messageCount?: number;
+  lastMessageAt?: Date;
 }
 
-/** One chat message (collection `chat_messages`), `_id` = the message id; never its content. */
-interface ChatMessageRecord {
-  _id: string;
-  sessionId: string;
-  userId: string;
-  personaId: string;
-  role: 'user' | 'assistant';
-  language: string | null;
-  provider: string | null;
-  at: Date;
-}
+/** The sessions a person's document keeps: the newest this many (the list shows at most 100). */
+const KEEP_SESSIONS = 100;
+/** A document is trimmed back to KEEP_SESSIONS once it holds more than this many. */
+const TRIM_ABOVE = 150;
+/** Messages of a session whose creation has not arrived are kept this long (it normally follows within seconds). */
+const ORPHAN_MS = 86_400_000;
 
-const sessionSchema = new Schema<ChatSessionRecord>(
-  {
-    _id: { type: String, required: true },
-    userId: { type: String, required: true },
-    personaId: { type: String, required: true },
-    title: { type: String },
-    createdAt: { type: Date },
-    messageCount: { type: Number, default: 0 },
-    lastMessageAt: { type: Date, default: null },
-  },
-  { versionKey: false, collection: 'chat_sessions' },
-);
-sessionSchema.index({ userId: 1, createdAt: -1 });
-
-const messageSchema = new Schema<ChatMessageRecord>(
-  {
-    _id: { type: String, required: true },
-    sessionId: { type: String, required: true },
-    userId: { type: String, required: true },
-    personaId: { type: String, required: true },
-    role: { type: String, required: true },
-    language: { type: String, default: null },
-    provider: { type: String, default: null },
-    at: { type: Date, required: true },
-  },
-  { versionKey: false, collection: 'chat_messages' },
-);
-messageSchema.index({ userId: 1, at: 1 });
-messageSchema.index({ at: 1 });
-
-/** The connection's model of that name, made once (schemas are typed by the interface they store). */
-function modelOf<T>(connection: Connection, name: string, schema: Schema): Model<T> {
-  return (connection.models[name] as Model<T> | undefined) ?? (connection.model(name, schema) as unknown as Model<T>);
-}
-
-/** Sessions and messages from chat's events, for the analytics panel: counts and titles, never message content. */
+/**
+ * Chat activity from chat's events, for the analytics panel: counts per person and day in their month document
+ * (`usage_months`: sessions, sessions per persona, messages, the person's messages per language) and their newest
+ * sessions with message counts (`recent_sessions`). Never message content. A message or session is counted once by
+ * its id (`status_markers`), whatever event brings it.
+ */
 export class ChatActivityStore {
-  private readonly sessions: Model<ChatSessionRecord>;
-  private readonly messages: Model<ChatMessageRecord>;
-
-  constructor(connection: Connection) {
-    this.sessions = modelOf<ChatSessionRecord>(connection, 'ChatSessionRecord', sessionSchema);
-    this.messages = modelOf<ChatMessageRecord>(connection, 'ChatMessageRecord', messageSchema);
-  }
+  constructor(
+    private readonly collections: StatusCollections,
+    private readonly writer: RollupWriter,
+  ) {}
 
   async recordSession(data: EventData<'chat.session.created'>, eventTime: string): Promise<void> {
-    await retryOnDuplicate(() =>
-      this.sessions.updateOne(
-        { _id: data.sessionId },
-        {
-          $set: {
-            userId: data.userId,
-            personaId: data.personaId,
-            title: data.title ?? 'Untitled chat',
-            createdAt: new Date(data.createdAt ?? eventTime),
-          },
-          $setOnInsert: { messageCount: 0, lastMessageAt: null },
-        },
-        { upsert: true },
-      ),
-    );
+    const marker = `session:${data.sessionId}`;
+    const first = await claimOnce(this.collections.markers, marker, new Date());
+    try {
+      await this.writer.apply(sessionUpdates(this.collections, data, eventTime, first));
+    } catch (err) {
+      if (first) await releaseClaim(this.collections.markers, marker);
+      throw err;
+    }
+    await this.trim(data.userId);
   }
 
-  /** Stores the message once (a repeated event changes nothing), then counts it on its session. */
+  /** Counts the message once (a repeated event changes nothing), on the person's day and on its session. */
   async recordMessage(data: EventData<'chat.message.created'>, eventTime: string): Promise<void> {
-    const at = new Date(eventTime);
-    const stored = await retryOnDuplicate(() =>
-      this.messages.updateOne(
-        { _id: data.messageId },
-        {
-          $setOnInsert: {
-            sessionId: data.sessionId,
-            userId: data.userId,
-            personaId: data.personaId,
-            role: data.role,
-            language: data.language ?? null,
-            provider: data.provider ?? null,
-            at,
-          },
-        },
-        { upsert: true },
-      ),
+    const marker = `message:${data.messageId}`;
+    if (!(await claimOnce(this.collections.markers, marker, new Date()))) return;
+    try {
+      await this.writer.apply(messageUpdates(this.collections, data, eventTime));
+    } catch (err) {
+      await releaseClaim(this.collections.markers, marker);
+      throw err;
+    }
+  }
+
+  /** The person's newest sessions (those whose creation has arrived), at most `limit`: one document read. */
+  async listSessions(userId: string, limit: number, limits: ReadLimits): Promise<AnalyticsSession[]> {
+    const docs = await findByIds(this.collections.sessions(userId), [userId], limits);
+    return newestFirst(docs[0]?.s as Record<string, RecentSession> | undefined)
+      .slice(0, limit)
+      .map(([id, s]) => ({
+        id,
+        personaId: s.personaId ?? 'kasa',
+        title: s.title ?? 'Untitled chat',
+        createdAt: s.createdAt!.toISOString(),
+        messageCount: s.messageCount ?? 0,
+        lastMessageAt: s.lastMessageAt ? s.lastMessageAt.toISOString() : null,
+      }));
+  }
+
+  /**
+   * Keeps a person's document bounded: above TRIM_ABOVE sessions, all but the newest KEEP_SESSIONS go, and so do
+   * messages counted for a session whose creation never arrived within a day.
+   */
+  private async trim(userId: string, now = Date.now()): Promise<void> {
+    const doc = await this.collections.sessions(userId).findOne({ _id: userId }, { maxTimeMS: 5_000 });
+    const all = Object.entries((doc?.s ?? {}) as Record<string, RecentSession>);
+    if (all.length <= TRIM_ABOVE) return;
+    const keep = new Set(
+      newestFirst(doc?.s)
+        .slice(0, KEEP_SESSIONS)
+        .map(([id]) => fieldKey(id)),
     );
-    if (stored.upsertedCount === 0) return;
-    await retryOnDuplicate(() =>
-      this.sessions.updateOne(
-        { _id: data.sessionId },
-        {
-          $inc: { messageCount: 1 },
-          $max: { lastMessageAt: at },
-          $setOnInsert: { userId: data.userId, personaId: data.personaId },
-        },
-        { upsert: true },
-      ),
-    );
+    const drop = all
+      .filter(([key, s]) => {
+        if (keep.has(key)) return false;
+        if (s.createdAt) return true;
+        return !s.lastMessageAt || now - s.lastMessageAt.getTime() > ORPHAN_MS;
+      })
+      .map(([key]) => `s.${key}`);
+    if (drop.length > 0)
+      await this.writer.apply([{ collection: this.collections.sessions(userId), id: userId, unset: drop }]);
   }
 
-  /** The caller's newest sessions (those whose creation has arrived), at most `limit`. */
-  async listSessions(userId: string, limit: number): Promise<AnalyticsSession[]> {
-    const docs = await this.sessions
-      .find({ userId, createdAt: { $exists: true } })
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(limit)
-      .lean<ChatSessionRecord[]>();
-    return docs.map((doc) => ({
-      id: doc._id,
-      personaId: doc.personaId,
-      title: doc.title ?? 'Untitled chat',
-      createdAt: doc.createdAt!.toISOString(),
-      messageCount: doc.messageCount,
-      lastMessageAt: doc.lastMessageAt ? doc.lastMessageAt.toISOString() : null,
-    }));
-  }
-
-  /** Sessions the caller started since `since`, per persona id. */
-  sessionsPerPersona(userId: string, since: Date): Promise<Record<string, number>> {
-    return countBy(this.sessions, { userId, createdAt: { $gte: since } }, 'personaId');
-  }
-
-  /** The caller's messages (theirs and the replies) since `since`. */
-  countMessages(userId: string, since: Date): Promise<number> {
-    return this.messages.countDocuments({ userId, at: { $gte: since } });
-  }
-
-  /** The caller's own messages since `since`, per language code (messages without a known language left out). */
-  userMessagesPerLanguage(userId: string, since: Date): Promise<Record<string, number>> {
-    return countBy(
-      this.messages,
-      { userId, role: 'user', at: { $gte: since }, language: { $type: 'string' } },
-      'language',
-    );
-  }
-
-  /** Deletes messages older than `before` (sessions stay: they are few and carry their counts). */
+  /** Deletes message and session markers older than `before` (their counts stay in the rollups). */
   async deleteOlderThan(before: Date): Promise<number> {
-    return (await this.messages.deleteMany({ at: { $lt: before } })).deletedCount;
+    return (await this.collections.markers.deleteMany({ at: { $lt: before } })).deletedCount;
   }
 }
 
-/** One accumulator per $group: the embedded database (FerretDB v1) computes only the first one correctly. */
-async function countBy<T>(model: Model<T>, match: Record<string, unknown>, field: string) {
-  const pipeline: PipelineStage[] = [
-    { $match: match },
-    { $group: { _id: `$${field}`, count: { $sum: 1 } } },
-    { $sort: { count: -1, _id: 1 } },
-    { $limit: 200 },
+/** The sessions whose creation has arrived, newest first (then by id, newest id first), with decoded ids. */
+function newestFirst(map: Record<string, RecentSession> | undefined): Array<[string, RecentSession]> {
+  return Object.entries(map ?? {})
+    .filter(([, s]) => s.createdAt instanceof Date)
+    .sort(([a, x], [b, y]) => y.createdAt!.getTime() - x.createdAt!.getTime() || (a < b ? 1 : a > b ? -1 : 0))
+    .map(([key, s]) => [fromFieldKey(key) ?? '', s]);
+}
+
+/**
+ * The rollup updates of a session's creation: its line in the person's recent sessions, and (the first time it is
+ * seen) its count on the person's day and persona. Exported for the benchmark's bulk loader.
+ */
+export function sessionUpdates(
+  collections: StatusCollections,
+  data: EventData<'chat.session.created'>,
+  eventTime: string,
+  first: boolean,
+): RollupUpdate[] {
+  const createdAt = new Date(data.createdAt ?? eventTime);
+  const sid = fieldKey(data.sessionId);
+  const day = dayOf(createdAt);
+  const month = monthOfDay(day);
+  const updates: RollupUpdate[] = [
+    {
+      collection: collections.sessions(data.userId),
+      id: data.userId,
+      set: {
+        [`s.${sid}.personaId`]: data.personaId,
+        [`s.${sid}.title`]: data.title ?? 'Untitled chat',
+        [`s.${sid}.createdAt`]: createdAt,
+      },
+    },
   ];
-  const rows = await model.aggregate<{ _id: string | null; count: number }>(pipeline);
-  const counts: Record<string, number> = {};
-  for (const row of rows) if (typeof row._id === 'string') counts[row._id] = row.count;
-  return counts;
+  if (first) {
+    updates.push({
+      collection: collections.usage(data.userId),
+      id: userMonthId(data.userId, month),
+      inc: {
+        [`days.${dayKey(day)}.sessions`]: 1,
+        [`days.${dayKey(day)}.persona.${fieldKey(data.personaId)}`]: 1,
+      },
+      setOnInsert: { userId: data.userId, month },
+    });
+  }
+  return updates;
+}
+
+/**
+ * The rollup updates of a new message: the person's day (messages, and their own messages per language) and its
+ * session's count. Exported for the benchmark's bulk loader.
+ */
+export function messageUpdates(
+  collections: StatusCollections,
+  data: EventData<'chat.message.created'>,
+  eventTime: string,
+): RollupUpdate[] {
+  const at = new Date(eventTime);
+  const day = dayOf(at);
+  const month = monthOfDay(day);
+  const sid = fieldKey(data.sessionId);
+  const inc: Record<string, number> = { [`days.${dayKey(day)}.messages`]: 1 };
+  if (data.role === 'user' && data.language) inc[`days.${dayKey(day)}.language.${fieldKey(data.language)}`] = 1;
+  return [
+    {
+      collection: collections.usage(data.userId),
+      id: userMonthId(data.userId, month),
+      inc,
+      setOnInsert: { userId: data.userId, month },
+    },
+    {
+      collection: collections.sessions(data.userId),
+      id: data.userId,
+      inc: { [`s.${sid}.messageCount`]: 1 },
+      max: { [`s.${sid}.lastMessageAt`]: at },
+    },
+  ];
 }

@@ -5,7 +5,8 @@ import type { RequestStore } from '../requests/requestStore';
 
 /**
  * What the status service listens to on its durable queue `kasa.status`. The bus validates each event against its
- * contract and skips event ids it has already handled; the stores are idempotent as well (ids from the events).
+ * contract and skips event ids it has already handled; the stores are idempotent as well (a gateway batch counts once
+ per event id, a chat message or session once per id).
  * Heartbeats and request batches count only when their `deployment` is this service's KASA_DEPLOYMENT (both unset
  * in production).
  */

@@ -1,7 +1,8 @@
 import type { ServiceState, ServiceStatus, ServicesStatusResponse } from '@kasa/contracts';
 import type { HeartbeatStore, ServiceInstance } from '../heartbeats/heartbeatStore';
 import { probeService, type ProbeResult } from '../probes/readinessProbe';
-import type { RequestStore } from '../requests/requestStore';
+import type { DashboardHealth } from '../queries/queryLimits';
+import type { CallFigures, RequestStore } from '../requests/requestStore';
 import { PLATFORM_SERVICES, type PlatformService } from '../requests/routeAreas';
 import { fetchVoiceStatus, voiceComponents, type ComponentState } from './voiceComponents';
 
@@ -15,10 +16,15 @@ export interface ServicesStatusOptions {
   heartbeatIntervalMs: number;
   errorRateDegradedPercent: number;
   errorRateMinRequests: number;
+  /** Time limit of each refresh's reads. */
+  queryTimeoutMs?: number;
+  /** The status service's own ability to answer its dashboards (it is degraded while they fail). */
+  health?: DashboardHealth;
 }
 
+type Snapshot = ServicesStatusResponse['data'];
+
 const DAY_MS = 86_400_000;
-const ERROR_WINDOW_MS = 5 * 60_000;
 /** Heartbeats that may go missing before a service counts as silent. */
 const MISSED_HEARTBEATS = 3;
 const SEVERITY: Record<string, number> = { operational: 0, unknown: 0, degraded: 1, down: 2 };
@@ -28,57 +34,79 @@ const worse = (a: ServiceState, b: ServiceState): ServiceState => (SEVERITY[b]! 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
- * Builds GET /api/developer/services/status from heartbeats, readiness probes and the gateway's request events.
- * The rules are written out in services/status/README.md.
+ * GET /api/developer/services/status as a snapshot in memory: `refresh()` (every second in the background, see
+ * index.ts) builds it from heartbeats, readiness probes and the per-minute and per-hour request rollups; `read()`
+ * answers from it without a query. The rules are written out in services/status/README.md.
  */
 export class ServicesStatus {
   /** The voice service's parts as last seen, so that they stay listed (as unknown) while voice is away. */
   private lastVoiceParts: ComponentState[] = [];
+  private snapshot?: { data: Snapshot; at: number };
+  private inFlight?: Promise<Snapshot>;
 
   constructor(private readonly options: ServicesStatusOptions) {}
 
-  async read(now = new Date()): Promise<ServicesStatusResponse['data']> {
+  /**
+   * The latest snapshot; a new one is built first only when none is younger than `maxAgeMs` (at start, or when
+   * refreshes stall), and concurrent callers share that one build.
+   */
+  async read(maxAgeMs = 5_000): Promise<Snapshot> {
+    if (this.snapshot && Date.now() - this.snapshot.at <= maxAgeMs) return this.snapshot.data;
+    try {
+      return await this.refresh();
+    } catch (err) {
+      // Rebuilds failing (the database overloaded): the last snapshot still tells the rest, with the status service
+      // itself degraded, which it is.
+      if (!this.snapshot) throw err;
+      const data = this.snapshot.data;
+      const services = data.services.map((s) =>
+        s.name === 'status' && s.status === 'operational' ? { ...s, status: 'degraded' } : s,
+      );
+      return {
+        overall: { ...data.overall, status: worse(data.overall.status as ServiceState, 'degraded') },
+        services,
+      };
+    }
+  }
+
+  /** Builds a new snapshot (one at a time: a refresh asked for during another shares it). */
+  refresh(now?: Date): Promise<Snapshot> {
+    if (this.inFlight && !now) return this.inFlight;
+    const build = this.build(now ?? new Date())
+      .then((data) => {
+        this.snapshot = { data, at: Date.now() };
+        return data;
+      })
+      .catch((err: unknown) => {
+        this.options.health?.recordFailure();
+        throw err;
+      })
+      .finally(() => {
+        if (this.inFlight === build) this.inFlight = undefined;
+      });
+    if (!now) this.inFlight = build;
+    return build;
+  }
+
+  private async build(now: Date): Promise<Snapshot> {
     const { heartbeats, requests, heartbeatIntervalMs } = this.options;
     const since24h = new Date(now.getTime() - DAY_MS);
-    const [instances, perService24h, perService5m, duration24h, voiceBody] = await Promise.all([
+    const limits = { maxTimeMS: this.options.queryTimeoutMs ?? 2_000 };
+    const [instances, figures, voiceBody, uptimes] = await Promise.all([
       heartbeats.recentInstances(since24h),
-      requests.countBy<{ service: string; isError: number }>(
-        { at: { $gte: since24h } },
-        {
-          service: '$service',
-          isError: '$isError',
-        },
-      ),
-      requests.countBy<{ service: string; isError: number }>(
-        { at: { $gte: new Date(now.getTime() - ERROR_WINDOW_MS) } },
-        {
-          service: '$service',
-          isError: '$isError',
-        },
-      ),
-      requests.totalDuration({ at: { $gte: since24h } }),
+      requests.serviceFigures(now, limits),
       fetchVoiceStatus(this.options.voiceUrl, this.options.probeTimeoutMs),
+      Promise.all(PLATFORM_SERVICES.map((name) => heartbeats.uptime(name, now, DAY_MS, heartbeatIntervalMs))),
     ]);
-    const tally = (rows: typeof perService24h, service: string) => {
-      let calls = 0;
-      let errors = 0;
-      for (const { key, count } of rows) {
-        if (key.service !== service) continue;
-        calls += count;
-        if (key.isError === 1) errors += count;
-      }
-      return { calls, errors };
-    };
+    const zero: CallFigures = { calls: 0, errors: 0, durationMs: 0 };
 
     const services = await Promise.all(
-      PLATFORM_SERVICES.map(async (name) => {
+      PLATFORM_SERVICES.map(async (name, index) => {
         const own = instances.filter((i) => i.service === name);
-        const [state, uptime, lastRequestAt] = await Promise.all([
-          this.stateOf(name, own, now, tally(perService5m, name)),
-          heartbeats.uptime(name, now, DAY_MS, heartbeatIntervalMs),
-          requests.latestAt({ service: name }),
-        ]);
-        const { calls, errors } = tally(perService24h, name);
+        const state = await this.stateOf(name, own, now, figures.lastMinutes.get(name) ?? zero);
+        const uptime = uptimes[index] ?? null;
+        const lastRequestAt = figures.lastRequestAt.get(name) ?? null;
+        const { calls, errors } = figures.lastDay.get(name) ?? zero;
         const lastHeartbeat = own[0]?.at ?? null;
         const lastResponse = latest(lastHeartbeat, lastRequestAt);
         const entry: ServiceStatus = {
@@ -104,6 +132,8 @@ export class ServicesStatus {
     let overall: ServiceState = 'operational';
     for (const { entry } of services) overall = worse(overall, entry.status as ServiceState);
     const totalRequests = services.reduce((sum, s) => sum + s.entry.requests, 0);
+    let duration24h = 0;
+    for (const f of figures.lastDay.values()) duration24h += f.durationMs;
     return {
       overall: {
         status: overall,
@@ -132,6 +162,9 @@ export class ServicesStatus {
     let state: ServiceState;
     if (fresh.length > 0) state = fresh.some((i) => i.ready) ? 'operational' : 'degraded';
     else state = (await this.probe(name)).status;
+    // The status service answering while its dashboards time out is not operational.
+    if (name === 'status' && state === 'operational' && this.options.health && !this.options.health.isHealthy())
+      state = 'degraded';
     const { errorRateDegradedPercent, errorRateMinRequests } = this.options;
     if (
       state === 'operational' &&

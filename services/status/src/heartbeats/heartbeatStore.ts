@@ -1,5 +1,7 @@
 import type { EventData } from '@kasa/contracts';
 import { retryOnDuplicate } from '../retryOnDuplicate';
+import type { RollupCollection } from '../rollups/collections';
+import type { RollupWriter } from '../rollups/rollupWriter';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 type Heartbeat = EventData<'service.heartbeat'>;
@@ -73,7 +75,11 @@ export class HeartbeatStore {
   private readonly hours: Model<HeartbeatHour>;
   private readonly firstSeen: Model<FirstSeen>;
 
-  constructor(connection: Connection) {
+  /** Hourly counts go through the rollup writer: concurrent `$inc` of one document lose counts on FerretDB v1. */
+  constructor(
+    connection: Connection,
+    private readonly writer: RollupWriter,
+  ) {
     this.instances = modelOf<ServiceInstance>(connection, 'ServiceInstance', instanceSchema);
     this.hours = modelOf<HeartbeatHour>(connection, 'HeartbeatHour', hourSchema);
     this.firstSeen = modelOf<FirstSeen>(connection, 'ServiceFirstSeen', firstSeenSchema);
@@ -100,13 +106,14 @@ export class HeartbeatStore {
         { upsert: true },
       ),
     );
-    await retryOnDuplicate(() =>
-      this.hours.updateOne(
-        { _id: `${heartbeat.service}|${hour.toISOString()}` },
-        { $inc: { count: 1 }, $setOnInsert: { service: heartbeat.service, hour } },
-        { upsert: true },
-      ),
-    );
+    await this.writer.apply([
+      {
+        collection: this.hours.collection as unknown as RollupCollection,
+        id: `${heartbeat.service}|${hour.toISOString()}`,
+        inc: { count: 1 },
+        setOnInsert: { service: heartbeat.service, hour },
+      },
+    ]);
     await retryOnDuplicate(() =>
       this.firstSeen.updateOne({ _id: heartbeat.service }, { $setOnInsert: { at } }, { upsert: true }),
     );

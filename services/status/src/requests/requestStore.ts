@@ -1,145 +1,245 @@
 import type { EventData } from '@kasa/contracts';
-import { Schema, type Connection, type Model, type PipelineStage } from 'mongoose';
-import { routeArea, type PlatformService } from './routeAreas';
+import { dayKey, dayOf, fieldKey, hourOf, minuteOf, monthOfDay } from '../rollups/buckets';
+import {
+  claimOnce,
+  findByIds,
+  releaseClaim,
+  type Doc,
+  type RollupCollection,
+  type StatusCollections,
+} from '../rollups/collections';
+import type { RollupUpdate, RollupWriter } from '../rollups/rollupWriter';
+import type { ReadLimits } from '../queries/queryLimits';
+import { PLATFORM_SERVICES, routeArea, type PlatformService } from './routeAreas';
 
-/** One request the gateway answered, as stored (collection `requests`). `_id` = `<event id>:<index in batch>`. */
-export interface StoredRequest {
-  _id: string;
-  route: string;
-  method: string;
-  /** `METHOD route`, e.g. `POST chat`. */
-  endpoint: string;
-  status: number;
-  /** 1 for a 5xx answer, else 0 (a number, so that it can be summed). */
-  isError: 0 | 1;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/** Calls, 5xx answers and summed duration (ms). */
+export interface CallFigures {
+  calls: number;
+  errors: number;
   durationMs: number;
-  userId: string | null;
-  apiKeyId: string | null;
-  service: PlatformService;
-  area: string;
-  /** Counted towards the plan's monthly quota: a quota route, with a caller, not refused with 429. */
-  quota: boolean;
-  at: Date;
-  /** `YYYY-MM-DD` (UTC) of `at`, stored because the embedded database groups by fields, not date expressions. */
-  day: string;
 }
 
-const schema = new Schema<StoredRequest>(
-  {
-    _id: { type: String, required: true },
-    route: { type: String, required: true },
-    method: { type: String, required: true },
-    endpoint: { type: String, required: true },
-    status: { type: Number, required: true },
-    isError: { type: Number, required: true },
-    durationMs: { type: Number, required: true },
-    userId: { type: String, default: null },
-    apiKeyId: { type: String, default: null },
-    service: { type: String, required: true },
-    area: { type: String, required: true },
-    quota: { type: Boolean, required: true },
-    at: { type: Date, required: true },
-    day: { type: String, required: true },
-  },
-  { versionKey: false, collection: 'requests' },
-);
-schema.index({ userId: 1, at: 1 });
-schema.index({ service: 1, at: 1 });
-schema.index({ at: 1 });
+/** What the service status page needs from the gateway's requests. */
+export interface ServiceFigures {
+  /** Per service, over the current UTC hour and the 23 before it. */
+  lastDay: Map<string, CallFigures>;
+  /** Per service, over the current minute and the 5 before it. */
+  lastMinutes: Map<string, CallFigures>;
+  /** Per service, when its latest request was answered. */
+  lastRequestAt: Map<string, Date>;
+}
 
-/** A count per value of one grouping key. */
-export type Counts<K> = Array<{ key: K; count: number }>;
+/** The day buckets of a person (or of one of their API keys) for one month, as stored in `usage_months`. */
+export interface UsageMonth {
+  _id: string;
+  days?: Record<string, DayBucket>;
+}
+
+/** One UTC day's figures. Maps are keyed by `fieldKey` (endpoint `METHOD route`, status, key id, persona, language). */
+export interface DayBucket {
+  calls?: number;
+  errors?: number;
+  durationMs?: number;
+  /** Calls counted towards the plan's monthly quota. */
+  quota?: number;
+  area?: Record<string, number>;
+  endpoint?: Record<string, number>;
+  status?: Record<string, number>;
+  key?: Record<string, number>;
+  sessions?: number;
+  persona?: Record<string, number>;
+  messages?: number;
+  language?: Record<string, number>;
+}
+
+export const userMonthId = (userId: string, month: string) => `u|${userId}|${month}`;
+export const keyMonthId = (userId: string, keyId: string, month: string) => `k|${userId}|${keyId}|${month}`;
 
 /**
- * The gateway's answered requests, stored from `gateway.request.completed`. Every aggregation here has exactly one
- * accumulator: the embedded database (FerretDB v1) computes only the first accumulator of a `$group` correctly.
+ * The gateway's answered requests, kept as rollups (`gateway.request.completed`): each batch is summed in memory per
+ * bucket, then written as one merged bulk write of `$inc` upserts. Raw requests are not stored; the batch's event id
+ * is (`request_batches`), so that a batch is counted once even when it arrives again.
  */
 export class RequestStore {
-  readonly model: Model<StoredRequest>;
+  constructor(
+    private readonly collections: StatusCollections,
+    private readonly writer: RollupWriter,
+  ) {}
 
-  constructor(connection: Connection) {
-    this.model =
-      (connection.models.StoredRequest as Model<StoredRequest> | undefined) ??
-      connection.model<StoredRequest>('StoredRequest', schema);
-  }
-
-  /** Stores one batch; idempotent (ids come from the event id), so a redelivered batch adds nothing. */
-  async storeBatch(eventId: string, data: EventData<'gateway.request.completed'>): Promise<number> {
-    const docs: StoredRequest[] = data.requests.map((r, index) => {
-      const at = new Date(r.at);
-      const { service, area, monthlyQuota } = routeArea(r.route);
-      return {
-        _id: `${eventId}:${index}`,
-        route: r.route,
-        method: r.method,
-        endpoint: `${r.method} ${r.route}`,
-        status: r.status,
-        isError: r.status >= 500 ? 1 : 0,
-        durationMs: r.durationMs,
-        userId: r.userId ?? null,
-        apiKeyId: r.apiKeyId ?? null,
-        service,
-        area,
-        quota: monthlyQuota && r.userId !== undefined && r.status !== 429,
-        at,
-        day: at.toISOString().slice(0, 10),
-      };
-    });
-    if (docs.length === 0) return 0;
+  /** Counts one batch; returns how many requests it counted (0 for a batch counted before). */
+  async storeBatch(eventId: string, data: EventData<'gateway.request.completed'>, now = new Date()): Promise<number> {
+    if (data.requests.length === 0) return 0;
+    // Claimed first: a crash between the claim and the write loses at most this batch's counts, never doubles them.
+    if (!(await claimOnce(this.collections.batches, eventId, now))) return 0;
     try {
-      const inserted = await this.model.collection.insertMany(docs as never[], { ordered: false });
-      return inserted.insertedCount;
+      await this.writer.apply(rollupUpdates(this.collections, data));
     } catch (err) {
-      if (isOnlyDuplicates(err)) return (err as { insertedCount?: number }).insertedCount ?? 0;
+      await releaseClaim(this.collections.batches, eventId);
       throw err;
     }
+    return data.requests.length;
   }
 
-  /** Counts per value of `field` among the requests matching `match` (most first, at most `limit`). */
-  async countBy<K = string>(match: Record<string, unknown>, field: string | Record<string, string>, limit = 500) {
-    const pipeline: PipelineStage[] = [
-      { $match: match },
-      { $group: { _id: typeof field === 'string' ? `$${field}` : field, count: { $sum: 1 } } },
-      { $sort: { count: -1, _id: 1 } },
-      { $limit: limit },
-    ];
-    const rows = await this.model.aggregate<{ _id: K; count: number }>(pipeline);
-    return rows.map((row) => ({ key: row._id, count: row.count })) as Counts<K>;
+  /** The person's month documents (at most one per month asked for). */
+  async userMonths(userId: string, months: string[], limits: ReadLimits): Promise<UsageMonth[]> {
+    const ids = months.map((m) => userMonthId(userId, m));
+    return (await findByIds(this.collections.usage(userId), ids, limits)) as unknown as UsageMonth[];
   }
 
-  /** The sum of `durationMs` over the requests matching `match`. */
-  async totalDuration(match: Record<string, unknown>): Promise<number> {
-    const rows = await this.model.aggregate<{ total: number }>([
-      { $match: match },
-      { $group: { _id: null, total: { $sum: '$durationMs' } } },
+  /** The month documents of one of the person's API keys. */
+  async keyMonths(userId: string, keyId: string, months: string[], limits: ReadLimits): Promise<UsageMonth[]> {
+    const ids = months.map((m) => keyMonthId(userId, keyId, m));
+    return (await findByIds(this.collections.usage(userId), ids, limits)) as unknown as UsageMonth[];
+  }
+
+  /** The service figures of the status page: 31 buckets at most, from a small collection. */
+  async serviceFigures(now: Date, limits: ReadLimits): Promise<ServiceFigures> {
+    const minutes = Array.from({ length: 6 }, (_, i) => `m|${minuteOf(now.getTime() - i * MINUTE_MS)}`);
+    const hours = Array.from({ length: 24 }, (_, i) => `h|${hourOf(now.getTime() - i * HOUR_MS)}`);
+    // One query for the 31 ids of this small collection (at most a few hundred documents by its retention).
+    const docs = (await this.collections.services
+      .find({ _id: { $in: [...minutes, ...hours, 'last'] } }, limits)
+      .toArray()) as Doc[];
+    const sum = (ids: string[]) => {
+      const out = new Map<string, CallFigures>();
+      for (const doc of docs.filter((d) => ids.includes(d._id))) {
+        for (const [service, f] of Object.entries((doc.s ?? {}) as Record<string, Partial<CallFigures>>)) {
+          const t = out.get(service) ?? { calls: 0, errors: 0, durationMs: 0 };
+          t.calls += f.calls ?? 0;
+          t.errors += f.errors ?? 0;
+          t.durationMs += f.durationMs ?? 0;
+          out.set(service, t);
+        }
+      }
+      return out;
+    };
+    const last = docs.find((d) => d._id === 'last');
+    const lastRequestAt = new Map<string, Date>();
+    for (const service of PLATFORM_SERVICES) {
+      const at = (last as Record<string, unknown> | undefined)?.[service];
+      if (at instanceof Date) lastRequestAt.set(service, at);
+    }
+    return { lastDay: sum(hours), lastMinutes: sum(minutes), lastRequestAt };
+  }
+
+  /**
+   * Retention: month documents whose every day is older than `daysBefore`, service minutes and hours older than
+   * `minutesBefore` / `hoursBefore`, and batch ids older than `rawBefore`. Returns how many documents went.
+   */
+  async deleteOlderThan(cut: { daysBefore: Date; minutesBefore: Date; hoursBefore: Date; rawBefore: Date }) {
+    const cutMonth = monthOfDay(dayOf(cut.daysBefore));
+    // One shard after the other: hundreds of deletes at once would only queue up in the database.
+    let monthsDeleted = 0;
+    for (const shard of this.collections.usageShards)
+      monthsDeleted += (await shard.deleteMany({ month: { $lt: cutMonth } })).deletedCount;
+    const [minutes, hours, batches] = await Promise.all([
+      this.collections.services.deleteMany({ grain: 'minute', at: { $lt: cut.minutesBefore } }),
+      this.collections.services.deleteMany({ grain: 'hour', at: { $lt: cut.hoursBefore } }),
+      this.collections.batches.deleteMany({ at: { $lt: cut.rawBefore } }),
     ]);
-    return rows[0]?.total ?? 0;
-  }
-
-  count(match: Record<string, unknown>): Promise<number> {
-    return this.model.countDocuments(match);
-  }
-
-  /** When the newest request matching `match` was answered. */
-  async latestAt(match: Record<string, unknown>): Promise<Date | null> {
-    const doc = await this.model.findOne(match, { at: 1 }).sort({ at: -1 }).lean();
-    return doc?.at ?? null;
-  }
-
-  /** Whether the caller made any call with this API key (a key seen on the caller's own calls is theirs). */
-  async hasCallsWithKey(userId: string, apiKeyId: string): Promise<boolean> {
-    return (await this.model.exists({ userId, apiKeyId })) !== null;
-  }
-
-  /** Deletes requests answered before `before`; returns how many. */
-  async deleteOlderThan(before: Date): Promise<number> {
-    return (await this.model.deleteMany({ at: { $lt: before } })).deletedCount;
+    return {
+      months: monthsDeleted,
+      serviceBuckets: minutes.deletedCount + hours.deletedCount,
+      batches: batches.deletedCount,
+    };
   }
 }
 
-/** A bulk insert that failed only because some ids were already stored (duplicate key, code 11000). */
-function isOnlyDuplicates(err: unknown): boolean {
-  const writeErrors = (err as { writeErrors?: Array<{ code?: number }> | { code?: number } }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  return list.length > 0 && list.every((e) => e.code === 11000);
+/** A running sum of `$inc` paths per document, and what the document is set to when it is created. */
+class Sums {
+  readonly docs = new Map<
+    string,
+    {
+      collection: RollupCollection;
+      inc: Record<string, number>;
+      max: Record<string, Date>;
+      init: Record<string, unknown>;
+    }
+  >();
+
+  constructor(private readonly collectionOf: (id: string, init: Record<string, unknown>) => RollupCollection) {}
+
+  add(id: string, init: Record<string, unknown>, path: string, n: number): void {
+    const doc = this.entry(id, init);
+    doc.inc[path] = (doc.inc[path] ?? 0) + n;
+  }
+
+  max(id: string, init: Record<string, unknown>, path: string, at: Date): void {
+    const doc = this.entry(id, init);
+    if (!doc.max[path] || doc.max[path] < at) doc.max[path] = at;
+  }
+
+  private entry(id: string, init: Record<string, unknown>) {
+    let doc = this.docs.get(id);
+    if (!doc) this.docs.set(id, (doc = { collection: this.collectionOf(id, init), inc: {}, max: {}, init }));
+    return doc;
+  }
+}
+
+/**
+ * The rollup updates of one batch, summed in memory: per person and day, per person, API key and day, per service and
+ * minute, per service and hour, and the latest request per service. Exported for the benchmark's bulk loader, which
+ * writes exactly what this path writes.
+ */
+export function rollupUpdates(
+  collections: StatusCollections,
+  data: EventData<'gateway.request.completed'>,
+): RollupUpdate[] {
+  const usage = new Sums((_id, init) => collections.usage(init.userId as string));
+  const services = new Sums(() => collections.services);
+  for (const r of data.requests) {
+    const at = new Date(r.at);
+    const day = dayOf(at);
+    const month = monthOfDay(day);
+    const { service, area, monthlyQuota } = routeArea(r.route);
+    const isError = r.status >= 500 ? 1 : 0;
+    const quota = monthlyQuota && r.userId !== undefined && r.status !== 429 ? 1 : 0;
+    const endpoint = fieldKey(`${r.method} ${r.route}`);
+    const status = String(r.status);
+
+    const minute = minuteOf(at);
+    const hour = hourOf(at);
+    const minuteInit = { grain: 'minute', at: new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS) };
+    const hourInit = { grain: 'hour', at: new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS) };
+    for (const [id, init] of [
+      [`m|${minute}`, minuteInit],
+      [`h|${hour}`, hourInit],
+    ] as const) {
+      services.add(id, init, `s.${service}.calls`, 1);
+      if (isError) services.add(id, init, `s.${service}.errors`, 1);
+      services.add(id, init, `s.${service}.durationMs`, r.durationMs);
+    }
+    services.max('last', {}, service satisfies PlatformService, at);
+
+    if (r.userId === undefined) continue;
+    const d = `days.${dayKey(day)}`;
+    const userDoc = userMonthId(r.userId, month);
+    const userInit = { userId: r.userId, month };
+    usage.add(userDoc, userInit, `${d}.calls`, 1);
+    if (isError) usage.add(userDoc, userInit, `${d}.errors`, 1);
+    usage.add(userDoc, userInit, `${d}.durationMs`, r.durationMs);
+    if (quota) usage.add(userDoc, userInit, `${d}.quota`, 1);
+    usage.add(userDoc, userInit, `${d}.area.${fieldKey(area)}`, 1);
+    usage.add(userDoc, userInit, `${d}.endpoint.${endpoint}`, 1);
+    usage.add(userDoc, userInit, `${d}.status.${status}`, 1);
+    usage.add(userDoc, userInit, `${d}.key.${fieldKey(r.apiKeyId ?? null)}`, 1);
+    if (r.apiKeyId !== undefined) {
+      const keyDoc = keyMonthId(r.userId, r.apiKeyId, month);
+      const keyInit = { userId: r.userId, keyId: r.apiKeyId, month };
+      usage.add(keyDoc, keyInit, `${d}.calls`, 1);
+      if (isError) usage.add(keyDoc, keyInit, `${d}.errors`, 1);
+      usage.add(keyDoc, keyInit, `${d}.endpoint.${endpoint}`, 1);
+      usage.add(keyDoc, keyInit, `${d}.status.${status}`, 1);
+    }
+  }
+  const updates: RollupUpdate[] = [];
+  for (const sums of [usage, services]) {
+    for (const [id, doc] of sums.docs) {
+      updates.push({ collection: doc.collection, id, inc: doc.inc, max: doc.max, setOnInsert: doc.init });
+    }
+  }
+  return updates;
 }
