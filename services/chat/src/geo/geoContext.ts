@@ -1,5 +1,5 @@
 import { GeoLookupResponse } from '@kasa/contracts';
-import type { Logger } from '@kasa/service-kit';
+import { propagationHeaders, type Logger } from '@kasa/service-kit';
 
 /** The personas whose advice depends on where the user is: the local guide and the finance expert. */
 const GEO_PERSONAS = new Set(['nana', 'merla']);
@@ -28,7 +28,11 @@ export class GeoContext {
     const { voiceServiceUrl, timeoutMs, logger } = this.options;
     try {
       const res = await fetch(new URL('/api/geo', voiceServiceUrl), {
-        headers: { 'x-forwarded-for': forwardedFor, ...(requestId ? { 'x-request-id': requestId } : {}) },
+        headers: {
+          ...propagationHeaders(),
+          'x-forwarded-for': forwardedFor,
+          ...(requestId ? { 'x-request-id': requestId } : {}),
+        },
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!res.ok) throw new Error(`voice service answered ${res.status}`);
@@ -37,7 +41,8 @@ export class GeoContext {
       if (!sentence) logger.debug({ requestId, message: geo.message }, 'no location for the prompt');
       return sentence;
     } catch (err) {
-      logger.debug({ err, requestId }, 'geo lookup failed; the prompt goes without a location');
+      // The reply goes on without it, but a lookup that fails is a fault to see (a timeout, the voice service down).
+      logger.warn({ err: (err as Error).message, requestId }, 'geo lookup failed; the prompt goes without a location');
       return undefined;
     }
   }

@@ -1,5 +1,5 @@
 import { ApiKeyList, GatewayIdentityHeaders } from '@kasa/contracts';
-import { ServiceUnavailableError, type Identity } from '@kasa/service-kit';
+import { propagationHeaders, ServiceUnavailableError, type Identity } from '@kasa/service-kit';
 
 /**
  * Whether an API key id is one of the caller's keys, asked of the auth service, which owns the keys (the analytics
@@ -19,6 +19,7 @@ export class KeyOwnership {
     try {
       res = await fetch(new URL('/api/developer/keys', this.options.authServiceUrl), {
         headers: {
+          ...propagationHeaders(),
           [GatewayIdentityHeaders.userId]: who.userId,
           [GatewayIdentityHeaders.username]: encodeURIComponent(who.username),
           [GatewayIdentityHeaders.tier]: who.tier,
