@@ -21,6 +21,12 @@ export interface RunningPlatform {
    * that renders no videos); resolves once it is ready.
    */
   restart(name: PlatformPart, extraEnv?: NodeJS.ProcessEnv): Promise<void>;
+  /**
+   * The process id of each part as it runs now (a restarted part has a new one), and `db`, the embedded database's,
+   * when this test run started it (KASA_TEST_DB_PID from tests/jest/globalSetup.js): a soak reads their memory from
+   * /proc. Optional because the scaled-out platform runs several processes per part.
+   */
+  pids?(): Record<PlatformPart, number> & { db?: number };
 }
 
 export type PlatformPart = 'auth' | 'chat' | 'voice' | 'status' | 'gateway';
@@ -171,5 +177,13 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     if (name === 'gateway') await waitFor(`http://127.0.0.1:${gateway}/api/openapi.json`, 30_000, (s) => s === 200);
     else await waitFor(`http://127.0.0.1:${ports[name]}/readyz`, 60_000, (s) => s === 200);
   };
-  return { baseUrl: `http://127.0.0.1:${gateway}`, ports, logs, stop, kill, restart };
+  const pids = () => {
+    const running = Object.fromEntries(entries.map(([name]) => [name, byName.get(name)!.pid!])) as Record<
+      PlatformPart,
+      number
+    >;
+    const db = Number(process.env.KASA_TEST_DB_PID);
+    return Number.isInteger(db) && db > 0 ? { ...running, db } : running;
+  };
+  return { baseUrl: `http://127.0.0.1:${gateway}`, ports, logs, stop, kill, restart, pids };
 }
