@@ -1,0 +1,71 @@
+import { createMongoProcessedEventStore } from '@kasa/service-kit';
+import type { Connection } from 'mongoose';
+import { AnalyticsService } from './analytics/analyticsService';
+import { KeyOwnership } from './analytics/keyOwnership';
+import { ChatActivityStore } from './chatActivity/chatActivityStore';
+import type { StatusConfig } from './config';
+import { HeartbeatStore } from './heartbeats/heartbeatStore';
+import { ServicesStatus } from './health/servicesStatus';
+import { DashboardHealth } from './queries/queryLimits';
+import { RequestStore } from './requests/requestStore';
+import { ensureIndexes, statusCollections } from './rollups/collections';
+import { RollupWriter } from './rollups/rollupWriter';
+
+/** Everything the status service is made of, built once over its database. */
+export interface StatusComponents {
+  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore };
+  /** The bus's record of handled event ids, pruned by the clean-up. */
+  processedEvents: ReturnType<typeof createMongoProcessedEventStore>;
+  servicesStatus: ServicesStatus;
+  analytics: AnalyticsService;
+  health: DashboardHealth;
+}
+
+/**
+ * The status service's composition root: the rollup stores (all written through one lane, see RollupWriter), the
+ * service status snapshot and the analytics over them. `index.ts` subscribes the stores to the events, schedules the
+ * clean-up and the snapshot, and hands the rest to `createApp`.
+ */
+export async function createStatusComponents(deps: {
+  db: Connection;
+  settings: StatusConfig;
+}): Promise<StatusComponents> {
+  const { db, settings } = deps;
+  const collections = statusCollections(db);
+  const writer = new RollupWriter();
+  const stores = {
+    heartbeats: new HeartbeatStore(db, writer),
+    requests: new RequestStore(collections, writer),
+    chat: new ChatActivityStore(collections, writer),
+  };
+  await Promise.all([...Object.values(db.models).map((model) => model.init()), ensureIndexes(collections)]);
+  const health = new DashboardHealth();
+  const servicesStatus = new ServicesStatus({
+    heartbeats: stores.heartbeats,
+    requests: stores.requests,
+    probeUrls: {
+      gateway: settings.GATEWAY_ADMIN_URL,
+      auth: settings.AUTH_SERVICE_URL,
+      chat: settings.CHAT_SERVICE_URL,
+      voice: settings.VOICE_SERVICE_URL,
+    },
+    voiceUrl: settings.VOICE_SERVICE_URL,
+    probeTimeoutMs: settings.PROBE_TIMEOUT_MS,
+    heartbeatIntervalMs: settings.HEARTBEAT_INTERVAL_MS,
+    errorRateDegradedPercent: settings.ERROR_RATE_DEGRADED_PERCENT,
+    errorRateMinRequests: settings.ERROR_RATE_MIN_REQUESTS,
+    queryTimeoutMs: settings.STATUS_QUERY_TIMEOUT_MS,
+    health,
+  });
+  const analytics = new AnalyticsService({
+    requests: stores.requests,
+    chat: stores.chat,
+    keys: new KeyOwnership({ authServiceUrl: settings.AUTH_SERVICE_URL, timeoutMs: settings.PROBE_TIMEOUT_MS }),
+    monthlyCalls: {
+      free: settings.PLAN_FREE_MONTHLY_CALLS,
+      pro: settings.PLAN_PRO_MONTHLY_CALLS,
+      enterprise: settings.PLAN_ENTERPRISE_MONTHLY_CALLS,
+    },
+  });
+  return { stores, processedEvents: createMongoProcessedEventStore(db), servicesStatus, analytics, health };
+}
