@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from '@kasa/service-kit';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
@@ -123,7 +124,15 @@ export class RedisReplySlots implements ReplySlots {
 
   async acquire(ownerId: string): Promise<string | undefined> {
     const slot = randomUUID();
-    const granted = await this.redis.eval(ACQUIRE, 1, this.key(ownerId), Date.now(), this.limit, this.ttlMs, slot);
+    let granted: unknown;
+    try {
+      granted = await this.redis.eval(ACQUIRE, 1, this.key(ownerId), Date.now(), this.limit, this.ttlMs, slot);
+    } catch {
+      // Without the shared count no reply may start (the limit would not hold): an outage, not a bug.
+      throw new ServiceUnavailableError(
+        'Replies cannot start right now because the shared reply store is not answering. Please try again shortly.',
+      );
+    }
     return granted === 1 ? slot : undefined;
   }
 
