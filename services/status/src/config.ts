@@ -48,6 +48,11 @@ const schema = baseServiceEnv.extend({
   STATUS_RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   /** The time limit of one dashboard answer's reads (each query's maxTimeMS); over it the answer is 503. */
   STATUS_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+  /**
+   * Memory (MB) for the rollup documents dashboards read, so that a dashboard asked again reads no database. Exact
+   * only while one status replica writes the rollups (the embedded default): set 0 when several replicas run.
+   */
+  STATUS_ROLLUP_CACHE_MB: z.coerce.number().int().min(0).max(4_096).default(32),
   /** How often the service status snapshot (served from memory) is rebuilt. */
   STATUS_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** How often the clean-up runs. */

@@ -9,7 +9,11 @@ import { ServicesStatus } from './health/servicesStatus';
 import { DashboardHealth } from './queries/queryLimits';
 import { RequestStore } from './requests/requestStore';
 import { ensureIndexes, statusCollections } from './rollups/collections';
+import { RollupCache } from './rollups/rollupCache';
 import { RollupWriter } from './rollups/rollupWriter';
+
+/** The longest a rollup document is held in memory without being written (see RollupCache). */
+const ROLLUP_CACHE_TTL_MS = 10 * 60_000;
 
 /** Everything the status service is made of, built once over its database. */
 export interface StatusComponents {
@@ -32,11 +36,15 @@ export async function createStatusComponents(deps: {
 }): Promise<StatusComponents> {
   const { db, settings } = deps;
   const collections = statusCollections(db);
-  const writer = new RollupWriter();
+  const cache =
+    settings.STATUS_ROLLUP_CACHE_MB > 0
+      ? new RollupCache({ maxBytes: settings.STATUS_ROLLUP_CACHE_MB * 1024 * 1024, ttlMs: ROLLUP_CACHE_TTL_MS })
+      : undefined;
+  const writer = new RollupWriter({ cache });
   const stores = {
     heartbeats: new HeartbeatStore(db, writer),
-    requests: new RequestStore(collections, writer),
-    chat: new ChatActivityStore(collections, writer),
+    requests: new RequestStore(collections, writer, cache),
+    chat: new ChatActivityStore(collections, writer, cache),
   };
   await Promise.all([...Object.values(db.models).map((model) => model.init()), ensureIndexes(collections)]);
   const health = new DashboardHealth();

@@ -15,6 +15,7 @@ import { ServicesStatus } from '../src/health/servicesStatus';
 import { DashboardHealth } from '../src/queries/queryLimits';
 import { RequestStore } from '../src/requests/requestStore';
 import { statusCollections, type StatusCollections } from '../src/rollups/collections';
+import { RollupCache } from '../src/rollups/rollupCache';
 import { RollupWriter } from '../src/rollups/rollupWriter';
 
 const logger = createLogger({ service: 'status-rollups-test', version: 'test', level: 'silent' });
@@ -48,9 +49,11 @@ beforeAll(async () => {
     maxAttempts: 3,
   });
   collections = statusCollections(db);
-  const writer = new RollupWriter();
-  requests = new RequestStore(collections, writer);
-  chat = new ChatActivityStore(collections, writer);
+  // Wired as the service is by default: dashboards read through the cache, which the write lane keeps exact.
+  const cache = new RollupCache({ maxBytes: 8 * 1024 * 1024, ttlMs: 10 * 60_000 });
+  const writer = new RollupWriter({ cache });
+  requests = new RequestStore(collections, writer, cache);
+  chat = new ChatActivityStore(collections, writer, cache);
   auth = createServer((req, res) => {
     const keys = (keysOf.get(String(req.headers['x-kasa-user-id'])) ?? []).map((id) => ({
       id,
@@ -156,6 +159,26 @@ describe('the rollups of gateway requests', () => {
     expect((await analytics.usage(who, { days: 1 }, LIMITS, at)).totalCalls).toBe(500);
     expect((await requests.serviceFigures(at, LIMITS)).lastMinutes.get('chat')!.calls).toBeGreaterThanOrEqual(500);
   });
+
+  it('show new calls on the very next read, though dashboards asked again are answered from memory', async () => {
+    const who = newIdentity();
+    const at = new Date();
+    await requests.storeBatch(randomUUID(), { requests: [call(who, at), call(who, at)] });
+    expect((await analytics.usage(who, { days: 1 }, LIMITS, at)).totalCalls).toBe(2);
+    expect((await analytics.overview(who, LIMITS, at)).usage.totalCalls).toBe(2);
+
+    await requests.storeBatch(randomUUID(), { requests: [call(who, at), call(who, at, { status: 500 })] });
+    const usage = await analytics.usage(who, { days: 1 }, LIMITS, at);
+    expect(usage.totalCalls).toBe(4);
+    expect(usage.days).toEqual([{ date: at.toISOString().slice(0, 10), calls: 4, errors: 1 }]);
+    expect((await analytics.overview(who, LIMITS, at)).usage.totalCalls).toBe(4);
+
+    // A person with no calls yet is remembered as such, until their first call is counted.
+    const newcomer = newIdentity();
+    expect((await analytics.usage(newcomer, { days: 1 }, LIMITS, at)).totalCalls).toBe(0);
+    await requests.storeBatch(randomUUID(), { requests: [call(newcomer, at)] });
+    expect((await analytics.usage(newcomer, { days: 1 }, LIMITS, at)).totalCalls).toBe(1);
+  });
 });
 
 describe('the rollups of chat activity', () => {
@@ -200,6 +223,13 @@ describe('the rollups of chat activity', () => {
       [sessions[0], 'nana', 'Kumasi', 3],
     ]);
     expect(await chat.listSessions(who.userId, 1, LIMITS)).toHaveLength(1);
+
+    // A third session shows on the next read of the list, which the reads above left in memory.
+    await chat.recordSession(
+      { sessionId: randomUUID(), userId: who.userId, personaId: 'kasa', createdAt: clock.date().toISOString() },
+      clock.date().toISOString(),
+    );
+    expect(await chat.listSessions(who.userId, 10, LIMITS)).toHaveLength(3);
   });
 
   it('keeps a person’s newest sessions only, so the list is one bounded document', async () => {

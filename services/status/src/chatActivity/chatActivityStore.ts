@@ -1,6 +1,7 @@
 import type { AnalyticsSession, EventData } from '@kasa/contracts';
 import { dayKey, dayOf, fieldKey, fromFieldKey, monthOfDay } from '../rollups/buckets';
 import { claimOnce, findByIds, releaseClaim, type StatusCollections } from '../rollups/collections';
+import type { RollupCache } from '../rollups/rollupCache';
 import type { RollupUpdate, RollupWriter } from '../rollups/rollupWriter';
 import type { ReadLimits } from '../queries/queryLimits';
 import { userMonthId } from '../requests/requestStore';
@@ -31,6 +32,8 @@ export class ChatActivityStore {
   constructor(
     private readonly collections: StatusCollections,
     private readonly writer: RollupWriter,
+    /** Where dashboards' reads are answered from memory when it holds the document (one status replica). */
+    private readonly cache?: RollupCache,
   ) {}
 
   async recordSession(data: EventData<'chat.session.created'>, eventTime: string): Promise<void> {
@@ -59,7 +62,10 @@ export class ChatActivityStore {
 
   /** The person's newest sessions (those whose creation has arrived), at most `limit`: one document read. */
   async listSessions(userId: string, limit: number, limits: ReadLimits): Promise<AnalyticsSession[]> {
-    const docs = await findByIds(this.collections.sessions(userId), [userId], limits);
+    const sessions = this.collections.sessions(userId);
+    const docs = this.cache
+      ? await this.cache.findByIds(sessions, [userId], limits)
+      : await findByIds(sessions, [userId], limits);
     return newestFirst(docs[0]?.s as Record<string, RecentSession> | undefined)
       .slice(0, limit)
       .map(([id, s]) => ({

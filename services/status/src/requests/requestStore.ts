@@ -8,6 +8,7 @@ import {
   type RollupCollection,
   type StatusCollections,
 } from '../rollups/collections';
+import type { RollupCache } from '../rollups/rollupCache';
 import type { RollupUpdate, RollupWriter } from '../rollups/rollupWriter';
 import type { ReadLimits } from '../queries/queryLimits';
 import { PLATFORM_SERVICES, routeArea, type PlatformService } from './routeAreas';
@@ -67,7 +68,13 @@ export class RequestStore {
   constructor(
     private readonly collections: StatusCollections,
     private readonly writer: RollupWriter,
+    /** Where dashboards' reads are answered from memory when it holds the document (one status replica). */
+    private readonly cache?: RollupCache,
   ) {}
+
+  private read(collection: RollupCollection, ids: string[], limits: ReadLimits): Promise<Doc[]> {
+    return this.cache ? this.cache.findByIds(collection, ids, limits) : findByIds(collection, ids, limits);
+  }
 
   /** Counts one batch; returns how many requests it counted (0 for a batch counted before). */
   async storeBatch(eventId: string, data: EventData<'gateway.request.completed'>, now = new Date()): Promise<number> {
@@ -86,13 +93,13 @@ export class RequestStore {
   /** The person's month documents (at most one per month asked for). */
   async userMonths(userId: string, months: string[], limits: ReadLimits): Promise<UsageMonth[]> {
     const ids = months.map((m) => userMonthId(userId, m));
-    return (await findByIds(this.collections.usage(userId), ids, limits)) as unknown as UsageMonth[];
+    return (await this.read(this.collections.usage(userId), ids, limits)) as unknown as UsageMonth[];
   }
 
   /** The month documents of one of the person's API keys. */
   async keyMonths(userId: string, keyId: string, months: string[], limits: ReadLimits): Promise<UsageMonth[]> {
     const ids = months.map((m) => keyMonthId(userId, keyId, m));
-    return (await findByIds(this.collections.usage(userId), ids, limits)) as unknown as UsageMonth[];
+    return (await this.read(this.collections.usage(userId), ids, limits)) as unknown as UsageMonth[];
   }
 
   /** The service figures of the status page: 31 buckets at most, from a small collection. */

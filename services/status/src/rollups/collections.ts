@@ -29,10 +29,10 @@ export interface StatusCollections {
 }
 
 /**
- * Per-person collections are split into SHARDS collections by a hash of the user id (`usage_months_07`): the embedded
- * FerretDB v1 finds a document by `_id` by scanning its whole collection (its SQLite backend never uses the `_id`
- * index), so a dashboard read costs the size of one shard, not of everyone's history. On MongoDB the split costs
- * nothing (every read is by `_id`).
+ * Per-person collections are split into SHARDS collections by a hash of the user id (`usage_months_07`). FerretDB v1
+ * as published finds a document by `_id` by scanning its whole collection (its SQLite backend missed its own `_id`
+ * index); the build `npm start` runs is patched to use it (scripts/ferretdb-patches), and the split keeps a read
+ * cheap on an unpatched one too, and the hourly clean-up's scans small. On MongoDB the split costs nothing.
  */
 export const SHARDS = 512;
 

@@ -1,6 +1,7 @@
 import { isTransientDatabaseError } from '@kasa/service-kit';
 import type { mongo } from 'mongoose';
 import type { Doc, RollupCollection } from './collections';
+import type { RollupCache } from './rollupCache';
 
 type AnyBulkWriteOperation<T extends mongo.Document> = mongo.AnyBulkWriteOperation<T>;
 
@@ -36,6 +37,9 @@ export class RollupWriter {
   private queue: Pending[] = [];
   private running = false;
 
+  /** `cache`: the dashboards' copies of rollup documents, told of every document written (see RollupCache). */
+  constructor(private readonly options: { cache?: RollupCache } = {}) {}
+
   /** Applies the updates; resolves once they are stored (with whatever else was merged into the same bulk write). */
   apply(updates: RollupUpdate[]): Promise<void> {
     if (updates.length === 0) return Promise.resolve();
@@ -51,11 +55,15 @@ export class RollupWriter {
       while (this.queue.length > 0) {
         const group = this.queue;
         this.queue = [];
+        const merged = merge(group.flatMap((p) => p.updates));
         try {
-          await writeMerged(merge(group.flatMap((p) => p.updates)));
+          await writeMerged(merged);
           for (const p of group) p.resolve();
         } catch (err) {
           for (const p of group) p.reject(err);
+        } finally {
+          // Also after a failed write: part of it may be stored.
+          for (const u of merged) this.options.cache?.changed(u.collection, [u.id]);
         }
       }
     } finally {
