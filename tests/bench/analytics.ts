@@ -10,8 +10,11 @@
  * as the service's trimming does. The requests spread over the last 90 days: a fifth from one heavy user (half of
  * them with an API key), the rest from the other signed-up users and 5,000 more people who never sign in here.
  *
- * Measured through the gateway: p50/p99 of every analytics and status call for many users and for the heavy one, then
- * rounds of 20 concurrent dashboard calls (every one must answer 200).
+ * Measured through the gateway: first, rounds of 20 concurrent dashboard calls of 20 people whose figures nobody has
+ * read yet (so that the status service's RollupCache holds none of them: every read goes to the database); then
+ * p50/p99 of every analytics and status call for many users and for the heavy one (the first call of each person
+ * reads the database, the next ones mostly memory); then rounds of 20 concurrent dashboard calls of people read
+ * before (every one must answer 200).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -42,7 +45,7 @@ type RollupUpdate = import('../../services/status/src/rollups/rollupWriter').Rol
 
 const REQUESTS = Number(process.env.BENCH_ANALYTICS_REQUESTS ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_ANALYTICS_MESSAGES ?? 100_000);
-const SIGNED_UP = Number(process.env.BENCH_ANALYTICS_USERS ?? 20);
+const SIGNED_UP = Number(process.env.BENCH_ANALYTICS_USERS ?? 121);
 const OTHER_PEOPLE = 5_000;
 const SAMPLES = Number(process.env.BENCH_ANALYTICS_SAMPLES ?? 100);
 const CONCURRENT = 20;
@@ -52,7 +55,31 @@ const DAY_MS = 86_400_000;
 export interface AnalyticsBenchResult {
   seed: { requests: number; messages: number; documents: number; seconds: number };
   calls: Array<{ name: string; p50Ms: number; p99Ms: number; samples: number; failed: number }>;
-  concurrent: { calls: number; ok: number; p50Ms: number; p99Ms: number; statuses: Record<string, number> };
+  concurrent: ConcurrentFigures;
+  /** The same, each call the first read of that person's figures. */
+  concurrentCold: ConcurrentFigures;
+}
+
+interface ConcurrentFigures {
+  calls: number;
+  ok: number;
+  p50Ms: number;
+  p99Ms: number;
+  statuses: Record<string, number>;
+}
+
+/** p50/p99 and statuses of timed calls. */
+function concurrentFigures(results: Array<{ ms: number; status: number }>): ConcurrentFigures {
+  const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const { status } of results) statuses[status] = (statuses[status] ?? 0) + 1;
+  return {
+    calls: results.length,
+    ok: statuses['200'] ?? 0,
+    p50Ms: round(percentile(ms, 50)),
+    p99Ms: round(percentile(ms, 99)),
+    statuses,
+  };
 }
 
 interface Person {
@@ -313,7 +340,10 @@ export async function runAnalyticsBench(): Promise<AnalyticsBenchResult> {
 
     const seeded = await seed(process.env.MONGO_URL!, dbName, people, heavy);
 
-    const many = people.slice(1);
+    // Half of the signed-up people are sampled; the other half is read only in the cold rounds.
+    const others = people.slice(1);
+    const many = others.slice(0, Math.ceil(others.length / 2));
+    const unread = others.slice(many.length);
     const kinds: Array<{ name: string; path: (p: Person) => string; who: 'many' | 'heavy' | 'anyone' }> = [
       { name: 'analytics overview, many users', path: () => '/api/developer/analytics', who: 'many' },
       { name: 'analytics overview, heavy user', path: () => '/api/developer/analytics', who: 'heavy' },
@@ -330,6 +360,21 @@ export async function runAnalyticsBench(): Promise<AnalyticsBenchResult> {
       { name: 'services status', path: () => '/api/developer/services/status', who: 'many' },
       { name: 'public status', path: () => '/api/status', who: 'anyone' },
     ];
+    // Cold: people nobody has read yet, 20 at a time, each read once (after a few calls that warm up the processes).
+    for (const kind of kinds) await timedGet(platform, kind.path(heavy), kind.who === 'anyone' ? undefined : heavy.token);
+    const perPerson = kinds.filter((k) => k.who === 'many');
+    const cold: Array<{ ms: number; status: number }> = [];
+    for (let start = 0; start + CONCURRENT <= unread.length; start += CONCURRENT) {
+      cold.push(
+        ...(await Promise.all(
+          unread.slice(start, start + CONCURRENT).map((who, i) => {
+            const kind = perPerson[i % perPerson.length]!;
+            return timedGet(platform!, kind.path(who), who.token);
+          }),
+        )),
+      );
+    }
+
     const calls: AnalyticsBenchResult['calls'] = [];
     for (const kind of kinds) {
       const samples: number[] = [];
@@ -350,32 +395,23 @@ export async function runAnalyticsBench(): Promise<AnalyticsBenchResult> {
       });
     }
 
-    const concurrent: number[] = [];
-    const statuses: Record<string, number> = {};
+    const concurrent: Array<{ ms: number; status: number }> = [];
     for (let r = 0; r < ROUNDS; r += 1) {
-      const results = await Promise.all(
-        Array.from({ length: CONCURRENT }, (_, i) => {
-          const kind = kinds[i % kinds.length]!;
-          const who = kind.who === 'heavy' ? heavy : many[(r + i) % many.length]!;
-          return timedGet(platform!, kind.path(who), kind.who === 'anyone' ? undefined : who.token);
-        }),
+      concurrent.push(
+        ...(await Promise.all(
+          Array.from({ length: CONCURRENT }, (_, i) => {
+            const kind = kinds[i % kinds.length]!;
+            const who = kind.who === 'heavy' ? heavy : many[(r + i) % many.length]!;
+            return timedGet(platform!, kind.path(who), kind.who === 'anyone' ? undefined : who.token);
+          }),
+        )),
       );
-      for (const { ms, status } of results) {
-        concurrent.push(ms);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
     }
-    concurrent.sort((a, b) => a - b);
     return {
       seed: seeded,
       calls,
-      concurrent: {
-        calls: concurrent.length,
-        ok: statuses['200'] ?? 0,
-        p50Ms: round(percentile(concurrent, 50)),
-        p99Ms: round(percentile(concurrent, 99)),
-        statuses,
-      },
+      concurrent: concurrentFigures(concurrent),
+      concurrentCold: concurrentFigures(cold),
     };
   } finally {
     await platform?.stop();

@@ -51,14 +51,14 @@ function chatRows(r) {
       measured: `${r.stop.cancelMs} ms (client hangs up), ${r.stop.resumableCancelMs} ms (stop endpoint)`,
       ok: Math.max(r.stop.cancelMs, r.stop.resumableCancelMs) <= 1000,
     },
-    {
-      name: 'load: concurrent streamed chats, no failure',
-      budget: '500',
+    ...r.load.map((load) => ({
+      name: `load: ${load.streams} concurrent streamed chats, no failure`,
+      budget: load.streams > 500 ? 'reported (budget 500)' : '500',
       measured:
-        `${r.load.streams} streams in ${r.load.seconds} s, ${r.load.failed} failed` +
-        (r.load.errors.length ? ` (${r.load.errors.slice(0, 3).join('; ')})` : ''),
-      ok: r.load.streams >= 500 && r.load.failed === 0,
-    },
+        `${load.streams} streams in ${load.seconds} s, ${load.failed} failed` +
+        (load.errors.length ? ` (${load.errors.slice(0, 3).join('; ')})` : ''),
+      ok: load.failed === 0,
+    })),
   ];
 }
 
@@ -119,12 +119,15 @@ function analyticsRows(r) {
       measured: `${c.p50Ms} ms / ${c.p99Ms} ms (${c.samples} calls, ${c.failed} not 200; ${seeded})`,
       ok: c.p99Ms <= 200 && c.failed === 0,
     })),
-    {
-      name: `analytics: ${r.concurrent.calls / 20} rounds of 20 concurrent dashboard calls (p50 / p99)`,
+    ...[
+      ['first read of each person’s figures', r.concurrentCold],
+      ['people read before', r.concurrent],
+    ].map(([what, c]) => ({
+      name: `analytics: ${c.calls / 20} rounds of 20 concurrent dashboard calls, ${what} (p50 / p99)`,
       budget: 'all 200, p99 ≤ 200 ms',
-      measured: `${r.concurrent.p50Ms} ms / ${r.concurrent.p99Ms} ms, ${r.concurrent.ok} of ${r.concurrent.calls} answered 200`,
-      ok: r.concurrent.ok === r.concurrent.calls && r.concurrent.p99Ms <= 200,
-    },
+      measured: `${c.p50Ms} ms / ${c.p99Ms} ms, ${c.ok} of ${c.calls} answered 200`,
+      ok: c.ok === c.calls && c.p99Ms <= 200,
+    })),
   ];
 }
 
