@@ -1,17 +1,14 @@
 import type { CreateApiKeyResponse } from '@kasa/contracts';
-import { EventBus, ServiceMetrics, connectDatabase, createLogger } from '@kasa/service-kit';
+import { EventBus, connectDatabase, createLogger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiKeyVerifier } from '../../gateway/src/auth/apiKeyVerifier';
-import { createApp } from '../../services/auth/src/app';
 import { apiKeyModel } from '../../services/auth/src/apiKeys/apiKeyModel';
-import { revokedTokenModel } from '../../services/auth/src/tokens/revokedTokenModel';
-import { generateSigningKey } from '../../services/auth/src/tokens/signingKey';
-import { TokenService } from '../../services/auth/src/tokens/tokenService';
+import type { AuthComponents } from '../../services/auth/src/authComponents';
+import { createTestAuthApp } from '../../services/auth/test/authApp';
 import { userModel } from '../../services/auth/src/users/userModel';
-import { UserService } from '../../services/auth/src/users/userService';
 
 // The gateway's API key cache against the real auth service (in this process, on its own port).
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -21,6 +18,7 @@ let db: Connection;
 let bus: EventBus;
 let server: Server;
 let authUrl: string;
+let components: AuthComponents;
 const verifiers: ApiKeyVerifier[] = [];
 
 function verifier(options: { ttlMs?: number; url?: string } = {}): ApiKeyVerifier {
@@ -42,19 +40,9 @@ beforeAll(async () => {
   });
   bus = new EventBus({ url: AMQP_URL, source: 'kasa/auth', logger });
   await bus.start();
-  const signingKey = generateSigningKey();
-  const app = createApp({
-    logger,
-    metrics: new ServiceMetrics('api-key-cache-it'),
-    readiness: {},
-    users: new UserService(userModel(db), bus, logger),
-    tokens: new TokenService(signingKey, revokedTokenModel(db), 3600),
-    signingKey,
-    bus,
-    tokenTtlSeconds: 3600,
-    cookieSecure: false,
-    db,
-  });
+  const built = createTestAuthApp({ db, bus, logger, name: 'api-key-cache-it' });
+  components = built.auth;
+  const app = built.app;
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   authUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -64,6 +52,7 @@ afterAll(async () => {
   await Promise.all(verifiers.map((v) => v.close()));
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
+  await components?.apiKeyUsage.close();
   await bus?.close();
   await db?.dropDatabase();
   await db?.close();

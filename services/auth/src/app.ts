@@ -9,68 +9,26 @@ import {
 import cookieParser from 'cookie-parser';
 import { Router, type Express } from 'express';
 import type { Connection } from 'mongoose';
-import { apiKeyModel } from './apiKeys/apiKeyModel';
 import { createApiKeyRouter, createApiKeyVerifyRouter } from './apiKeys/apiKeyRouter';
-import { ApiKeyService } from './apiKeys/apiKeyService';
-import { ApiKeyUsageRecorder } from './apiKeys/apiKeyUsage';
+import type { AuthComponents } from './authComponents';
 import { createBillingRouter } from './billing/billingRouter';
-import { createBillingService, type BillingService } from './billing/billingService';
-import { BuiltInPaymentProvider } from './billing/paymentProvider';
 import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
-import { teamInvitationModel, teamModel } from './teams/teamModel';
 import { createTeamRouter } from './teams/teamRouter';
-import { TeamService } from './teams/teamService';
-import type { SigningKey } from './tokens/signingKey';
-import type { TokenService } from './tokens/tokenService';
 import { createAuthRouter } from './users/authRouter';
-import { userModel } from './users/userModel';
-import type { UserService } from './users/userService';
 
-export interface AuthAppDeps {
+/** What the app serves: the components createAuthComponents builds, and the runtime's logging, metrics and probes. */
+export interface AuthAppDeps extends Omit<AuthComponents, 'apiKeyUsage'> {
   logger: Logger;
   metrics: ServiceMetrics;
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
   spans?: SpanRecorder;
-  users: UserService;
-  tokens: TokenService;
-  signingKey: SigningKey;
   bus: Pick<EventBus, 'publish'>;
   tokenTtlSeconds: number;
   cookieSecure: boolean;
   /** The auth database, for the stores that need no service object of their own (preferences). */
   db: Connection;
-  /** Plan changes and payments; when absent, one over `db` with the built-in payment provider. */
-  billing?: BillingService;
-  /**
-   * Writes API keys' "last used" times in the background. index.ts makes it and flushes it on shutdown; when absent,
-   * one with the default interval is started here.
-   */
-  apiKeyUsage?: ApiKeyUsageRecorder;
-  /** API keys and teams as createAuthComponents builds them; when absent (a test's app), built here over `db`. */
-  apiKeys?: ApiKeyService;
-  teams?: TeamService;
-}
-
-/** API keys and teams over the auth database, for an app made without createAuthComponents (a test's). */
-function keysAndTeams(deps: AuthAppDeps): { apiKeys: ApiKeyService; teams: TeamService } {
-  const keys = apiKeyModel(deps.db);
-  const apiKeys = new ApiKeyService({
-    keys,
-    users: deps.users,
-    bus: deps.bus,
-    logger: deps.logger,
-    usage: deps.apiKeyUsage ?? new ApiKeyUsageRecorder({ keys, logger: deps.logger }).start(),
-  });
-  const teams = new TeamService({
-    teams: teamModel(deps.db),
-    invitations: teamInvitationModel(deps.db),
-    users: userModel(deps.db),
-    revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
-  });
-  apiKeys.attachTeams(teams);
-  return { apiKeys, teams };
 }
 
 /** The auth service's HTTP app; it never listens by itself (see index.ts). */
@@ -81,17 +39,7 @@ export function createApp(deps: AuthAppDeps): Express {
   });
   const cookies = Router();
   cookies.use(cookieParser());
-  const { apiKeys, teams } = deps.apiKeys && deps.teams ? { apiKeys: deps.apiKeys, teams: deps.teams } : keysAndTeams(deps);
-
-  const billing =
-    deps.billing ??
-    createBillingService({
-      db: deps.db,
-      users: deps.users,
-      provider: new BuiltInPaymentProvider(),
-      bus: deps.bus,
-      logger: deps.logger,
-    });
+  const { apiKeys, teams } = deps;
 
   return createServiceApp({
     logger: deps.logger,
@@ -109,7 +57,7 @@ export function createApp(deps: AuthAppDeps): Express {
       createApiKeyRouter(apiKeys),
       createApiKeyVerifyRouter(apiKeys),
       createTeamRouter(teams),
-      createBillingRouter({ ...deps, billing }),
+      createBillingRouter(deps),
       createOutreachRouter(deps),
     ],
   });

@@ -1,6 +1,6 @@
 import type { EventBus, Logger } from '@kasa/service-kit';
-import type { Connection } from 'mongoose';
-import { apiKeyModel } from './apiKeys/apiKeyModel';
+import type { Connection, Model } from 'mongoose';
+import { apiKeyModel, type ApiKeyDocument } from './apiKeys/apiKeyModel';
 import { ApiKeyService } from './apiKeys/apiKeyService';
 import { ApiKeyUsageRecorder } from './apiKeys/apiKeyUsage';
 import { createBillingService, type BillingService } from './billing/billingService';
@@ -37,14 +37,19 @@ export interface AuthComponents {
  */
 export function createAuthComponents(deps: {
   db: Connection;
-  bus: EventBus;
+  bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   settings: AuthComponentSettings;
   /** The built-in provider completes a checkout locally; a real one plugs in here. */
   paymentProvider?: PaymentProvider;
+  /** A signing key of the caller's own (a test's); otherwise JWT_PRIVATE_KEY, or the one kept in AUTH_KEYS_DIR. */
+  signingKey?: SigningKey;
+  /** Where API keys' "last used" times are written: the keys themselves unless given (a test's stuck store). */
+  lastUsedStore?: Model<ApiKeyDocument>;
 }): AuthComponents {
   const { db, bus, logger, settings } = deps;
-  const signingKey = loadSigningKey({ pem: settings.JWT_PRIVATE_KEY, keysDir: settings.AUTH_KEYS_DIR });
+  const signingKey =
+    deps.signingKey ?? loadSigningKey({ pem: settings.JWT_PRIVATE_KEY, keysDir: settings.AUTH_KEYS_DIR });
   const users = new UserService(userModel(db), bus, logger);
   const tokens = new TokenService(signingKey, revokedTokenModel(db), settings.JWT_TTL_SECONDS);
   const billing = createBillingService({
@@ -56,7 +61,7 @@ export function createAuthComponents(deps: {
   });
   const keys = apiKeyModel(db);
   const apiKeyUsage = new ApiKeyUsageRecorder({
-    keys,
+    keys: deps.lastUsedStore ?? keys,
     logger,
     flushIntervalMs: settings.API_KEY_USAGE_FLUSH_MS,
     maxPending: settings.API_KEY_USAGE_MAX_PENDING,

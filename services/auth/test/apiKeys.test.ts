@@ -6,27 +6,17 @@ import {
   type CreateApiKeyResponse,
   type KasaEvent,
 } from '@kasa/contracts';
-import {
-  EventBus,
-  ServiceMetrics,
-  connectDatabase,
-  createLogger,
-  createMongoProcessedEventStore,
-} from '@kasa/service-kit';
+import { EventBus, connectDatabase, createLogger, createMongoProcessedEventStore } from '@kasa/service-kit';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { eventually, identityHeaders } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { createApp } from '../src/app';
 import { apiKeyModel } from '../src/apiKeys/apiKeyModel';
-import { ApiKeyUsageRecorder } from '../src/apiKeys/apiKeyUsage';
+import type { ApiKeyUsageRecorder } from '../src/apiKeys/apiKeyUsage';
 import { hashApiKey } from '../src/apiKeys/apiKeySecrets';
-import { revokedTokenModel } from '../src/tokens/revokedTokenModel';
-import { generateSigningKey } from '../src/tokens/signingKey';
-import { TokenService } from '../src/tokens/tokenService';
 import { userModel } from '../src/users/userModel';
-import { UserService } from '../src/users/userService';
+import { createTestAuthApp } from './authApp';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = createLogger({ service: 'auth-api-keys-test', version: 'test', level: 'silent' });
@@ -93,21 +83,9 @@ beforeAll(async () => {
   });
   await Promise.all([bus.start(), observer.start()]);
   await Promise.all([userModel(db).init(), apiKeyModel(db).init()]);
-  const signingKey = generateSigningKey();
-  usage = new ApiKeyUsageRecorder({ keys: apiKeyModel(db), logger, flushIntervalMs: 100 }).start();
-  app = createApp({
-    logger,
-    metrics: new ServiceMetrics('auth-api-keys-test'),
-    readiness: {},
-    users: new UserService(userModel(db), bus, logger),
-    tokens: new TokenService(signingKey, revokedTokenModel(db), 3600),
-    signingKey,
-    bus,
-    tokenTtlSeconds: 3600,
-    cookieSecure: false,
-    db,
-    apiKeyUsage: usage,
-  });
+  const built = createTestAuthApp({ db, bus, logger, name: 'auth-api-keys-test', lastUsedFlushMs: 100 });
+  app = built.app;
+  usage = built.auth.apiKeyUsage;
 });
 
 afterAll(async () => {
@@ -339,20 +317,13 @@ describe('verifying an API key (the gateway’s internal call)', () => {
     const stuckKeys = Object.create(keys, {
       bulkWrite: { value: (ops: unknown) => (writes.push(ops), new Promise(() => undefined)) },
     }) as typeof keys;
-    const stuck = new ApiKeyUsageRecorder({ keys: stuckKeys, logger, flushIntervalMs: 20 }).start();
-    const signingKey = generateSigningKey();
-    const stuckApp = createApp({
-      logger,
-      metrics: new ServiceMetrics('auth-api-keys-stuck-test'),
-      readiness: {},
-      users: new UserService(userModel(db), bus, logger),
-      tokens: new TokenService(signingKey, revokedTokenModel(db), 3600),
-      signingKey,
-      bus,
-      tokenTtlSeconds: 3600,
-      cookieSecure: false,
+    const { app: stuckApp, auth: stuckAuth } = createTestAuthApp({
       db,
-      apiKeyUsage: stuck,
+      bus,
+      logger,
+      name: 'auth-api-keys-stuck-test',
+      lastUsedStore: stuckKeys,
+      lastUsedFlushMs: 20,
     });
     const owner = await person();
     const { secret, key } = await createKey(owner);
@@ -366,7 +337,7 @@ describe('verifying an API key (the gateway’s internal call)', () => {
       await eventually(() => writes.length > 0, { what: 'the background write has started (and hangs)' });
     }
     expect((await keys.findById(key.id).lean())!.lastUsedAt).toBeNull();
-    void stuck.close(); // stops its timer; the stuck write itself never ends
+    void stuckAuth.apiKeyUsage.close(); // stops its timer; the stuck write itself never ends
   });
 
   it('answers 401 for a revoked key', async () => {

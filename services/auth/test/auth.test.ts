@@ -1,7 +1,6 @@
 import type { AuthResponse, EventType, KasaEvent } from '@kasa/contracts';
 import {
   EventBus,
-  ServiceMetrics,
   connectDatabase,
   createLogger,
   createMongoProcessedEventStore,
@@ -13,12 +12,11 @@ import jwt from 'jsonwebtoken';
 import type { Connection } from 'mongoose';
 import { createHmac, randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { createApp } from '../src/app';
-import { revokedTokenModel } from '../src/tokens/revokedTokenModel';
+import type { AuthComponents } from '../src/authComponents';
 import { generateSigningKey } from '../src/tokens/signingKey';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER, TokenService } from '../src/tokens/tokenService';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/tokens/tokenService';
 import { userModel } from '../src/users/userModel';
-import { UserService } from '../src/users/userService';
+import { createTestAuthApp } from './authApp';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = createLogger({ service: 'auth-test', version: 'test', level: 'silent' });
@@ -29,6 +27,7 @@ let bus: EventBus;
 let observer: EventBus;
 let observerDb: Connection;
 let app: Express;
+let components: AuthComponents;
 const received: KasaEvent[] = [];
 
 function eventOf(type: EventType, match: (data: Record<string, unknown>) => boolean) {
@@ -66,23 +65,19 @@ beforeAll(async () => {
   }
   await Promise.all([bus.start(), observer.start()]);
 
-  const users = userModel(db);
-  await users.init();
-  app = createApp({
-    logger,
-    metrics: new ServiceMetrics('auth-test'),
-    readiness: { database: () => isDatabaseReady(db), broker: () => bus.isConnected() },
-    users: new UserService(users, bus, logger),
-    tokens: new TokenService(signingKey, revokedTokenModel(db), 3600),
-    signingKey,
-    bus,
-    tokenTtlSeconds: 3600,
-    cookieSecure: false,
+  await userModel(db).init();
+  ({ app, auth: components } = createTestAuthApp({
     db,
-  });
+    bus,
+    logger,
+    name: 'auth-test',
+    readiness: { database: () => isDatabaseReady(db), broker: () => bus.isConnected() },
+    signingKey,
+  }));
 });
 
 afterAll(async () => {
+  await components?.apiKeyUsage.close();
   await Promise.all([bus?.close(), observer?.close()]);
   await db?.dropDatabase();
   await observerDb?.dropDatabase();
@@ -322,6 +317,27 @@ describe('logout', () => {
     expect(me.status).toBe(401);
   });
 
+  it('signs out when the broker never confirms the revocation, and the token stops working all the same', async () => {
+    // A broker that is away: EventBus.publish keeps retrying and never settles.
+    const { app: brokerAway, auth: brokerAwayAuth } = createTestAuthApp({
+      db,
+      bus: { publish: () => new Promise<string>(() => undefined) },
+      logger,
+      name: 'auth-test-broker-away',
+      signingKey,
+    });
+    try {
+      const { auth } = await register();
+      const res = await request(brokerAway).post('/api/auth/logout').set('Authorization', `Bearer ${auth.token}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, message: 'Signed out' });
+      const me = await request(app).get('/api/auth/me').set('Authorization', `Bearer ${auth.token}`);
+      expect(me.status).toBe(401);
+    } finally {
+      await brokerAwayAuth.apiKeyUsage.close();
+    }
+  });
+
   it('still redirects home when there is nothing to revoke', async () => {
     const res = await request(app).get('/api/auth/logout');
     expect(res.status).toBe(302);
@@ -341,8 +357,7 @@ describe('outbox', () => {
       pendingRegisteredEventId: eventId,
     });
     await users.collection.updateOne({ _id: doc._id }, { $set: { createdAt: new Date(Date.now() - 60_000) } });
-    const service = new UserService(users, bus, logger);
-    expect(await service.republishPending()).toBeGreaterThanOrEqual(1);
+    expect(await components.users.republishPending()).toBeGreaterThanOrEqual(1);
     const event = await eventOf('auth.user.registered', (d) => d.userId === doc._id.toString());
     expect(event.id).toBe(eventId);
     await eventually(async () =>

@@ -2,7 +2,6 @@ import type { AuthResponse, CheckoutResponse, KasaEvent, PlansResponse } from '@
 import { PAYMENT_REFERENCE_PATTERN, PlansResponse as PlansResponseSchema } from '@kasa/contracts';
 import {
   EventBus,
-  ServiceMetrics,
   connectDatabase,
   createLogger,
   createMongoProcessedEventStore,
@@ -13,16 +12,16 @@ import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { createApp } from '../src/app';
+import type { AuthComponents } from '../src/authComponents';
 import { createBillingService } from '../src/billing/billingService';
 import { enterpriseInquiryModel } from '../src/billing/enterpriseInquiryModel';
 import { paymentModel } from '../src/billing/paymentModel';
 import { BuiltInPaymentProvider, type PaymentProvider } from '../src/billing/paymentProvider';
-import { revokedTokenModel } from '../src/tokens/revokedTokenModel';
 import { generateSigningKey } from '../src/tokens/signingKey';
-import { TokenService } from '../src/tokens/tokenService';
+import type { TokenService } from '../src/tokens/tokenService';
 import { userModel } from '../src/users/userModel';
-import { UserService } from '../src/users/userService';
+import type { UserService } from '../src/users/userService';
+import { createTestAuthApp } from './authApp';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = createLogger({ service: 'auth-billing-test', version: 'test', level: 'silent' });
@@ -35,25 +34,25 @@ let observer: EventBus;
 let users: UserService;
 let tokens: TokenService;
 let app: Express;
+/** Every app's components, closed at the end. */
+const components: AuthComponents[] = [];
 const planChanges: KasaEvent<'auth.user.plan_changed'>[] = [];
 
 const unique = () => randomUUID().slice(0, 8);
 
 /** An app over the same database and bus, with another payment provider (the edge of the world). */
 function appWith(provider: PaymentProvider, publishBus: Pick<EventBus, 'publish'> = bus): Express {
-  return createApp({
-    logger,
-    metrics: new ServiceMetrics(`auth-billing-test-${unique()}`),
-    readiness: { database: () => isDatabaseReady(db) },
-    users,
-    tokens,
-    signingKey,
-    bus: publishBus,
-    tokenTtlSeconds: 3600,
-    cookieSecure: false,
+  const built = createTestAuthApp({
     db,
-    billing: createBillingService({ db, users, provider, bus: publishBus, logger }),
+    bus: publishBus,
+    logger,
+    name: `auth-billing-test-${unique()}`,
+    readiness: { database: () => isDatabaseReady(db) },
+    signingKey,
+    paymentProvider: provider,
   });
+  components.push(built.auth);
+  return built.app;
 }
 
 /** Registers a person and answers the headers the gateway would set after verifying their token. */
@@ -92,12 +91,12 @@ beforeAll(async () => {
 
   const userDocs = userModel(db);
   await Promise.all([userDocs.init(), paymentModel(db).init(), enterpriseInquiryModel(db).init()]);
-  users = new UserService(userDocs, bus, logger);
-  tokens = new TokenService(signingKey, revokedTokenModel(db), 3600);
   app = appWith(new BuiltInPaymentProvider());
+  ({ users, tokens } = components[0]!);
 });
 
 afterAll(async () => {
+  await Promise.all(components.map((c) => c.apiKeyUsage.close()));
   await Promise.all([bus?.close(), observer?.close()]);
   await db?.dropDatabase();
   await observerDb?.dropDatabase();

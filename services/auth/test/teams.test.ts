@@ -7,26 +7,17 @@ import {
   type TeamInvitation,
   type TeamResponse,
 } from '@kasa/contracts';
-import {
-  EventBus,
-  ServiceMetrics,
-  connectDatabase,
-  createLogger,
-  createMongoProcessedEventStore,
-} from '@kasa/service-kit';
+import { EventBus, connectDatabase, createLogger, createMongoProcessedEventStore } from '@kasa/service-kit';
 import { eventually, identityHeaders } from '@kasa/test-kit';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { createApp } from '../src/app';
 import { apiKeyModel } from '../src/apiKeys/apiKeyModel';
+import type { AuthComponents } from '../src/authComponents';
 import { teamInvitationModel, teamModel } from '../src/teams/teamModel';
-import { revokedTokenModel } from '../src/tokens/revokedTokenModel';
-import { generateSigningKey } from '../src/tokens/signingKey';
-import { TokenService } from '../src/tokens/tokenService';
 import { userModel } from '../src/users/userModel';
-import { UserService } from '../src/users/userService';
+import { createTestAuthApp } from './authApp';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = createLogger({ service: 'auth-teams-test', version: 'test', level: 'silent' });
@@ -40,6 +31,7 @@ let observerDb: Connection;
 let bus: EventBus;
 let observer: EventBus;
 let app: Express;
+let components: AuthComponents;
 const revocations: Array<KasaEvent<'auth.apikey.revoked'>> = [];
 
 interface Person {
@@ -115,22 +107,11 @@ beforeAll(async () => {
     teamModel(db).init(),
     teamInvitationModel(db).init(),
   ]);
-  const signingKey = generateSigningKey();
-  app = createApp({
-    logger,
-    metrics: new ServiceMetrics('auth-teams-test'),
-    readiness: {},
-    users: new UserService(userModel(db), bus, logger),
-    tokens: new TokenService(signingKey, revokedTokenModel(db), 3600),
-    signingKey,
-    bus,
-    tokenTtlSeconds: 3600,
-    cookieSecure: false,
-    db,
-  });
+  ({ app, auth: components } = createTestAuthApp({ db, bus, logger, name: 'auth-teams-test' }));
 });
 
 afterAll(async () => {
+  await components?.apiKeyUsage.close();
   await Promise.all([bus?.close(), observer?.close()]);
   await db?.dropDatabase();
   await observerDb?.dropDatabase();

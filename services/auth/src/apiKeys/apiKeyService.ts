@@ -24,12 +24,11 @@ import type { UserService } from '../users/userService';
 import { toPublicApiKey, type ApiKeyDocument } from './apiKeyModel';
 import { generateApiKey, hashApiKey, visibleParts } from './apiKeySecrets';
 import type { ApiKeyUsageRecorder } from './apiKeyUsage';
+import { waitForConfirm } from '../events/waitForConfirm';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The list shows the most recent keys, revoked ones included, up to this many. */
 const LIST_LIMIT = 100;
-/** How long a revocation waits for the broker's confirm before answering (the gateways' cache expires anyway). */
-const PUBLISH_WAIT_MS = 2_000;
 
 const REJECTIONS: Record<ApiKeyRejection, string> = {
   unknown: 'This API key is not valid.',
@@ -216,8 +215,6 @@ export class ApiKeyService {
       .publish('auth.apikey.revoked', { userId: doc.userId, keyId, prefix: doc.prefix }, { requestId })
       .catch((err: unknown) => this.deps.logger.warn({ err, keyId }, 'auth.apikey.revoked not published'));
     // Without the broker the answer does not hang: gateways forget cached keys after at most API_KEY_CACHE_TTL_MS.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([publish, new Promise((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)))]);
-    clearTimeout(timer);
+    await waitForConfirm(publish);
   }
 }

@@ -15,10 +15,9 @@ import type { PaymentProvider } from './paymentProvider';
 import { paymentModel, toPublicPayment, type PaymentDocument } from './paymentModel';
 import { planById } from './plans';
 import { newPaymentReference } from './references';
+import { waitForConfirm } from '../events/waitForConfirm';
 
 const DUPLICATE_KEY = 11000;
-/** How long a checkout waits for the broker's confirm of auth.user.plan_changed before answering. */
-const PUBLISH_WAIT_MS = 2_000;
 
 export const ENTERPRISE_INQUIRY_MESSAGE = 'Our sales team will contact you shortly to discuss enterprise solutions.';
 export const SUPPORT_EMAIL = 'support@kasa.example';
@@ -249,9 +248,7 @@ export class BillingService {
       .catch((err: unknown) =>
         this.deps.logger.warn({ err, eventId }, 'auth.user.plan_changed not yet published; will retry'),
       );
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([publish, new Promise((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)))]);
-    clearTimeout(timer);
+    await waitForConfirm(publish);
   }
 }
 

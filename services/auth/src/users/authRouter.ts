@@ -4,6 +4,7 @@ import { Router, type CookieOptions, type Request, type Response } from 'express
 import type { TokenService } from '../tokens/tokenService';
 import type { EventBus, Logger } from '@kasa/service-kit';
 import type { UserService } from './userService';
+import { waitForConfirm } from '../events/waitForConfirm';
 
 /** httpOnly cookie that lets a plain browser navigation to /api/auth/logout know which token to revoke. */
 export const SESSION_COOKIE = 'kasa_session';
@@ -84,13 +85,17 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       const claims = deps.tokens.decodeOwn(token);
       if (!claims) continue;
       if (await deps.tokens.revoke(claims)) {
-        await deps.bus
-          .publish(
-            'auth.token.revoked',
-            { userId: claims.sub, jti: claims.jti, expiresAt: claims.exp },
-            { requestId: requestIdOf(req) },
-          )
-          .catch((err: unknown) => deps.logger.warn({ err }, 'auth.token.revoked not published'));
+        // Signing out does not hang on a broker that is away; the gateways then learn of it when it is back, or the
+        // token expires (see gateway/src/auth/revocationFeed.ts).
+        await waitForConfirm(
+          deps.bus
+            .publish(
+              'auth.token.revoked',
+              { userId: claims.sub, jti: claims.jti, expiresAt: claims.exp },
+              { requestId: requestIdOf(req) },
+            )
+            .catch((err: unknown) => deps.logger.warn({ err }, 'auth.token.revoked not published')),
+        );
       }
     }
   };

@@ -4,6 +4,7 @@ import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { hashPassword, verifyPassword } from './passwords';
 import { toPublicUser, type UserDocument } from './userModel';
+import { waitForConfirm } from '../events/waitForConfirm';
 
 const DUPLICATE_KEY = 11000;
 
@@ -88,9 +89,7 @@ export class UserService {
         this.logger.warn({ err, eventId }, 'auth.user.registered not yet published; will retry'),
       );
     // The response does not wait for a broker that is slow or away; the outbox marker guarantees delivery.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([publish, new Promise((resolve) => (timer = setTimeout(resolve, 2_000)))]);
-    clearTimeout(timer);
+    await waitForConfirm(publish);
   }
 
   /** Re-sends registration events whose publish was never confirmed (older than `olderThanMs`). */

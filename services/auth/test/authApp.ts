@@ -1,0 +1,56 @@
+import { ServiceMetrics, type EventBus, type Logger, type ReadinessCheck } from '@kasa/service-kit';
+import type { Express } from 'express';
+import type { Connection, Model } from 'mongoose';
+import type { ApiKeyDocument } from '../src/apiKeys/apiKeyModel';
+import { createApp } from '../src/app';
+import { createAuthComponents, type AuthComponents } from '../src/authComponents';
+import type { PaymentProvider } from '../src/billing/paymentProvider';
+import { generateSigningKey, type SigningKey } from '../src/tokens/signingKey';
+
+/** How long the tests' tokens live. */
+export const TOKEN_TTL_SECONDS = 3600;
+
+/**
+ * The auth app as index.ts makes it (createAuthComponents, then createApp) over a test's database and bus, with what a
+ * test may choose: its signing key, a payment provider (the edge of the world), where "last used" times are written.
+ * Close `auth.apiKeyUsage` when done.
+ */
+export function createTestAuthApp(deps: {
+  db: Connection;
+  bus: Pick<EventBus, 'publish'>;
+  logger: Logger;
+  /** Names the app's metrics registry. */
+  name: string;
+  readiness?: Record<string, ReadinessCheck>;
+  signingKey?: SigningKey;
+  paymentProvider?: PaymentProvider;
+  lastUsedStore?: Model<ApiKeyDocument>;
+  /** How often "last used" times are written (the service's default is 5 s). */
+  lastUsedFlushMs?: number;
+}): { app: Express; auth: AuthComponents } {
+  const auth = createAuthComponents({
+    db: deps.db,
+    bus: deps.bus,
+    logger: deps.logger,
+    settings: {
+      AUTH_KEYS_DIR: '',
+      JWT_TTL_SECONDS: TOKEN_TTL_SECONDS,
+      API_KEY_USAGE_FLUSH_MS: deps.lastUsedFlushMs ?? 100,
+      API_KEY_USAGE_MAX_PENDING: 10_000,
+    },
+    signingKey: deps.signingKey ?? generateSigningKey(),
+    paymentProvider: deps.paymentProvider,
+    lastUsedStore: deps.lastUsedStore,
+  });
+  const app = createApp({
+    ...auth,
+    logger: deps.logger,
+    metrics: new ServiceMetrics(deps.name),
+    readiness: deps.readiness ?? {},
+    bus: deps.bus,
+    db: deps.db,
+    tokenTtlSeconds: TOKEN_TTL_SECONDS,
+    cookieSecure: false,
+  });
+  return { app, auth };
+}
