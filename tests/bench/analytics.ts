@@ -361,7 +361,8 @@ export async function runAnalyticsBench(): Promise<AnalyticsBenchResult> {
       { name: 'public status', path: () => '/api/status', who: 'anyone' },
     ];
     // Cold: people nobody has read yet, 20 at a time, each read once (after a few calls that warm up the processes).
-    for (const kind of kinds) await timedGet(platform, kind.path(heavy), kind.who === 'anyone' ? undefined : heavy.token);
+    for (const kind of kinds)
+      await timedGet(platform, kind.path(heavy), kind.who === 'anyone' ? undefined : heavy.token);
     const perPerson = kinds.filter((k) => k.who === 'many');
     const cold: Array<{ ms: number; status: number }> = [];
     for (let start = 0; start + CONCURRENT <= unread.length; start += CONCURRENT) {

@@ -41,6 +41,8 @@ describe('the soak memory judgment', () => {
     sampler.start(60_000);
     sampler.stop();
     expect(sampler.samples.get('self')).toHaveLength(2);
-    expect(sampler.vanished.get('gone')).toBe(0);
+    // Reported as gone at the first reading (how many ms after start depends on the machine's load).
+    expect(sampler.vanished.has('gone')).toBe(true);
+    expect(sampler.vanished.get('gone')).toBeLessThan(60_000);
   });
 });
