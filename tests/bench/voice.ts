@@ -4,9 +4,14 @@
  *  - language detection accuracy on shared/language-detect/eval/short-messages.json (no hints), per language and overall;
  *    budget ≥ 90 % across 30+ languages.
  *  - offline synthesis speed: seconds of audio per second of wall time for a long text, synthesized, encoded and
- *    stored by the real voice service (espeak-ng, ffmpeg, GridFS); budget ≥ 20× real time.
+ *    stored by the real voice service (GridFS); budget ≥ 20× real time.
  *  - first audio of a long text: from sending the request (Accept: audio/mpeg) to receiving the first MP3 frame;
  *    budget ≤ 150 ms.
+ *
+ * Both speech paths are measured, each by a service of its own: the system programs (Debian's espeak-ng and ffmpeg,
+ * with the engines from npm turned off) and the engines that come inside npm packages (eSpeak NG compiled to
+ * WebAssembly and the static ffmpeg; the system programs are hidden by naming programs that do not exist). A path
+ * whose engines do not run here is reported as skipped, with what the service said.
  *
  * The service runs from its build (services/voice/dist) as its own process, against the embedded database (or
  * MONGO_URL) and the RabbitMQ at AMQP_URL; requests go to it directly with the identity headers the gateway adds.
@@ -29,6 +34,18 @@ const ROOT = path.resolve(__dirname, '../..');
 const ROUNDS = Number(process.env.BENCH_VOICE_ROUNDS ?? 5);
 const PRO = { 'x-kasa-user-id': 'bench-user', 'x-kasa-username': 'bench', 'x-kasa-tier': 'pro' };
 
+/** One speech path: the engines the service was asked to use and what it reported using. */
+export interface SpeechPathResult {
+  path: 'system' | 'packaged';
+  /** What GET /api/voice/status named: the speech engine and the encoder (e.g. espeak-ng-wasm, ffmpeg-npm). */
+  engine: string;
+  encoder: string;
+  /** Why the path was not measured (its engines do not run here); the figures below are then absent. */
+  skipped?: string;
+  synthesis?: { realTimeFactor: number; audioSeconds: number; wallSeconds: number; characters: number };
+  firstAudio?: { p50Ms: number; maxMs: number; samples: number; characters: number };
+}
+
 export interface VoiceBenchResult {
   detection: {
     overall: number;
@@ -37,9 +54,18 @@ export interface VoiceBenchResult {
     messages: number;
     perLanguage: { language: string; accuracy: number; messages: number }[];
   };
-  synthesis: { realTimeFactor: number; audioSeconds: number; wallSeconds: number; characters: number };
-  firstAudio: { p50Ms: number; maxMs: number; samples: number; characters: number };
+  speech: SpeechPathResult[];
 }
+
+/** The settings of each path: the system programs alone, or the engines from npm with the system ones hidden. */
+const SPEECH_PATHS: { path: SpeechPathResult['path']; env: Record<string, string>; expects: [string, string] }[] = [
+  { path: 'system', env: { VOICE_PACKAGED_ENGINES: 'false' }, expects: ['espeak-ng', 'ffmpeg'] },
+  {
+    path: 'packaged',
+    env: { VOICE_ESPEAK_BIN: 'kasa-no-espeak', VOICE_FFMPEG_BIN: 'kasa-no-ffmpeg' },
+    expects: ['espeak-ng-wasm', 'ffmpeg-npm'],
+  },
+];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -85,11 +111,15 @@ async function detectionAccuracy(): Promise<VoiceBenchResult['detection']> {
   };
 }
 
-async function startVoiceService(mongoUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startVoiceService(
+  mongoUrl: string,
+  env: Record<string, string>,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await mongoTools.freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'services/voice/dist/index.js')], {
     env: {
       ...process.env,
+      ...env,
       MONGO_URL: mongoUrl,
       VOICE_PORT: String(port),
       VOICE_DB_NAME: `kasa_voice_bench_${process.pid}`,
@@ -118,7 +148,7 @@ async function startVoiceService(mongoUrl: string): Promise<{ url: string; stop:
   };
 }
 
-async function synthesisSpeed(url: string): Promise<VoiceBenchResult['synthesis']> {
+async function synthesisSpeed(url: string): Promise<NonNullable<SpeechPathResult['synthesis']>> {
   const runs: { audio: number; wall: number; characters: number }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const text = longText(i, 24);
@@ -148,7 +178,7 @@ function id3Length(bytes: Buffer): number {
   return 10 + ((bytes[6]! << 21) | (bytes[7]! << 14) | (bytes[8]! << 7) | bytes[9]!);
 }
 
-async function firstAudio(url: string): Promise<VoiceBenchResult['firstAudio']> {
+async function firstAudio(url: string): Promise<NonNullable<SpeechPathResult['firstAudio']>> {
   const latencies: number[] = [];
   let characters = 0;
   for (let i = 0; i < ROUNDS * 2; i++) {
@@ -184,19 +214,42 @@ async function firstAudio(url: string): Promise<VoiceBenchResult['firstAudio']> 
   };
 }
 
-export async function runVoiceBench(): Promise<VoiceBenchResult> {
-  const detection = await detectionAccuracy();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-bench-voice-db-'));
-  const mongo = process.env.MONGO_URL ? undefined : await mongoTools.startEmbeddedMongo({ dataDir });
-  const service = await startVoiceService(process.env.MONGO_URL ?? mongo!.url);
+/** Measures one speech path with a service of its own, after checking that it runs the engines of that path. */
+async function speechPath(mongoUrl: string, setup: (typeof SPEECH_PATHS)[number]): Promise<SpeechPathResult> {
+  const service = await startVoiceService(mongoUrl, setup.env);
   try {
+    const status = (await (await fetch(`${service.url}/api/voice/status`)).json()) as {
+      message?: string;
+      engines: { name: string; available: boolean }[];
+      encoder: { name: string };
+    };
+    const engine = status.engines.find((e) => e.available)?.name ?? 'none';
+    const result = { path: setup.path, engine, encoder: status.encoder.name };
+    const [expectedEngine, expectedEncoder] = setup.expects;
+    if (engine !== expectedEngine || result.encoder !== expectedEncoder) {
+      const found = `found ${engine} and ${result.encoder}${status.message ? `: ${status.message}` : ''}`;
+      return { ...result, skipped: `needs ${expectedEngine} and ${expectedEncoder}, ${found}` };
+    }
     const synthesis = await synthesisSpeed(service.url);
     const first = await firstAudio(service.url);
     // Let the last streamed copies finish storing before the service stops.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    return { detection, synthesis, firstAudio: first };
+    return { ...result, synthesis, firstAudio: first };
   } finally {
     await service.stop();
+  }
+}
+
+export async function runVoiceBench(): Promise<VoiceBenchResult> {
+  const detection = await detectionAccuracy();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-bench-voice-db-'));
+  const mongo = process.env.MONGO_URL ? undefined : await mongoTools.startEmbeddedMongo({ dataDir });
+  try {
+    const speech: SpeechPathResult[] = [];
+    // One after the other: each path has the machine to itself.
+    for (const setup of SPEECH_PATHS) speech.push(await speechPath(process.env.MONGO_URL ?? mongo!.url, setup));
+    return { detection, speech };
+  } finally {
     await mongo?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -73,7 +73,8 @@ describe('the landing page with a working voice service', () => {
 describe('the landing page without a speech engine', () => {
   let platform: RunningPlatform;
   beforeAll(async () => {
-    platform = await startPlatform({ VOICE_ESPEAK_BIN: '/nonexistent/espeak-ng' });
+    // No engine at all: neither the system program nor the one from npm.
+    platform = await startPlatform({ VOICE_ESPEAK_BIN: '/nonexistent/espeak-ng', VOICE_PACKAGED_ENGINES: 'false' });
   }, 120_000);
   afterAll(async () => platform?.stop());
 

@@ -8,8 +8,13 @@ const schema = baseServiceEnv.extend({
   VOICE_DB_NAME: z.string().default('kasa_voice'),
   /** The eSpeak NG program (Debian package espeak-ng); run as a separate process. */
   VOICE_ESPEAK_BIN: z.string().min(1).default('espeak-ng'),
-  /** ffmpeg, used to encode speech compactly; without it audio is stored as WAV. */
+  /** ffmpeg, used to encode speech compactly and to make videos. */
   VOICE_FFMPEG_BIN: z.string().min(1).default('ffmpeg'),
+  /**
+   * Whether the engines that come inside npm packages stand in for the programs above when those are not found:
+   * eSpeak NG compiled to WebAssembly, a static ffmpeg, and lamejs for MP3. `false`: only the system programs.
+   */
+  VOICE_PACKAGED_ENGINES: envBoolean(true),
   /** mp3 plays everywhere; ogg (Opus) is smaller; wav needs no encoder. */
   VOICE_AUDIO_FORMAT: z.enum(['mp3', 'ogg', 'wav']).default('mp3'),
   /** The longest one engine may take for one chunk of text before the next engine is tried. */

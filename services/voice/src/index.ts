@@ -34,6 +34,7 @@ runMain(async () => {
     bus: runtime.bus,
     logger: runtime.logger,
     chain: voice.chain,
+    ffmpeg: voice.ffmpeg,
     catalogue: voice.catalogue,
     detector: voice.detector,
     workerId: runtime.instanceId,
@@ -42,6 +43,7 @@ runMain(async () => {
     {
       worker: config.VOICE_VIDEO_WORKER,
       renderer: video.offline.available ? 'offline' : 'unavailable',
+      ffmpeg: video.offline.ffmpegSource,
       captions: video.offline.captions,
     },
     'video generation ready',

@@ -10,7 +10,8 @@ import { providersFromSettings, TranslationService, type TranslationProvider } f
 import { LanguageDetector } from '@kasa/language-detect';
 import { AudioEncoders } from './speech/audioEncoder';
 import { AudioStore } from './speech/audioStore';
-import { EspeakProvider } from './speech/espeakProvider';
+import type { EspeakProvider } from './speech/espeakProvider';
+import { findFfmpeg, findSpeechEngine, type FfmpegProgram } from './speech/engines';
 import { SpeechChain } from './speech/speechChain';
 import { SpeechService } from './speech/speechService';
 import type { CloudSettings } from './cloud/cloudProviders';
@@ -19,6 +20,7 @@ export type VoiceSettings = Pick<
   VoiceConfig,
   | 'VOICE_ESPEAK_BIN'
   | 'VOICE_FFMPEG_BIN'
+  | 'VOICE_PACKAGED_ENGINES'
   | 'VOICE_AUDIO_FORMAT'
   | 'VOICE_SYNTHESIS_TIMEOUT_MS'
   | 'VOICE_AUDIO_TTL_HOURS'
@@ -37,6 +39,10 @@ export interface VoiceComponents {
   detector: LanguageDetector;
   catalogue: LanguageCatalogue;
   chain: SpeechChain;
+  /** The offline speech engine: the system's espeak-ng or its WebAssembly build (possibly unavailable). */
+  espeak: EspeakProvider;
+  /** The ffmpeg that encodes audio and makes videos (the system's or the static build from npm), if any runs. */
+  ffmpeg: FfmpegProgram | undefined;
   encoders: AudioEncoders;
   store: AudioStore;
   speech: SpeechService;
@@ -46,7 +52,7 @@ export interface VoiceComponents {
   transcription: TranscriptionService;
   translation: TranslationService;
   maxAudioBytes: number;
-  /** Stops the encoder kept ready ahead of requests and the providers' breakers. */
+  /** Stops the encoder and the speech engine kept ready ahead of requests, and the providers' breakers. */
   close(): void;
 }
 
@@ -63,13 +69,13 @@ export async function createVoiceComponents(deps: {
   translationProviders?: TranslationProvider[];
 }): Promise<VoiceComponents> {
   const { settings, logger } = deps;
-  const [detector, espeak, geo] = await Promise.all([
+  const usePackaged = settings.VOICE_PACKAGED_ENGINES;
+  const [detector, espeak, ffmpeg, geo] = await Promise.all([
     LanguageDetector.create(),
-    EspeakProvider.probe(settings.VOICE_ESPEAK_BIN, catalogueCode),
+    findSpeechEngine({ bin: settings.VOICE_ESPEAK_BIN, usePackaged, mapLanguage: catalogueCode, logger }),
+    findFfmpeg({ bin: settings.VOICE_FFMPEG_BIN, usePackaged, logger }),
     GeoDatabase.load(logger),
   ]);
-  if (!espeak.available)
-    logger.warn({ bin: settings.VOICE_ESPEAK_BIN }, 'espeak-ng not found: speech synthesis is off');
   const breaker = {
     errorThresholdPercentage: settings.VOICE_BREAKER_ERROR_PERCENT,
     volumeThreshold: settings.VOICE_BREAKER_MIN_REQUESTS,
@@ -91,9 +97,10 @@ export async function createVoiceComponents(deps: {
   const translationProviders = deps.translationProviders ?? providersFromSettings(settings.translationProviders);
   const chatLanguages = settings.VOICE_CHAT_LANGUAGES === '*' ? '*' : settings.VOICE_CHAT_LANGUAGES.split(',');
   const encoders = await AudioEncoders.create({
-    ffmpegBin: settings.VOICE_FFMPEG_BIN,
+    ffmpeg,
     format: settings.VOICE_AUDIO_FORMAT,
     sampleRate: espeak.sampleRate,
+    usePackaged,
     logger,
   });
   const catalogue = new LanguageCatalogue({
@@ -127,6 +134,8 @@ export async function createVoiceComponents(deps: {
     detector,
     catalogue,
     chain,
+    espeak,
+    ffmpeg,
     encoders,
     store,
     speech,
@@ -137,6 +146,7 @@ export async function createVoiceComponents(deps: {
     maxAudioBytes: settings.VOICE_TRANSCRIBE_MAX_BYTES,
     close: () => {
       encoders.close();
+      espeak.close();
       for (const guard of [speechGuard, listenGuard, translateGuard]) guard.shutdown();
     },
   };

@@ -244,7 +244,11 @@ describe('voices, audio and status', () => {
 describe('without the speech engine', () => {
   let degraded: Express;
   beforeAll(async () => {
-    ({ app: degraded } = await env.app({ VOICE_ESPEAK_BIN: '/nonexistent/espeak-ng' }));
+    // Without the engine from npm too (test/packagedEngines.test.ts runs with it).
+    ({ app: degraded } = await env.app({
+      VOICE_ESPEAK_BIN: '/nonexistent/espeak-ng',
+      VOICE_PACKAGED_ENGINES: 'false',
+    }));
   });
 
   it('stays ready, says it is degraded and answers 503 to synthesize', async () => {
@@ -262,7 +266,7 @@ describe('without the speech engine', () => {
 
 describe('without ffmpeg', () => {
   it('stores WAV instead and says so', async () => {
-    const { app: plain } = await env.app({ VOICE_FFMPEG_BIN: '/nonexistent/ffmpeg' });
+    const { app: plain } = await env.app({ VOICE_FFMPEG_BIN: '/nonexistent/ffmpeg', VOICE_PACKAGED_ENGINES: 'false' });
     expect((await request(plain).get('/api/voice/status')).body).toMatchObject({
       status: 'degraded',
       encoder: { name: 'none', available: false, format: 'wav' },

@@ -171,7 +171,7 @@ describe('video generation, offline', () => {
     const broken = await instance({
       queue: testQueue(),
       consume: true,
-      env: { VOICE_FFMPEG_BIN: '/nonexistent/ffmpeg' },
+      env: { VOICE_FFMPEG_BIN: '/nonexistent/ffmpeg', VOICE_PACKAGED_ENGINES: 'false' },
     });
     const user = userHeaders('enterprise');
     const created = await request(broken.app)

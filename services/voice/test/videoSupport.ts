@@ -38,6 +38,7 @@ export async function videoApp(
     bus: env.bus,
     logger: videoLogger,
     chain: voice.chain,
+    ffmpeg: voice.ffmpeg,
     catalogue: voice.catalogue,
     detector: voice.detector,
     workerId: options.workerId ?? `worker-${unique()}`,

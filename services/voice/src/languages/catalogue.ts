@@ -35,6 +35,8 @@ const WITHOUT_639_1: LanguageEntry[] = [
   ['jbo', 'Lojban', 'La .lojban.'],
   ['shn', 'Shan', 'တႆး'],
   ['bpy', 'Bishnupriya Manipuri', 'বিষ্ণুপ্রিয়া মণিপুরী'],
+  // A voice of the WebAssembly build of eSpeak NG (engines.ts), not of Debian's 1.51.
+  ['kaa', 'Karakalpak', 'Qaraqalpaq tili'],
 ].map(([code, name, nativeName]) => ({
   code: code!,
   iso6391: null,

@@ -2,6 +2,7 @@ import type { Logger } from '@kasa/service-kit';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { FfmpegProgram } from './engines';
 import { runProcess } from './runProcess';
 import { wavHeader } from './wav';
 
@@ -24,6 +25,14 @@ const ENCODERS: Record<Exclude<AudioFormat, 'wav'>, { codec: string; args: strin
 };
 
 const SPARE_DELAY_MS = 250;
+/** lamejs encodes on the service's own thread: in slices of half a second of audio, with other work between them. */
+const LAME_SLICE_SAMPLES = 11_025;
+const LAME_KBPS = 32;
+
+/** What encodes: ffmpeg (system or from npm), lamejs (MP3 in JavaScript, when no ffmpeg runs), or nothing (WAV). */
+export type EncoderName = 'ffmpeg' | 'ffmpeg-npm' | 'lamejs' | 'none';
+
+type Mp3EncoderClass = typeof import('@breezystack/lamejs').Mp3Encoder;
 
 /** One encoding: PCM in, encoded audio out as it is made. */
 export interface EncodingJob {
@@ -38,43 +47,68 @@ export interface EncodingJob {
 type EncoderProcess = ChildProcessByStdio<Writable, Readable, Readable>;
 
 /**
- * Encodes speech with ffmpeg (a separate program) into the configured format, or writes WAV when ffmpeg or its
- * encoder is missing. Starting ffmpeg takes about 100 ms, most of a first-audio budget, so one process is always
- * started ahead and waits for its input; each encoding takes it and a new one is started for the next.
+ * Encodes speech with ffmpeg (a separate program: the system's, or the static build from npm) into the configured
+ * format; without ffmpeg, MP3 with lamejs (pure JavaScript, LGPL, from npm; slower, on the service's thread), and
+ * WAV when neither can make the format. Starting ffmpeg takes about 100 ms, most of a first-audio budget, so one
+ * process is always started ahead and waits for its input; each encoding takes it and a new one is started for the
+ * next.
  */
 export class AudioEncoders {
   private spare: EncoderProcess | undefined;
   private closed = false;
 
   private constructor(
-    private readonly ffmpegBin: string,
+    private readonly ffmpegBin: string | undefined,
+    readonly name: EncoderName,
     readonly format: AudioFormat,
     readonly requestedFormat: AudioFormat,
     private readonly sampleRate: number,
     private readonly logger: Logger,
+    private readonly lame: Mp3EncoderClass | undefined,
   ) {
-    if (format !== 'wav') this.spare = this.spawn();
+    if (this.ffmpegBin) this.spare = this.spawn();
   }
 
-  /** Checks that ffmpeg runs and has the format's encoder; falls back to WAV otherwise. */
+  /**
+   * Checks that ffmpeg runs and has the format's encoder; else, for MP3 and with `usePackaged`, uses lamejs; falls
+   * back to WAV otherwise.
+   */
   static async create(options: {
-    ffmpegBin: string;
+    ffmpeg: FfmpegProgram | undefined;
     format: AudioFormat;
     sampleRate: number;
+    usePackaged: boolean;
     logger: Logger;
   }): Promise<AudioEncoders> {
-    let format = options.format;
-    if (format !== 'wav') {
-      const codec = ENCODERS[format].codec;
-      const listing = await runProcess(options.ffmpegBin, ['-hide_banner', '-encoders'], {
-        signal: AbortSignal.timeout(5_000),
+    const { ffmpeg, format, sampleRate, logger } = options;
+    const make = (name: EncoderName, actual: AudioFormat, bin?: string, lame?: Mp3EncoderClass) =>
+      new AudioEncoders(bin, name, actual, format, sampleRate, logger, lame);
+    if (format === 'wav') {
+      logger.info('audio: WAV, as configured');
+      return make('none', 'wav');
+    }
+    const codec = ENCODERS[format].codec;
+    if (ffmpeg) {
+      const listing = await runProcess(ffmpeg.command, ['-hide_banner', '-encoders'], {
+        signal: AbortSignal.timeout(ffmpeg.source === 'npm' ? 30_000 : 5_000),
       }).catch(() => undefined);
-      if (listing?.code !== 0 || !listing.stdout.toString('utf8').includes(codec)) {
-        options.logger.warn({ format, codec }, 'ffmpeg or its encoder is missing: audio is stored as WAV');
-        format = 'wav';
+      if (listing?.code === 0 && listing.stdout.toString('utf8').includes(codec)) {
+        logger.info({ format, codec }, `audio: ${format} by ${ffmpeg.description}`);
+        return make(ffmpeg.source === 'npm' ? 'ffmpeg-npm' : 'ffmpeg', format, ffmpeg.command);
       }
     }
-    return new AudioEncoders(options.ffmpegBin, format, options.format, options.sampleRate, options.logger);
+    if (format === 'mp3' && options.usePackaged) {
+      const lame = await import('@breezystack/lamejs').then(
+        (lamejs) => lamejs.Mp3Encoder,
+        () => undefined,
+      );
+      if (lame) {
+        logger.info({ format }, 'audio: mp3 by lamejs (JavaScript, from npm), since no ffmpeg runs');
+        return make('lamejs', 'mp3', undefined, lame);
+      }
+    }
+    logger.warn({ format, codec }, 'audio: WAV, since neither ffmpeg nor its encoder is available');
+    return make('none', 'wav');
   }
 
   get contentType(): string {
@@ -87,7 +121,8 @@ export class AudioEncoders {
   }
 
   start(): EncodingJob {
-    if (this.format === 'wav') return wavJob(this.sampleRate);
+    if (this.lame) return lameJob(this.lame, this.sampleRate);
+    if (!this.ffmpegBin) return wavJob(this.sampleRate);
     const ready = this.spare && this.spare.exitCode === null && !this.spare.killed ? this.spare : undefined;
     const process = ready ?? this.spawn();
     this.spare = undefined;
@@ -106,10 +141,11 @@ export class AudioEncoders {
   }
 
   private spawn(): EncoderProcess {
+    const bin = this.ffmpegBin!;
     const args = ['-hide_banner', '-loglevel', 'error', '-nostdin'];
     args.push('-f', 's16le', '-ar', String(this.sampleRate), '-ac', '1', '-i', 'pipe:0');
     args.push(...ENCODERS[this.format as Exclude<AudioFormat, 'wav'>].args, '-flush_packets', '1', 'pipe:1');
-    const child = spawn(this.ffmpegBin, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     child.on('error', (err) => this.logger.warn({ err: err.message }, 'ffmpeg could not be started'));
     child.stdin.on('error', () => undefined);
     // Read stderr so that a chatty ffmpeg never blocks on a full pipe; only its last words are kept.
@@ -155,6 +191,37 @@ function wavJob(sampleRate: number): EncodingJob {
       stream.end();
     },
     abort() {
+      stream.destroy();
+    },
+  };
+}
+
+/** MP3 by lamejs: the PCM is encoded as it comes, in slices, so that other requests are served in between. */
+function lameJob(Mp3Encoder: Mp3EncoderClass, sampleRate: number): EncodingJob {
+  const stream = new PassThrough();
+  const encoder = new Mp3Encoder(1, sampleRate, LAME_KBPS);
+  let aborted = false;
+  const emit = (bytes: Uint8Array) => {
+    if (bytes.length > 0 && !aborted) stream.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+  };
+  return {
+    output: stream,
+    async write(pcm) {
+      // An Int16Array needs an even offset; a Buffer from a pool may not have one.
+      const aligned = pcm.byteOffset % 2 === 0 ? pcm : Buffer.from(pcm);
+      const samples = new Int16Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.length / 2));
+      for (let start = 0; start < samples.length && !aborted; start += LAME_SLICE_SAMPLES) {
+        emit(encoder.encodeBuffer(samples.subarray(start, start + LAME_SLICE_SAMPLES)));
+        if (stream.writableNeedDrain) await once(stream, 'drain');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+    async end() {
+      emit(encoder.flush());
+      stream.end();
+    },
+    abort() {
+      aborted = true;
       stream.destroy();
     },
   };

@@ -1,4 +1,4 @@
-import { runProcess } from './runProcess';
+import { runProcess, StartedProcess } from './runProcess';
 import {
   SpeechEngineError,
   type PcmAudio,
@@ -7,9 +7,6 @@ import {
   type SpeechVoice,
 } from './speechProvider';
 import { parseWav } from './wav';
-
-const ENGINE = 'espeak-ng';
-const PROBE_TIMEOUT_MS = 5_000;
 
 /** The voice each language gets when the client names none, where eSpeak NG has several for it. */
 const PREFERRED_DEFAULTS: Record<string, string> = {
@@ -21,35 +18,65 @@ const PREFERRED_DEFAULTS: Record<string, string> = {
   vi: 'vi',
 };
 
+/** An eSpeak NG program: the system's `espeak-ng`, or the WebAssembly build run by Node (see engines.ts). */
+export interface EspeakProgram {
+  /** The engine's name in voices, answers and events: `espeak-ng` (system) or `espeak-ng-wasm` (from npm). */
+  engine: string;
+  /** What the logs call it, e.g. `espeak-ng (system)`. */
+  description: string;
+  command: string;
+  /** Arguments before the CLI's own (the script, for the WebAssembly build). */
+  args: string[];
+  /**
+   * Starting it costs a few hundred milliseconds (Node and the WebAssembly engine): one process is kept started
+   * ahead, waiting for its text, for the voice used last.
+   */
+  startsSlowly: boolean;
+  /** The longest listing its voices may take at start. */
+  probeTimeoutMs: number;
+}
+
 /**
  * eSpeak NG (GPL-3.0) as a separate program: Kasa never links its code, it runs `espeak-ng --stdout` per chunk of
- * text (given on stdin, so that no text is ever read as an option) and reads the WAV it writes.
+ * text (given on stdin, so that no text is ever read as an option) and reads the WAV it writes. The same code runs
+ * the system program and the WebAssembly build, which takes the same options and writes the same WAV.
  */
 export class EspeakProvider implements SpeechProvider {
-  readonly name = ENGINE;
   readonly sampleRate = 22_050;
+  private spare: { key: string; process: StartedProcess } | undefined;
+  private closed = false;
 
   private constructor(
-    private readonly bin: string,
+    readonly program: EspeakProgram,
     readonly available: boolean,
     private readonly voiceList: SpeechVoice[],
     readonly version?: string,
   ) {}
 
+  get name(): string {
+    return this.program.engine;
+  }
+
   /** Finds the program and lists its installed voices (`espeak-ng --voices`); unavailable if either fails. */
-  static async probe(bin: string, mapLanguage: (tag: string) => string | undefined): Promise<EspeakProvider> {
+  static async probe(
+    program: EspeakProgram,
+    mapLanguage: (tag: string) => string | undefined,
+  ): Promise<EspeakProvider> {
+    const unavailable = new EspeakProvider(program, false, []);
     try {
-      const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
-      const [listing, version] = await Promise.all([
-        runProcess(bin, ['--voices'], { signal }),
-        runProcess(bin, ['--version'], { signal }),
-      ]);
-      if (listing.code !== 0) return new EspeakProvider(bin, false, []);
-      const voices = parseVoiceListing(listing.stdout.toString('utf8'), mapLanguage);
+      const signal = AbortSignal.timeout(program.probeTimeoutMs);
+      const run = (flag: string) => runProcess(program.command, [...program.args, flag], { signal });
+      const [listing, version] = await Promise.all([run('--voices'), run('--version')]);
+      if (listing.code !== 0) return unavailable;
+      const voices = parseVoiceListing(listing.stdout.toString('utf8'), mapLanguage, program.engine);
       const versionText = /text-to-speech:\s*([\w.-]+)/.exec(version.stdout.toString('utf8'))?.[1];
-      return new EspeakProvider(bin, voices.length > 0, voices, versionText);
+      const provider = new EspeakProvider(program, voices.length > 0, voices, versionText);
+      // The first request is most likely in the default voice of English.
+      const first = voices.find((v) => v.id === PREFERRED_DEFAULTS.en);
+      if (program.startsSlowly && first) provider.startAhead(speakOptions(first));
+      return provider;
     } catch {
-      return new EspeakProvider(bin, false, []);
+      return unavailable;
     }
   }
 
@@ -58,20 +85,55 @@ export class EspeakProvider implements SpeechProvider {
   }
 
   async synthesize({ text, voice, signal }: SpeechRequest): Promise<PcmAudio> {
+    const engine = this.program.engine;
     let result;
     try {
-      result = await runProcess(this.bin, ['--stdout', '-b', '1', '-v', voice.engineVoice], { input: text, signal });
+      result = await this.start(speakOptions(voice)).run(text, signal);
     } catch (err) {
-      if (signal.aborted) throw new SpeechEngineError(ENGINE, 'timed out or cancelled');
-      throw new SpeechEngineError(ENGINE, `could not be started (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      if (signal.aborted) throw new SpeechEngineError(engine, 'timed out or cancelled');
+      throw new SpeechEngineError(engine, `could not be started (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     }
-    if (result.code !== 0) throw new SpeechEngineError(ENGINE, `exited with code ${String(result.code)}`);
+    if (result.code !== 0) throw new SpeechEngineError(engine, `exited with code ${String(result.code)}`);
     try {
       return parseWav(result.stdout);
     } catch (err) {
-      throw new SpeechEngineError(ENGINE, (err as Error).message);
+      throw new SpeechEngineError(engine, (err as Error).message);
     }
   }
+
+  /** Stops the process kept started ahead. */
+  close(): void {
+    this.closed = true;
+    this.spare?.process.kill();
+    this.spare = undefined;
+  }
+
+  /**
+   * A process for these options: the one started ahead when it was started for them, else a new one. A program that
+   * starts slowly gets its next process started at once, for the next chunk of text (most often in the same voice).
+   */
+  private start(options: string[]): StartedProcess {
+    const { command, args, startsSlowly } = this.program;
+    const key = options.join('\0');
+    const spare = this.spare;
+    this.spare = undefined;
+    const ready = spare?.key === key && spare.process.ready ? spare.process : undefined;
+    if (spare && !ready) spare.process.kill();
+    const chosen = ready ?? new StartedProcess(command, [...args, ...options]);
+    if (startsSlowly) this.startAhead(options);
+    return chosen;
+  }
+
+  private startAhead(options: string[]): void {
+    if (this.closed) return;
+    const { command, args } = this.program;
+    this.spare = { key: options.join('\0'), process: new StartedProcess(command, [...args, ...options]) };
+  }
+}
+
+/** The CLI's options for speaking in a voice: WAV on stdout, the text (stdin) as UTF-8. */
+function speakOptions(voice: SpeechVoice): string[] {
+  return ['--stdout', '-b', '1', '-v', voice.engineVoice];
 }
 
 /**
@@ -79,7 +141,11 @@ export class EspeakProvider implements SpeechProvider {
  * ` 5  cmn  --/M  Chinese_(Mandarin,_latin_as_English)  sit/cmn  (zh-cmn 5)(zh 5)`. Each voice is offered as it is
  * (male) and with eSpeak's female variant f3.
  */
-export function parseVoiceListing(listing: string, mapLanguage: (tag: string) => string | undefined): SpeechVoice[] {
+export function parseVoiceListing(
+  listing: string,
+  mapLanguage: (tag: string) => string | undefined,
+  engine = 'espeak-ng',
+): SpeechVoice[] {
   const voices: SpeechVoice[] = [];
   const seen = new Set<string>();
   for (const line of listing.split('\n').slice(1)) {
@@ -100,7 +166,7 @@ export function parseVoiceListing(listing: string, mapLanguage: (tag: string) =>
       languages,
       locale: tag,
       gender: gender === 'F' ? 'female' : 'male',
-      engine: ENGINE,
+      engine,
       engineVoice: file,
     });
     voices.push({
@@ -109,7 +175,7 @@ export function parseVoiceListing(listing: string, mapLanguage: (tag: string) =>
       languages,
       locale: tag,
       gender: 'female',
-      engine: ENGINE,
+      engine,
       engineVoice: `${file}+f3`,
     });
   }

@@ -49,20 +49,24 @@ export class SpeechService {
   status(): VoiceStatus {
     const { chain, encoders } = this.deps;
     const engines = chain.describe();
-    const degraded = !chain.available || !encoders.encoderAvailable;
+    // lamejs encodes MP3 as configured, but only ffmpeg makes videos.
+    const withoutFfmpeg = encoders.name === 'lamejs';
+    const degraded = !chain.available || !encoders.encoderAvailable || withoutFfmpeg;
     return {
       status: degraded ? 'degraded' : 'ok',
       ...(!chain.available
-        ? { message: 'No speech engine is available (espeak-ng is not installed): speech synthesis is off.' }
+        ? {
+            message:
+              'No speech engine is available (espeak-ng is not installed and its WebAssembly build does not run): ' +
+              'speech synthesis is off.',
+          }
         : !encoders.encoderAvailable
-          ? { message: 'ffmpeg is not available: audio is served as WAV, which is larger.' }
-          : {}),
+          ? { message: 'ffmpeg is not available: audio is served as WAV, which is larger, and videos cannot be made.' }
+          : withoutFfmpeg
+            ? { message: 'ffmpeg is not available: MP3 is encoded in JavaScript (slower), and videos cannot be made.' }
+            : {}),
       engines,
-      encoder: {
-        name: encoders.format === 'wav' ? 'none' : 'ffmpeg',
-        available: encoders.encoderAvailable,
-        format: encoders.format,
-      },
+      encoder: { name: encoders.name, available: encoders.encoderAvailable, format: encoders.format },
     };
   }
 

@@ -4,6 +4,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FfmpegProgram } from '../speech/engines';
 import { runProcess } from '../speech/runProcess';
 import type { SpeechChain } from '../speech/speechChain';
 import { wavHeader } from '../speech/wav';
@@ -35,6 +36,8 @@ export class OfflineRenderer implements VideoRenderer {
 
   private constructor(
     private readonly deps: { ffmpegBin: string; chain: SpeechChain; logger: Logger },
+    /** Which ffmpeg makes the videos: `system`, `npm` (the static build), or `none`. */
+    readonly ffmpegSource: FfmpegProgram['source'] | 'none',
     readonly available: boolean,
     /** Where captions go, decided once at start. */
     readonly captions: CaptionStyle,
@@ -43,15 +46,18 @@ export class OfflineRenderer implements VideoRenderer {
 
   /** Checks once at start that ffmpeg runs with what it needs, and whether captions can be drawn. */
   static async create(deps: {
-    ffmpegBin: string;
+    ffmpeg: FfmpegProgram | undefined;
     fontPath: string;
     chain: SpeechChain;
     logger: Logger;
   }): Promise<OfflineRenderer> {
-    const run = (args: string[]) =>
-      runProcess(deps.ffmpegBin, ['-hide_banner', ...args], { signal: AbortSignal.timeout(5_000) }).catch(
-        () => undefined,
-      );
+    const { ffmpeg } = deps;
+    const run = async (args: string[]) =>
+      ffmpeg
+        ? runProcess(ffmpeg.command, ['-hide_banner', ...args], { signal: AbortSignal.timeout(30_000) }).catch(
+            () => undefined,
+          )
+        : undefined;
     const [encoders, filters] = await Promise.all([run(['-encoders']), run(['-filters'])]);
     const listing = encoders?.code === 0 ? encoders.stdout.toString('utf8') : '';
     const available = listing.includes('libx264') && /\baac\b/.test(listing);
@@ -64,13 +70,22 @@ export class OfflineRenderer implements VideoRenderer {
       ));
     const captions: CaptionStyle = canDraw && fontReadable ? 'burned-in' : 'subtitle-track';
     if (!available)
-      deps.logger.warn({ bin: deps.ffmpegBin }, 'ffmpeg with libx264 and aac not found: videos cannot be made offline');
-    else if (captions === 'subtitle-track')
-      deps.logger.warn(
-        { font: deps.fontPath },
-        'no usable font for captions: videos get plain frames and a subtitle track',
-      );
-    return new OfflineRenderer(deps, available, captions, captions === 'burned-in' ? deps.fontPath : undefined);
+      deps.logger.warn({ bin: ffmpeg?.command }, 'video: ffmpeg with libx264 and aac not found: videos cannot be made');
+    else {
+      deps.logger.info({ bin: ffmpeg!.command, captions }, `video: offline renderer with ${ffmpeg!.description}`);
+      if (captions === 'subtitle-track')
+        deps.logger.warn(
+          { font: deps.fontPath },
+          'no usable font for captions: videos get plain frames and a subtitle track',
+        );
+    }
+    return new OfflineRenderer(
+      { ffmpegBin: ffmpeg?.command ?? 'ffmpeg', chain: deps.chain, logger: deps.logger },
+      available && ffmpeg ? ffmpeg.source : 'none',
+      available,
+      captions,
+      captions === 'burned-in' ? deps.fontPath : undefined,
+    );
   }
 
   async render(request: RenderRequest): Promise<RenderedVideo> {

@@ -4,6 +4,7 @@ import type { Connection } from 'mongoose';
 import type { VoiceConfig } from '../config';
 import type { LanguageCatalogue } from '../languages/catalogue';
 import { AudioStore } from '../speech/audioStore';
+import type { FfmpegProgram } from '../speech/engines';
 import type { SpeechChain } from '../speech/speechChain';
 import { OfflineRenderer } from './offlineRenderer';
 import { OpenAIVideoRenderer } from './openaiVideoRenderer';
@@ -17,7 +18,6 @@ import { VideoWorker } from './videoWorker';
 export type VideoSettings = Pick<
   VoiceConfig,
   | 'AMQP_URL'
-  | 'VOICE_FFMPEG_BIN'
   | 'VOICE_VIDEO_QUEUE'
   | 'VOICE_VIDEO_PROVIDER'
   | 'VOICE_VIDEO_FONT'
@@ -54,6 +54,8 @@ export async function createVideoComponents(deps: {
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   chain: SpeechChain;
+  /** The ffmpeg the voice components found (the system's or the static build from npm); none: no offline videos. */
+  ffmpeg: FfmpegProgram | undefined;
   catalogue: LanguageCatalogue;
   detector: LanguageDetector;
   workerId: string;
@@ -63,7 +65,7 @@ export async function createVideoComponents(deps: {
   const outbox = videoOutboxModel(deps.db);
   const files = new AudioStore(deps.db, 'video');
   const offline = await OfflineRenderer.create({
-    ffmpegBin: settings.VOICE_FFMPEG_BIN,
+    ffmpeg: deps.ffmpeg,
     fontPath: settings.VOICE_VIDEO_FONT,
     chain: deps.chain,
     logger,
