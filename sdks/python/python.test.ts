@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { FakeOpenAI, type FakeMode } from '../../tests/support/fakeOpenAI';
+import { startPlatform, type RunningPlatform } from '../../tests/support/platform';
+
+/**
+ * The Python SDK (`kasa`, sdks/python) against the built platform: this suite starts the gateway and services from
+ * their built output with a fake OpenAI-compatible provider at the edge, then runs the package's pytest suite (unit
+ * tests and integration tests) with Debian's python3 and fails with pytest's output when any Python test fails.
+ *
+ * The Python tests set the fake provider's behaviour (a long reply, an endless one) and read whether the platform
+ * hung up on it through a small control server of this suite (KASA_FAKE_PROVIDER_URL).
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const PYTHON = '/usr/bin/python3';
+
+let platform: RunningPlatform;
+let provider: FakeOpenAI;
+let control: http.Server;
+
+/** PUT /mode sets the provider's mode; GET /requests/last says what the platform last asked it and when it hung up. */
+function startControl(fake: FakeOpenAI): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.method === 'PUT' && req.url === '/mode') {
+        fake.mode = JSON.parse(raw) as FakeMode;
+        send(200, fake.mode);
+      } else if (req.method === 'GET' && req.url === '/requests/last') {
+        const last = fake.requests.at(-1);
+        send(last ? 200 : 404, last ? { ...last, count: fake.requests.length } : { message: 'No request yet' });
+      } else send(404, { message: `No ${req.method} ${req.url}` });
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** How long pytest may run: less than the test's own timeout, so that a hung run is killed and its output shown. */
+const PYTEST_LIMIT_MS = 540_000;
+
+/** Runs pytest to the end (or PYTEST_LIMIT_MS) and gives its exit code and everything it printed. */
+function runPytest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PYTHON, ['-m', 'pytest', 'sdks/python/tests', '-q', '-p', 'no:cacheprovider', ...args], {
+      cwd: ROOT,
+      // No .pyc files in the working tree.
+      env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => {
+      output += `\n[killed: pytest ran longer than ${PYTEST_LIMIT_MS / 1000} s]`;
+      child.kill('SIGKILL');
+    }, PYTEST_LIMIT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+beforeAll(async () => {
+  provider = await new FakeOpenAI().start();
+  control = await startControl(provider);
+  platform = await startPlatform({ CHAT_PROVIDERS: 'fake', FAKE_BASE_URL: provider.baseURL, FAKE_MODEL: 'fake-model' });
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await provider?.stop();
+  await new Promise((resolve) => control?.close(resolve));
+});
+
+it('passes the Python SDK’s unit and integration tests against the platform', async () => {
+  const { port } = control.address() as AddressInfo;
+  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-pytest-'));
+  const report = path.join(reportDir, 'report.xml');
+  try {
+    // KASA_PYTEST_ARGS narrows the run while working on the SDK (e.g. "-k resumable -x").
+    const only = process.env.KASA_PYTEST_ARGS?.split(' ').filter(Boolean) ?? [];
+    const { code, output } = await runPytest([`--junitxml=${report}`, ...only], {
+      KASA_BASE_URL: platform.baseUrl,
+      KASA_FAKE_PROVIDER_URL: `http://127.0.0.1:${port}`,
+    });
+    if (code !== 0) {
+      const logs = platform.logs.slice(-30).join('\n');
+      throw new Error(`pytest exited with ${code}:\n${output}\n--- the platform's last log lines ---\n${logs}`);
+    }
+    if (only.length > 0) return;
+    // Every test ran, none skipped, and the integration tests (the reason for this suite) were among them.
+    const xml = fs.readFileSync(report, 'utf8');
+    const cases = [...xml.matchAll(/<testcase classname="([^"]+)"/g)].map((m) => m[1]!);
+    expect(cases.filter((name) => name.startsWith('tests.integration.')).length).toBeGreaterThan(10);
+    expect(cases.filter((name) => name.startsWith('tests.unit.')).length).toBeGreaterThan(10);
+    expect(xml).not.toMatch(/<skipped/);
+  } finally {
+    fs.rmSync(reportDir, { recursive: true, force: true });
+  }
+}, 600_000);

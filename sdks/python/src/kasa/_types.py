@@ -1,0 +1,261 @@
+"""The answers of the Kasa API, as the JSON it sends (camelCase keys, exactly as GET /api/openapi.json describes
+them). TypedDicts cost nothing at run time and keep fields a newer API adds."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+SubscriptionTier = Literal["free", "pro", "enterprise"]
+ApiKeyScope = Literal["chat", "voice", "analytics"]
+MessageStatus = Literal["streaming", "complete", "stopped", "failed"]
+LanguageCapability = Literal["detect", "chat", "speak", "listen", "translate"]
+
+
+class User(TypedDict):
+    id: str
+    username: str
+    email: str
+    subscriptionTier: SubscriptionTier
+    createdAt: str
+
+
+class AuthResponse(TypedDict):
+    success: bool
+    token: str
+    user: User
+    message: str
+
+
+class Persona(TypedDict):
+    id: str
+    name: str
+    expertise: str
+    systemPrompt: str
+    avatar: NotRequired[str]
+    color: NotRequired[str]
+    greeting: NotRequired[str]
+
+
+class Session(TypedDict):
+    id: str
+    personaId: str
+    title: str
+    createdAt: str
+
+
+class SessionPage(TypedDict):
+    sessions: list[Session]
+    #: Pass as ``cursor`` for the next (older) page; None on the last one.
+    nextCursor: str | None
+
+
+class StoredMessage(TypedDict):
+    id: str
+    role: Literal["user", "assistant"]
+    content: str
+    timestamp: str
+    type: Literal["text", "voice", "image"]
+    status: MessageStatus
+    provider: NotRequired[str]
+    model: NotRequired[str]
+
+
+class AssistantReply(StoredMessage):
+    """The stored reply, with the id of the message it answers."""
+
+    userMessageId: str
+
+
+class SessionWithMessages(Session):
+    messages: list[StoredMessage]
+    nextCursor: str | None
+
+
+class MessagePage(TypedDict):
+    """One page of a session's messages, oldest first within the page; ``nextCursor`` leads to older ones."""
+
+    messages: list[StoredMessage]
+    nextCursor: str | None
+
+
+class ChatMessage(TypedDict):
+    """A message of ``/v1/chat/completions`` (OpenAI's shape)."""
+
+    role: Literal["system", "developer", "user", "assistant"]
+    content: str | list[dict[str, Any]]
+    name: NotRequired[str]
+
+
+class CompletionUsage(TypedDict):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class CompletionMessage(TypedDict):
+    role: Literal["assistant"]
+    content: str
+    refusal: str | None
+
+
+class CompletionChoice(TypedDict):
+    index: int
+    message: CompletionMessage
+    logprobs: None
+    finish_reason: str | None
+
+
+class ChatCompletion(TypedDict):
+    """A complete answer of POST /v1/chat/completions."""
+
+    id: str
+    object: Literal["chat.completion"]
+    created: int
+    model: str
+    choices: list[CompletionChoice]
+    usage: CompletionUsage
+    system_fingerprint: NotRequired[str]
+
+
+class ChunkDelta(TypedDict, total=False):
+    role: Literal["assistant"]
+    content: str
+
+
+class ChunkChoice(TypedDict):
+    index: int
+    delta: ChunkDelta
+    logprobs: None
+    finish_reason: str | None
+
+
+class ChatCompletionChunk(TypedDict):
+    """One chunk of a streamed completion. The last may carry only ``usage`` (and no choices)."""
+
+    id: str
+    object: Literal["chat.completion.chunk"]
+    created: int
+    model: str
+    choices: list[ChunkChoice]
+    usage: NotRequired[CompletionUsage]
+    system_fingerprint: NotRequired[str]
+
+
+class Model(TypedDict):
+    id: str
+    object: Literal["model"]
+    created: int
+    owned_by: str
+    name: NotRequired[str]
+    description: NotRequired[str]
+
+
+class ModelList(TypedDict):
+    object: Literal["list"]
+    data: list[Model]
+
+
+class LanguageCapabilities(TypedDict):
+    detect: bool
+    chat: bool
+    speak: bool
+    listen: bool
+    translate: bool
+
+
+class Language(TypedDict):
+    code: str
+    iso6391: str | None
+    iso6393: str
+    name: str
+    nativeName: str
+    capabilities: LanguageCapabilities
+
+
+class LanguageList(TypedDict):
+    count: int
+    languages: list[Language]
+
+
+class LanguageGuess(TypedDict):
+    language: str
+    name: str
+    confidence: float
+
+
+class DetectedLanguage(LanguageGuess):
+    alternatives: list[LanguageGuess]
+
+
+class DetectHints(TypedDict, total=False):
+    #: The language the user chose in your app.
+    userLanguage: str
+    #: The browser's or system's locale, e.g. ``fr-CI``.
+    browserLocale: str
+    #: The user's latest messages, oldest first.
+    recent: list[str]
+
+
+class Voice(TypedDict):
+    id: str
+    name: str
+    language: str
+    locale: str
+    engine: str
+    gender: NotRequired[Literal["male", "female"]]
+
+
+class Synthesis(TypedDict):
+    """Where the stored audio of a synthesis is (no credential needed to fetch it; it expires)."""
+
+    audioUrl: str
+    duration: float
+    id: NotRequired[str]
+    contentType: NotRequired[str]
+    language: NotRequired[str]
+    voice: NotRequired[str]
+    engine: NotRequired[str]
+
+
+class GeoLookup(TypedDict):
+    """Where an address appears to be; the place fields are None when ``found`` is false."""
+
+    ip: str
+    found: bool
+    #: ISO 3166-1 alpha-2, e.g. ``GH``.
+    country: str | None
+    countryName: str | None
+    region: str | None
+    city: str | None
+    #: IANA time zone, e.g. ``Africa/Accra``.
+    timezone: str | None
+    #: ISO 4217, e.g. ``GHS``.
+    currency: str | None
+    #: Language codes spoken there, most used first.
+    suggestedLanguages: list[str]
+    #: Why nothing was found, when ``found`` is false.
+    message: NotRequired[str]
+
+
+class ApiKey(TypedDict):
+    """An API key as listed: masked, never the secret."""
+
+    id: str
+    name: str
+    #: e.g. ``ksk_ab12…wxyz``: the first eight and the last four characters.
+    maskedKey: str
+    scopes: list[ApiKeyScope]
+    createdAt: str
+    expiresAt: str | None
+    lastUsedAt: str | None
+    revokedAt: str | None
+    #: The team the key belongs to, or None for a personal key.
+    teamId: str | None
+
+
+class CreatedApiKey(TypedDict):
+    """A new key. ``secret`` (``ksk_…``) is shown this once: store it now."""
+
+    secret: str
+    key: ApiKey
+    message: str

@@ -1,0 +1,3 @@
+"""The package's version: the one the developer portal's SDK card names."""
+
+__version__ = "1.2.1"

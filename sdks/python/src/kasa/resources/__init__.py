@@ -1,0 +1,1 @@
+"""The resources of the Kasa API, each in a sync and an async flavour."""

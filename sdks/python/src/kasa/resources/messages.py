@@ -1,0 +1,155 @@
+"""Messages of a session: list, send (the reply as one answer), stream (the reply event by event), follow a
+resumable reply again, and stop one."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, cast
+
+from .._http import AsyncTransport, Request, SyncTransport
+from .._streams import AsyncReplyStream, ReplyStream
+from .._types import AssistantReply, MessagePage, StoredMessage
+from ._paths import message_path, session_path
+
+MessageType = Literal["text", "voice", "image"]
+
+
+def _send(
+    session_id: str,
+    content: str,
+    type: MessageType | None,
+    language: str | None,
+    resumable: bool | None,
+    idempotency_key: str | None,
+    stream: bool,
+) -> Request:
+    body: dict[str, Any] = {"role": "user", "content": content}
+    if type is not None:
+        body["type"] = type
+    if language is not None:
+        body["language"] = language
+    if resumable is not None:
+        body["resumable"] = resumable
+    return Request(
+        "POST",
+        f"{session_path(session_id)}/messages",
+        body=body,
+        accept="text/event-stream" if stream else "application/json",
+        creates=True,
+        idempotency_key=idempotency_key,
+    )
+
+
+def _list(session_id: str, limit: int | None, cursor: str | None) -> Request:
+    return Request("GET", session_path(session_id), query={"limit": limit, "cursor": cursor})
+
+
+def _page(session: Any) -> MessagePage:
+    return {"messages": session["messages"], "nextCursor": session["nextCursor"]}
+
+
+def _stop(session_id: str, message_id: str) -> Request:
+    # Stopping a stopped reply changes nothing: safe to repeat.
+    return Request("POST", f"{message_path(session_id, message_id)}/stop", idempotent=True)
+
+
+def _resume(session_id: str, message_id: str) -> Request:
+    return Request("GET", f"{message_path(session_id, message_id)}/stream", accept="text/event-stream")
+
+
+class Messages:
+    def __init__(self, http: SyncTransport) -> None:
+        self._http = http
+
+    def list(self, session_id: str, *, limit: int | None = None, cursor: str | None = None) -> MessagePage:
+        """GET /api/chat/sessions/:id → one page of the session's messages (the newest page first)."""
+        return _page(self._http.json(_list(session_id, limit, cursor)))
+
+    def send(
+        self,
+        session_id: str,
+        content: str,
+        *,
+        type: MessageType | None = None,
+        language: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> AssistantReply:
+        """POST /api/chat/sessions/:id/messages → the stored reply, once it is complete. ``language`` is a BCP 47
+        tag (``tw``, ``fr-CI``) or ``auto`` (the default: detected)."""
+        request = _send(session_id, content, type, language, None, idempotency_key, stream=False)
+        return cast(AssistantReply, self._http.json(request))
+
+    def stream(
+        self,
+        session_id: str,
+        content: str,
+        *,
+        type: MessageType | None = None,
+        language: str | None = None,
+        resumable: bool = False,
+        idempotency_key: str | None = None,
+    ) -> ReplyStream:
+        """POST /api/chat/sessions/:id/messages with ``Accept: text/event-stream``. Returns once the reply has
+        started (plan, ownership and validation errors are raised here); then read the stream.
+
+        A ``resumable`` reply goes on being written when the connection drops: ``resume()`` follows it again,
+        and only ``stop()`` stops it. Otherwise hanging up is the stop."""
+        request = _send(session_id, content, type, language, resumable or None, idempotency_key, stream=True)
+        response = self._http.send(request, stream=True)
+        return ReplyStream(response, self._http.base_url, lambda message_id: self.stop(session_id, message_id))
+
+    def resume(self, session_id: str, message_id: str) -> ReplyStream:
+        """GET /api/chat/sessions/:id/messages/:messageId/stream: follows a reply (after a dropped connection, or
+        from another process): the text so far as one token, then the rest as it is written, then done."""
+        response = self._http.send(_resume(session_id, message_id), stream=True)
+        return ReplyStream(response, self._http.base_url, lambda message_id: self.stop(session_id, message_id))
+
+    def stop(self, session_id: str, message_id: str) -> StoredMessage:
+        """POST .../messages/:messageId/stop: stops a reply being written (a resumable one, too); what was written
+        is kept, marked ``stopped``."""
+        return cast(StoredMessage, self._http.json(_stop(session_id, message_id)))
+
+
+class AsyncMessages:
+    def __init__(self, http: AsyncTransport) -> None:
+        self._http = http
+
+    async def list(self, session_id: str, *, limit: int | None = None, cursor: str | None = None) -> MessagePage:
+        """GET /api/chat/sessions/:id → one page of the session's messages (the newest page first)."""
+        return _page(await self._http.json(_list(session_id, limit, cursor)))
+
+    async def send(
+        self,
+        session_id: str,
+        content: str,
+        *,
+        type: MessageType | None = None,
+        language: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> AssistantReply:
+        """POST /api/chat/sessions/:id/messages → the stored reply, once it is complete."""
+        request = _send(session_id, content, type, language, None, idempotency_key, stream=False)
+        return cast(AssistantReply, await self._http.json(request))
+
+    async def stream(
+        self,
+        session_id: str,
+        content: str,
+        *,
+        type: MessageType | None = None,
+        language: str | None = None,
+        resumable: bool = False,
+        idempotency_key: str | None = None,
+    ) -> AsyncReplyStream:
+        """POST /api/chat/sessions/:id/messages with ``Accept: text/event-stream``; read it with ``async for``."""
+        request = _send(session_id, content, type, language, resumable or None, idempotency_key, stream=True)
+        response = await self._http.send(request, stream=True)
+        return AsyncReplyStream(response, self._http.base_url, lambda message_id: self.stop(session_id, message_id))
+
+    async def resume(self, session_id: str, message_id: str) -> AsyncReplyStream:
+        """GET .../messages/:messageId/stream: follows a reply again: the text so far, the rest, then done."""
+        response = await self._http.send(_resume(session_id, message_id), stream=True)
+        return AsyncReplyStream(response, self._http.base_url, lambda message_id: self.stop(session_id, message_id))
+
+    async def stop(self, session_id: str, message_id: str) -> StoredMessage:
+        """POST .../messages/:messageId/stop: stops a reply being written; what was written is kept."""
+        return cast(StoredMessage, await self._http.json(_stop(session_id, message_id)))
