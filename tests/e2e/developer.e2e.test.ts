@@ -231,7 +231,8 @@ describe('the developer portal', () => {
       ['rust', '0.8.2'],
     ] as const)
       expect(await portal.sdkCard(id).innerText()).toContain(version);
-    expect(await portal.sdkCard('python').innerText()).toContain('No Kasa package yet');
+    expect(await portal.sdkCard('python').innerText()).toMatch(/Package\s+kasa\b/);
+    expect(await portal.sdkCard('go').innerText()).toContain('No Kasa package yet');
     expect(await portal.sdkCard('javascript').innerText()).not.toMatch(/download/i);
     await portal.installButton('react').click();
     await portal.installButton('react').getByText('Copied').waitFor();

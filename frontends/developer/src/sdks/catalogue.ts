@@ -1,7 +1,7 @@
-// The SDK catalogue of the SDKs tab (spec section 3: six SDKs). JavaScript, React and Node.js are Kasa's own
-// packages (sdks/js and sdks/react in the repository; Node.js uses the same @kasa/sdk). Python, Go and Rust have no
-// Kasa package yet: their cards say so and show the official OpenAI library of that language pointed at Kasa's
-// OpenAI-compatible endpoint, which works today. No download counts are shown: Kasa does not publish any.
+// The SDK catalogue of the SDKs tab (spec section 3: six SDKs). JavaScript, React, Node.js and Python are Kasa's
+// own packages (sdks/js, sdks/react and sdks/python in the repository; Node.js uses the same @kasa/sdk). Go and Rust
+// have no Kasa package yet: their cards say so and show the official OpenAI library of that language pointed at
+// Kasa's OpenAI-compatible endpoint, which works today. No download counts are shown: Kasa does not publish any.
 
 export type SdkKind = 'kasa' | 'openai-compatible';
 
@@ -139,35 +139,36 @@ console.log(\`\${personas.length} personas\`);`,
   },
   {
     id: 'python',
-    name: 'Python',
+    name: 'Python SDK',
     language: 'Python',
     icon: 'Py',
     version: '1.2.1',
-    packageName: 'openai',
-    size: OPENAI_NOTE,
-    description: 'Call Kasa from Python with the official openai package, pointed at Kasa’s /v1/chat/completions.',
-    installCommand: 'pip install openai',
+    packageName: 'kasa',
+    size: 'One dependency, httpx; Python 3.11 or later',
+    description: 'Typed sync and asyncio clients: personas, chat with streamed replies you can stop and resume, voice.',
+    installCommand: 'pip install ./sdks/python',
     features: [
-      'Chat with any persona as a model (kasa, merla, ticha…)',
-      'Streaming with stream=True',
-      'Works with tools built on the OpenAI client',
+      'Blocking (Kasa) and asyncio (AsyncKasa) clients',
+      'Streamed replies: stop, and resume after a dropped connection',
+      'OpenAI-compatible chat completions and models',
+      'Typed errors with status, code and request id',
+      'Bounded retries that respect Retry-After, with idempotency keys',
     ],
     lastUpdated: 'November 2026',
-    kind: 'openai-compatible',
-    quickStart: `from openai import OpenAI
+    kind: 'kasa',
+    quickStart: `import os
+from kasa import Kasa, TokenEvent
 
-client = OpenAI(base_url="{{BASE_URL}}/v1", api_key="{{API_KEY}}")
+kasa = Kasa(base_url="{{BASE_URL}}", api_key=os.environ.get("KASA_API_KEY", "{{API_KEY}}"))
 
-reply = client.chat.completions.create(
-    model="kasa",
-    messages=[{"role": "user", "content": "Akwaaba! What can you do?"}],
-)
-print(reply.choices[0].message.content)`,
-    readme: 'https://github.com/openai/openai-python#readme',
-    links: [
-      ...DOCS_LINKS,
-      { label: 'openai-python README', href: 'https://github.com/openai/openai-python#readme', external: true },
-    ],
+session = kasa.chat.sessions.create(persona_id="nana", title="Weekend in Kumasi")
+with kasa.chat.messages.stream(session["id"], "Akwaaba! What can you do?") as reply:
+    for event in reply:
+        if isinstance(event, TokenEvent):
+            print(event.text, end="", flush=True)
+print()`,
+    readme: 'sdks/python/README.md',
+    links: DOCS_LINKS,
   },
   {
     id: 'go',
