@@ -1,3 +1,4 @@
+import { BODY_LIMITS } from '@kasa/contracts';
 import { createServiceApp, type RuntimeAppDeps } from '@kasa/service-kit';
 import type { Express } from 'express';
 import { createGeoRouter } from './geo/geoRouter';
@@ -20,7 +21,8 @@ export function createApp(deps: VoiceAppDeps): Express {
   return createServiceApp({
     ...deps,
     // Text to speak is at most 5,000 characters; escaped as JSON (\uXXXX, surrogate pairs) that can reach ~60 KB.
-    bodyLimit: '64kb',
+    // (BODY_LIMITS in @kasa/contracts, as the gateway's voice routes; recordings have a route and limit of their own.)
+    bodyLimit: BODY_LIMITS.voice,
     routes: [
       createLanguageRouter(deps),
       createSpeechRouter(deps),

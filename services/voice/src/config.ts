@@ -1,4 +1,5 @@
 import { parseProviders, type ProviderSettings } from '@kasa/ai-providers';
+import { formatByteSize, TRANSCRIBE_MAX_AUDIO_BYTES } from '@kasa/contracts';
 import { baseServiceEnv, ConfigError, envBoolean, envPort, loadConfig } from '@kasa/service-kit';
 import { z } from 'zod';
 
@@ -44,13 +45,18 @@ const schema = baseServiceEnv.extend({
   VOICE_BREAKER_MIN_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(5),
   /** ...and try the provider again after this long. */
   VOICE_BREAKER_RESET_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
-  /** Largest audio POST /api/voice/transcribe accepts, in bytes (10 MB). */
+  /**
+   * Largest audio POST /api/voice/transcribe accepts, in bytes (10 MB). It may be lowered, not raised: the gateway's
+   * upload route (BODY_LIMITS.transcription in @kasa/contracts) lets no larger recording through.
+   */
   VOICE_TRANSCRIBE_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1_000)
-    .max(100 * 1024 * 1024)
-    .default(10 * 1024 * 1024),
+    .max(TRANSCRIBE_MAX_AUDIO_BYTES, {
+      error: `must be at most ${TRANSCRIBE_MAX_AUDIO_BYTES} (${formatByteSize(TRANSCRIBE_MAX_AUDIO_BYTES)}): the gateway's upload route takes no larger recording`,
+    })
+    .default(TRANSCRIBE_MAX_AUDIO_BYTES),
   /** The longest one translation provider may take before the next one is tried. */
   VOICE_TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** The durable work queue of video jobs (its dead letters go to `<name>.dlq`). */

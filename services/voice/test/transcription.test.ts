@@ -86,7 +86,10 @@ describe('POST /api/voice/transcribe', () => {
     const big = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(300 * 1024)]);
     const raw = await request(app).post('/api/voice/transcribe').set(pro).set('content-type', 'audio/wav').send(big);
     expect(raw.status).toBe(413);
-    expect(raw.body.message).toMatch(/at most/);
+    expect(raw.body).toMatchObject({
+      code: 'payload_too_large',
+      message: 'The recording is too large: the limit is 200 KB.',
+    });
     const form = await request(app)
       .post('/api/voice/transcribe')
       .set(pro)

@@ -83,7 +83,19 @@ export const VerifyApiKeyRequest = z.object({
 });
 export type VerifyApiKeyRequest = z.infer<typeof VerifyApiKeyRequest>;
 
-/** Who a valid API key acts for: the owner's current username and tier, read at verification. */
+/** What a team's own identity starts with: a team key acts as `team:<teamId>`, never as a person. */
+export const TEAM_PRINCIPAL_PREFIX = 'team:';
+
+/** The identity (`userId`) a team key acts as: the team itself, owning only what it creates. */
+export function teamPrincipalId(teamId: string): string {
+  return `${TEAM_PRINCIPAL_PREFIX}${teamId}`;
+}
+
+/**
+ * Who a valid API key acts for, read at verification. A personal key acts as its owner (their current username and
+ * tier). A team key acts as the team (`userId` = `team:<teamId>`, the team's name, the team's plan): it sees only
+ * what the team's keys created, never the data of the person who created it, and its plan follows the team's.
+ */
 export const VerifiedApiKey = z.object({
   userId: z.string(),
   username: z.string(),
@@ -93,6 +105,11 @@ export const VerifiedApiKey = z.object({
   expiresAt: z.string().datetime().nullable(),
   /** A team key: the team whose plan (`tier`) and quota the calls use. */
   teamId: z.string().nullable().optional(),
+  /**
+   * The person whose plan `tier` is: the key's owner, or the team's owner for a team key. A cache of verified keys
+   * drops the key when that person's plan changes (`auth.user.plan_changed`).
+   */
+  planHolderId: z.string().optional(),
 });
 export type VerifiedApiKey = z.infer<typeof VerifiedApiKey>;
 

@@ -1,3 +1,4 @@
+import { OPENAI_REQUEST_LIMITS } from './bodyLimits';
 import { ObjectIdString } from './common';
 import { z } from './zod';
 
@@ -139,27 +140,91 @@ export const StreamMetaEvent = z.object({
 export const StreamTokenEvent = z.object({ text: z.string() });
 export const StreamErrorEvent = z.object({ message: z.string() });
 
-/** OpenAI-compatible API (POST /v1/chat/completions): personas are the models. */
-export const OpenAIChatMessage = z.object({
-  role: z.enum(['system', 'user', 'assistant', 'developer']),
-  content: z.union([
-    z.string().max(64_000),
-    z.array(z.object({ type: z.string(), text: z.string().max(64_000).optional() }).passthrough()).max(100),
-  ]),
-  name: z.string().max(64).optional(),
-});
+const { messages: MAX_MESSAGES, messageChars: MAX_MESSAGE_CHARS, totalChars: MAX_TOTAL_CHARS } = OPENAI_REQUEST_LIMITS;
+const chars = (n: number) => n.toLocaleString('en-US');
+
+/** The characters of a message's text: the string, or the `text` of its parts together. */
+const textLengthOf = (content: string | Array<{ text?: string }>): number =>
+  typeof content === 'string' ? content.length : content.reduce((sum, part) => sum + (part.text?.length ?? 0), 0);
+
+/**
+ * OpenAI-compatible API (POST /v1/chat/completions): personas are the models. The text limits
+ * (`OPENAI_REQUEST_LIMITS`) keep every conversation they allow within the route's 1 MB body limit.
+ */
+export const OpenAIChatMessage = z
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'developer']),
+    content: z.union([
+      z.string().max(MAX_MESSAGE_CHARS, `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters`),
+      z
+        .array(
+          z
+            .object({
+              type: z.string(),
+              text: z
+                .string()
+                .max(MAX_MESSAGE_CHARS, `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters`)
+                .optional(),
+            })
+            .passthrough(),
+        )
+        .max(100),
+    ]),
+    name: z.string().max(64).optional(),
+  })
+  .superRefine((message, ctx) => {
+    // Parts together: the provider receives them joined into one text.
+    if (Array.isArray(message.content) && textLengthOf(message.content) > MAX_MESSAGE_CHARS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message: `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters (its parts together)`,
+      });
+  });
+const UNSUPPORTED_COMPLETION_PARAMS: Record<string, string> = {
+  tools: "tools are not supported: Kasa's personas answer with text (no function calling)",
+  functions: "functions are not supported: Kasa's personas answer with text (no function calling)",
+  audio: 'audio output is not supported here; POST /api/voice/synthesize reads a reply aloud',
+};
 export const OpenAIChatCompletionRequest = z
   .object({
     model: z.string().min(1).max(64),
-    messages: z.array(OpenAIChatMessage).min(1, 'messages must not be empty').max(200),
+    messages: z
+      .array(OpenAIChatMessage)
+      .min(1, 'messages must not be empty')
+      .max(MAX_MESSAGES, `a request holds at most ${MAX_MESSAGES} messages`),
     stream: z.boolean().optional(),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    max_tokens: z.number().int().positive().optional(),
-    max_completion_tokens: z.number().int().positive().optional(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullish(),
+    temperature: z.number().min(0).max(2).nullish(),
+    top_p: z.number().min(0).max(1).nullish(),
+    max_tokens: z.number().int().positive().nullish(),
+    max_completion_tokens: z.number().int().positive().nullish(),
+    stop: z.union([z.string().max(200), z.array(z.string().max(200)).max(4)]).nullish(),
+    seed: z.number().int().nullish(),
+    presence_penalty: z.number().min(-2).max(2).nullish(),
+    frequency_penalty: z.number().min(-2).max(2).nullish(),
+    n: z.number().int().positive().nullish(),
     user: z.string().max(256).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .superRefine((body, ctx) => {
+    const total = body.messages.reduce((sum, message) => sum + textLengthOf(message.content), 0);
+    if (total > MAX_TOTAL_CHARS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages'],
+        message: `the messages hold ${chars(total)} characters in all; at most ${chars(MAX_TOTAL_CHARS)} fit in one request`,
+      });
+    // Accepted by OpenAI, not by Kasa: refused with the parameter named, never silently ignored.
+    if (body.n != null && body.n > 1)
+      ctx.addIssue({ code: 'custom', path: ['n'], message: 'Kasa answers with one choice per request; n must be 1' });
+    for (const [name, message] of Object.entries(UNSUPPORTED_COMPLETION_PARAMS)) {
+      const value = (body as Record<string, unknown>)[name];
+      if (value != null && !(Array.isArray(value) && value.length === 0))
+        ctx.addIssue({ code: 'custom', path: [name], message });
+    }
+  })
+  .openapi('OpenAIChatCompletionRequest');
 export type OpenAIChatCompletionRequest = z.infer<typeof OpenAIChatCompletionRequest>;
 
 /** An Enterprise user's own persona (spec section 6: custom personas are an Enterprise feature). */

@@ -25,6 +25,10 @@ export const ErrorCode = {
   rateLimited: 'rate_limited',
   /** The plan's monthly API call quota is used up (waiting a minute will not help). */
   quotaExceeded: 'quota_exceeded',
+  /** An Idempotency-Key sent again with a different body, method or path. */
+  idempotencyKeyReused: 'idempotency_key_reused',
+  /** The first request with this Idempotency-Key is still running (retry after Retry-After). */
+  idempotencyInProgress: 'idempotency_in_progress',
   upstreamUnavailable: 'upstream_unavailable',
   upstreamTimeout: 'upstream_timeout',
   internal: 'internal_error',

@@ -46,6 +46,28 @@ export const ApiKeyRevokedEvent = z.object({
   /** The key's first eight characters (`ksk_ab12`), never the key. */
   prefix: z.string().max(16),
 });
+/** The notices auth asks to e-mail to an account's owner. */
+export const AccountNotice = z.enum([
+  /** Too many wrong passwords: sign-in to the account waits (progressive delays); the owner may want to act. */
+  'sign_in_throttled',
+  /** Someone tried to register with the address of this account; registration answers neutrally (ADR 0008). */
+  'registration_attempted',
+]);
+export type AccountNotice = z.infer<typeof AccountNotice>;
+/**
+ * An e-mail to an account's owner, for a mailer to send. Published through an outbox (`email_notices`), so a notice
+ * the broker did not confirm is sent again with the same event id: a mailer deduplicates by event id.
+ */
+export const EmailRequestedEvent = z.object({
+  userId: z.string(),
+  /** The account's address: the only recipient a notice ever has. */
+  to: z.string().max(254),
+  notice: AccountNotice,
+  /** When what the notice reports happened. */
+  occurredAt: z.string().datetime(),
+  /** sign_in_throttled: until when sign-in waits at first. */
+  retryAfter: z.string().datetime().optional(),
+});
 export const SessionCreatedEvent = z.object({
   sessionId: z.string(),
   userId: z.string(),
@@ -131,6 +153,7 @@ export const EventSchemas = {
   'auth.token.revoked': TokenRevokedEvent,
   'auth.user.plan_changed': PlanChangedEvent,
   'auth.apikey.revoked': ApiKeyRevokedEvent,
+  'auth.email.requested': EmailRequestedEvent,
   'chat.session.created': SessionCreatedEvent,
   'chat.message.created': MessageCreatedEvent,
   'voice.speech.synthesized': SpeechSynthesizedEvent,

@@ -7,7 +7,14 @@ import { CreateMessageRequest, CreateSessionRequest, Message, Persona, Session }
 import { ErrorBody } from './common';
 import { GeoLookupQuery, GeoLookupResponse } from './geo';
 import { ContactRequest, ContactResponse, NewsletterSubscribeRequest, NewsletterSubscribeResponse } from './outreach';
-import { ThemePreferenceResponse, ThemeSettings } from './preferences';
+import {
+  LanguagePreference,
+  LanguagePreferenceResponse,
+  ThemePreferenceResponse,
+  ThemeSettings,
+  TourPreferenceResponse,
+  TourPreferences,
+} from './preferences';
 import {
   AnalyticsResponse,
   AnalyticsSessionsQuery,
@@ -70,6 +77,40 @@ const errorDescriptions: Record<number, string> = {
   503: 'A service behind the gateway is unavailable',
 };
 
+/** What 409 and 422 also mean on an operation that takes an Idempotency-Key. */
+const idempotencyErrorDescriptions: Record<number, string> = {
+  400: 'The request is malformed or fails validation, or the Idempotency-Key is not 1–255 printable ASCII characters',
+  409:
+    'Conflicts with an existing resource, or (idempotency_in_progress) a request with the same Idempotency-Key is ' +
+    'still running: retry after Retry-After',
+  422: 'idempotency_key_reused: the Idempotency-Key was already used with a different body, method or path',
+};
+
+/**
+ * Whether the gateway honours an `Idempotency-Key` on an operation: every POST that needs a bearer credential (the
+ * gateway's kasa-idempotency policy sits on every authenticated pipeline and acts on POST only).
+ */
+export const acceptsIdempotencyKey = (op: Pick<Operation, 'method' | 'auth'>): boolean =>
+  op.method === 'post' && op.auth;
+
+/** The header, as the gateway checks it (1–255 printable ASCII characters). */
+export const IdempotencyKeyHeader = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x20-\x7e]+$/, 'printable ASCII characters only')
+  .openapi({
+    param: { name: 'Idempotency-Key', in: 'header', required: false },
+    description:
+      'Makes the call safe to retry: the first request with a key runs, and for 24 hours a request with the same ' +
+      'key, method, path and body gets its answer again (the same status and body, a streamed reply as a whole) ' +
+      'with `Idempotent-Replayed: true`, instead of creating a second one. Keys belong to the caller (per person, ' +
+      'and per team for team keys); a random UUID per logical call is a good key. The same key with another body, ' +
+      'method or path is a 422; a retry while the first still runs waits for its answer (up to 30 s, then 409 with ' +
+      'Retry-After). Answers with a 5xx, 409 or 429 status (or over 1 MB) are not kept: retrying them runs again.',
+    example: '6f1c1f9e-8d1b-4b8e-9a55-3f0d4a1c2b7e',
+  });
+
 /** The operations of the chat service, of teams and of video, documented in their own files. */
 export { chatOperations, teamOperations, videoOperations };
 
@@ -112,6 +153,40 @@ export const operations: Operation[] = [
     auth: true,
     body: ThemeSettings,
     response: ThemePreferenceResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/auth/preferences/tours',
+    summary: 'The guided tours the signed-in user completed or skipped (null until they finish or skip one)',
+    tag: 'Auth',
+    auth: true,
+    response: TourPreferenceResponse,
+  },
+  {
+    method: 'put',
+    path: '/api/auth/preferences/tours',
+    summary: 'Save which guided tours the signed-in user completed or skipped, so that they do not come back',
+    tag: 'Auth',
+    auth: true,
+    body: TourPreferences,
+    response: TourPreferenceResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/auth/preferences/language',
+    summary: 'The signed-in user’s interface language (null until they pick one)',
+    tag: 'Auth',
+    auth: true,
+    response: LanguagePreferenceResponse,
+  },
+  {
+    method: 'put',
+    path: '/api/auth/preferences/language',
+    summary: 'Save the signed-in user’s interface language, so that it follows them to other browsers',
+    tag: 'Auth',
+    auth: true,
+    body: LanguagePreference,
+    response: LanguagePreferenceResponse,
   },
   {
     method: 'get',
@@ -399,6 +474,23 @@ export const operations: Operation[] = [
 ];
 
 /** Builds the OpenAPI 3.1 document served at GET /api/openapi.json. */
+/**
+ * A stable operationId from the method and path, which code generators name their functions after:
+ * `GET /api/chat/sessions/{sessionId}` → `getChatSessionsBySessionId`, `GET /v1/models/{id}` → `getV1ModelsById`.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\//, '/')
+    .split(/[/.-]/)
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment);
+      const word = param ? `By${param[1]!.charAt(0).toUpperCase()}${param[1]!.slice(1)}` : segment;
+      return word.charAt(0).toUpperCase() + word.slice(1);
+    });
+  return `${method.toLowerCase()}${words.join('')}`;
+}
+
 export function buildOpenApiDocument(serverUrl = '/') {
   const registry = new OpenAPIRegistry();
   const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -412,10 +504,25 @@ export function buildOpenApiDocument(serverUrl = '/') {
       '1,000 requests a minute.',
   });
   registry.register('Error', ErrorBody);
+  const idempotencyKey = registry.registerParameter('IdempotencyKey', IdempotencyKeyHeader);
+  const replayed = registry.registerComponent('headers', 'IdempotentReplayed', {
+    description: '`true` when the answer is the recorded answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  });
 
   for (const op of [...operations, ...chatOperations, ...teamOperations, ...videoOperations]) {
-    const failures = [400, ...(op.auth ? [401] : []), ...(op.errors ?? []), 503];
-    const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> = {};
+    const idempotent = acceptsIdempotencyKey(op);
+    const failures = [
+      ...new Set([400, ...(op.auth ? [401] : []), ...(op.errors ?? []), ...(idempotent ? [409, 422] : []), 503]),
+    ].sort((a, b) => a - b);
+    const responses: Record<
+      string,
+      {
+        description: string;
+        content?: Record<string, { schema: ZodType }>;
+        headers?: Record<string, { $ref: string }>;
+      }
+    > = {};
     if (op.response) {
       const defaultStatus = op.method === 'post' && !op.path.includes('/login') ? 201 : 200;
       for (const status of [op.successStatus ?? defaultStatus].flat()) {
@@ -436,21 +543,28 @@ export function buildOpenApiDocument(serverUrl = '/') {
         content: { [op.stream.contentType]: { schema: z.string().meta({ format: 'binary' }) } },
       };
     }
+    if (idempotent) {
+      for (const [status, response] of Object.entries(responses))
+        if (status.startsWith('2')) response.headers = { 'Idempotent-Replayed': replayed.ref };
+    }
     for (const status of failures) {
       responses[String(status)] = {
-        description: errorDescriptions[status] ?? 'Error',
+        description:
+          (idempotent ? idempotencyErrorDescriptions[status] : undefined) ?? errorDescriptions[status] ?? 'Error',
         content: { 'application/json': { schema: ErrorBody } },
       };
     }
     registry.registerPath({
       method: op.method,
       path: op.path,
+      operationId: operationIdOf(op.method, op.path),
       summary: op.summary,
       tags: [op.tag],
       security: op.auth ? [{ [bearer.name]: [] }] : [],
       request: {
         ...(op.params ? { params: z.object(op.params) } : {}),
         ...(op.query ? { query: op.query } : {}),
+        ...(idempotent ? { headers: [idempotencyKey] } : {}),
         ...(op.body
           ? { body: { content: { [op.bodyContentType ?? 'application/json']: { schema: op.body } }, required: true } }
           : {}),
@@ -464,7 +578,10 @@ export function buildOpenApiDocument(serverUrl = '/') {
     info: {
       title: 'Kasa API',
       version: '1.0.0',
-      description: 'Voice-first, multilingual AI assistants: auth, chat, voice and developer APIs.',
+      description:
+        'Voice-first, multilingual AI assistants: auth, chat, voice and developer APIs. Authenticated POSTs take an ' +
+        'Idempotency-Key header: a retry with the same key gets the first answer (Idempotent-Replayed: true) ' +
+        'instead of creating a second session, message, key, checkout or job.',
     },
     servers: [{ url: serverUrl }],
   });

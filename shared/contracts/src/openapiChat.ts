@@ -14,10 +14,14 @@ import {
   UpdatePersonaRequest,
 } from './chat';
 import { ObjectIdString } from './common';
+import { ConversationShare, ShareToken, SharedConversation } from './shares';
 import type { Operation } from './openapi';
 import { z } from './zod';
 
 const sessionId = { sessionId: ObjectIdString };
+const OpenAIModel = z
+  .object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() })
+  .openapi('OpenAIModel');
 const messageIds = { sessionId: ObjectIdString, messageId: ObjectIdString };
 
 /** The chat service's calls beyond spec section 7 (sessions, search, stop and resume, custom personas, /v1). */
@@ -70,6 +74,49 @@ export const chatOperations: Operation[] = [
     params: sessionId,
     successStatus: 204,
     responseDescription: 'Deleted',
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/chat/sessions/{sessionId}/share',
+    summary:
+      'Share a conversation as a read-only link (201 the first time; 200 and the same link, brought up to date, after)',
+    tag: 'Chat',
+    auth: true,
+    params: sessionId,
+    response: ConversationShare,
+    successStatus: 201,
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/api/chat/sessions/{sessionId}/share',
+    summary: "A conversation's read-only link (404 when it is not shared)",
+    tag: 'Chat',
+    auth: true,
+    params: sessionId,
+    response: ConversationShare,
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: '/api/chat/sessions/{sessionId}/share',
+    summary: 'Stop sharing a conversation: its link answers 404 from then on',
+    tag: 'Chat',
+    auth: true,
+    params: sessionId,
+    successStatus: 204,
+    responseDescription: 'No longer shared',
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/chat/shared/{token}',
+    summary: 'A shared conversation, read-only and without an account, as it was when last shared',
+    tag: 'Chat',
+    auth: false,
+    params: { token: ShareToken },
+    response: SharedConversation,
     errors: [404],
   },
   {
@@ -141,12 +188,17 @@ export const chatOperations: Operation[] = [
     summary: 'OpenAI-compatible: the personas (and my custom ones) as models',
     tag: 'OpenAI-compatible',
     auth: true,
-    response: z.object({
-      object: z.literal('list'),
-      data: z.array(
-        z.object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() }),
-      ),
-    }),
+    response: z.object({ object: z.literal('list'), data: z.array(OpenAIModel) }),
+  },
+  {
+    method: 'get',
+    path: '/v1/models/{id}',
+    summary: 'OpenAI-compatible: one persona (or my custom one) as a model',
+    tag: 'OpenAI-compatible',
+    auth: true,
+    params: { id: z.string().min(1).max(64) },
+    response: OpenAIModel,
+    errors: [404],
   },
   {
     method: 'post',

@@ -87,9 +87,14 @@ export type DetectLanguageRequest = z.infer<typeof DetectLanguageRequest>;
 
 export const LanguageGuess = z.object({ language: z.string(), name: z.string(), confidence: z.number() });
 
-export const DetectLanguageResponse = LanguageGuess.extend({ alternatives: z.array(LanguageGuess) }).openapi(
-  'DetectLanguageResponse',
-);
+export const DetectLanguageResponse = LanguageGuess.extend({
+  /**
+   * False means "not sure": the text is too short or too mixed for a calibrated answer (a greeting such as "Hello"
+   * is written alike in many languages), and `language` is only the likeliest guess. Hints make it surer.
+   */
+  reliable: z.boolean(),
+  alternatives: z.array(LanguageGuess),
+}).openapi('DetectLanguageResponse');
 export type DetectLanguageResponse = z.infer<typeof DetectLanguageResponse>;
 
 export const Voice = z

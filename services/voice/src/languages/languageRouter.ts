@@ -38,7 +38,11 @@ export function createLanguageRouter(deps: { catalogue: LanguageCatalogue; detec
       name: catalogue.nameOf(guess.language),
       confidence: guess.confidence,
     });
-    res.json({ ...named(result), alternatives: result.alternatives.map(named) } satisfies DetectLanguageResponse);
+    res.json({
+      ...named(result),
+      reliable: result.reliable,
+      alternatives: result.alternatives.map(named),
+    } satisfies DetectLanguageResponse);
   });
 
   router.get('/api/languages/:code', (req, res) => {

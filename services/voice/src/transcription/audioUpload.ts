@@ -1,4 +1,4 @@
-import { TRANSCRIBE_AUDIO_TYPES } from '@kasa/contracts';
+import { MULTIPART_OVERHEAD_BYTES, payloadTooLargeMessage, TRANSCRIBE_AUDIO_TYPES } from '@kasa/contracts';
 import { HttpError, InputError, PayloadTooLargeError } from '@kasa/service-kit';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import multer from 'multer';
@@ -80,11 +80,12 @@ export function audioUpload(maxBytes: number): RequestHandler {
     { name: 'file', maxCount: 1 },
   ]);
   const raw = express.raw({ type: () => true, limit: maxBytes });
-  const tooLarge = () => new PayloadTooLargeError(`The audio must be at most ${Math.floor(maxBytes / 1_048_576)} MB`);
+  const tooLarge = () => new PayloadTooLargeError(payloadTooLargeMessage(maxBytes, 'recording'));
 
   return (req: Request, res: Response, next) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) {
+    // The form around the recording may add up to MULTIPART_OVERHEAD_BYTES, as the gateway's upload route allows.
+    if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD_BYTES) {
       // Refuse at once rather than read megabytes that will be thrown away; the connection closes after the answer.
       res.setHeader('Connection', 'close');
       next(tooLarge());
