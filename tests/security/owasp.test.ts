@@ -1,7 +1,7 @@
 import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { FakeOpenAI } from '../support/fakeOpenAI';
+import { FakeOpenAI, fakeProviderEnv } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { Api, LEAKS, callFrom, listener, signToken, signingKeyPair } from './support';
 
@@ -27,9 +27,7 @@ beforeAll(async () => {
   signingKey = key.privateKey;
   platform = await startPlatform({
     JWT_PRIVATE_KEY: key.pem,
-    CHAT_PROVIDERS: 'fake',
-    FAKE_BASE_URL: provider.baseURL,
-    FAKE_MODEL: 'fake-model',
+    ...fakeProviderEnv(provider),
     AUTH_RATE_LIMIT_MAX: String(AUTH_LIMIT),
     CHAT_MAX_CONCURRENT_REPLIES: String(MAX_REPLIES),
   });
@@ -452,8 +450,12 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     const login = `${platform.baseUrl}/api/auth/login`;
     const statuses: number[] = [];
     let last: Awaited<ReturnType<typeof callFrom>> | undefined;
+    // Guesses at many addresses (one account's own delays are tested in accountSecurity.test.ts).
     for (let i = 0; i <= AUTH_LIMIT; i++) {
-      last = await callFrom('127.0.0.2', login, { email: alice.email, password: `guess-${i}` });
+      last = await callFrom('127.0.0.2', login, {
+        email: `guess.${i}.${randomUUID()}@example.com`,
+        password: 'guess-1',
+      });
       statuses.push(last.status);
     }
     expect(statuses.slice(0, AUTH_LIMIT).every((s) => s === 401)).toBe(true);

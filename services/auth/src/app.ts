@@ -1,3 +1,4 @@
+import { BODY_LIMITS } from '@kasa/contracts';
 import {
   createServiceApp,
   type EventBus,
@@ -27,6 +28,8 @@ export interface AuthAppDeps extends Omit<AuthComponents, 'apiKeyUsage'> {
   bus: Pick<EventBus, 'publish'>;
   tokenTtlSeconds: number;
   cookieSecure: boolean;
+  /** Origins of the web app besides the one a request addresses (WEB_ORIGIN): logout navigations from them count. */
+  webOrigins?: readonly string[];
   /** The auth database, for the stores that need no service object of their own (preferences). */
   db: Connection;
 }
@@ -47,8 +50,8 @@ export function createApp(deps: AuthAppDeps): Express {
     readiness: deps.readiness,
     isShuttingDown: deps.isShuttingDown,
     spans: deps.spans,
-    // Auth bodies are a username, an email and a password: 16 KB is plenty.
-    bodyLimit: '16kb',
+    // Auth bodies are a username, an email and a password: 16 KB is plenty (the gateway's auth routes agree).
+    bodyLimit: BODY_LIMITS.auth,
     routes: [
       jwks,
       cookies,

@@ -11,6 +11,10 @@ import { TeamService } from './teams/teamService';
 import { revokedTokenModel } from './tokens/revokedTokenModel';
 import { loadSigningKey, type SigningKey } from './tokens/signingKey';
 import { TokenService } from './tokens/tokenService';
+import { emailNoticeModel } from './notices/emailNoticeModel';
+import { EmailNotices } from './notices/emailNotices';
+import { LoginThrottle, type LoginThrottleSettings } from './users/loginThrottle';
+import { loginThrottleModel } from './users/loginThrottleModel';
 import { userModel } from './users/userModel';
 import { UserService } from './users/userService';
 
@@ -29,6 +33,10 @@ export interface AuthComponents {
   apiKeys: ApiKeyService;
   apiKeyUsage: ApiKeyUsageRecorder;
   teams: TeamService;
+  /** Progressive sign-in delays per email address. */
+  loginThrottle: LoginThrottle;
+  /** E-mails to account owners (`auth.email.requested`, through an outbox). */
+  notices: EmailNotices;
 }
 
 /**
@@ -46,11 +54,15 @@ export function createAuthComponents(deps: {
   signingKey?: SigningKey;
   /** Where API keys' "last used" times are written: the keys themselves unless given (a test's stuck store). */
   lastUsedStore?: Model<ApiKeyDocument>;
+  /** Sign-in delays other than the defaults (a test's shorter ones) and the clock they read. */
+  loginThrottle?: { settings?: Partial<LoginThrottleSettings>; now?: () => Date };
 }): AuthComponents {
   const { db, bus, logger, settings } = deps;
   const signingKey =
     deps.signingKey ?? loadSigningKey({ pem: settings.JWT_PRIVATE_KEY, keysDir: settings.AUTH_KEYS_DIR });
-  const users = new UserService(userModel(db), bus, logger);
+  const notices = new EmailNotices({ outbox: emailNoticeModel(db), bus, logger });
+  const loginThrottle = new LoginThrottle(loginThrottleModel(db), deps.loginThrottle);
+  const users = new UserService(userModel(db), bus, logger, { throttle: loginThrottle, notices });
   const tokens = new TokenService(signingKey, revokedTokenModel(db), settings.JWT_TTL_SECONDS);
   const billing = createBillingService({
     db,
@@ -74,5 +86,5 @@ export function createAuthComponents(deps: {
     revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
   });
   apiKeys.attachTeams(teams);
-  return { signingKey, users, tokens, billing, apiKeys, apiKeyUsage, teams };
+  return { signingKey, users, tokens, billing, apiKeys, apiKeyUsage, teams, loginThrottle, notices };
 }

@@ -21,6 +21,21 @@ const schema = baseServiceEnv.extend({
   API_KEY_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Keys whose last use waits to be written at most (while the database is away); further uses are not recorded. */
   API_KEY_USAGE_MAX_PENDING: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
+  /**
+   * Origins of Kasa's web app besides the one a request addresses (comma-separated, like the gateway's WEB_ORIGIN):
+   * a browser navigation from them may sign out; one from any other site is refused.
+   */
+  WEB_ORIGIN: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'WEB_ORIGIN must list origins like http://localhost:8080' })))
+    .transform((urls) => urls.map((url) => new URL(url).origin)),
 });
 
 export type AuthConfig = z.output<typeof schema>;

@@ -17,6 +17,8 @@ runMain(async () => {
   runtime.every(30_000, 'republish pending registrations', () => auth.users.republishPending());
   runtime.every(30_000, 'republish pending plan changes', () => auth.billing.republishPending());
   runtime.every(3_600_000, 'prune expired revocations', () => auth.tokens.pruneExpired());
+  runtime.every(30_000, 'republish pending e-mail notices', () => auth.notices.republishPending());
+  runtime.every(600_000, 'prune forgotten sign-in failures', () => auth.loginThrottle.pruneExpired());
 
   const app = createApp({
     ...runtime.appDeps,
@@ -25,6 +27,7 @@ runMain(async () => {
     db: runtime.db,
     tokenTtlSeconds: config.JWT_TTL_SECONDS,
     cookieSecure: config.COOKIE_SECURE,
+    webOrigins: config.WEB_ORIGIN,
   });
   await runtime.listen(app, { port: config.AUTH_PORT, host: config.AUTH_HOST });
 });

@@ -280,6 +280,7 @@ describe('verifying an API key (the gateway’s internal call)', () => {
       scopes: ['chat'],
       expiresAt: null,
       teamId: null,
+      planHolderId: owner.id,
     });
 
     await userModel(db).updateOne({ _id: owner.id }, { subscriptionTier: 'pro' });

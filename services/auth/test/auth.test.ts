@@ -16,6 +16,7 @@ import type { AuthComponents } from '../src/authComponents';
 import { generateSigningKey } from '../src/tokens/signingKey';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/tokens/tokenService';
 import { userModel } from '../src/users/userModel';
+import { ADDRESS_UNAVAILABLE_MESSAGE } from '../src/users/userService';
 import { createTestAuthApp } from './authApp';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -58,7 +59,7 @@ beforeAll(async () => {
     consumerName: `auth-test-${unique()}`,
     processedEvents: createMongoProcessedEventStore(observerDb),
   });
-  for (const type of ['auth.user.registered', 'auth.token.revoked'] as const) {
+  for (const type of ['auth.user.registered', 'auth.token.revoked', 'auth.email.requested'] as const) {
     observer.subscribeBroadcast(type, async (event) => {
       received.push(event as KasaEvent);
     });
@@ -112,13 +113,33 @@ describe('POST /api/auth/register', () => {
     expect(auth.user.subscriptionTier).toBe('free');
   });
 
-  it('answers 409 for an email that is taken, whatever its case', async () => {
-    const { body } = await register();
-    const res = await request(app)
-      .post('/api/auth/register')
-      .send({ ...newUser(), email: body.email.toUpperCase() });
+  it('answers an email that is taken, whatever its case, without confirming the account, and tells its owner', async () => {
+    const { body, auth } = await register();
+    const attempt = () =>
+      request(app)
+        .post('/api/auth/register')
+        .send({ ...newUser(), email: body.email.toUpperCase() });
+    const res = await attempt();
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'conflict', message: 'An account with this email already exists' });
+    expect(res.body).toMatchObject({ code: 'conflict', message: ADDRESS_UNAVAILABLE_MESSAGE });
+    expect(res.body.message).not.toMatch(/exists|already|registered/i);
+    expect(res.headers['set-cookie']).toBeUndefined();
+
+    const notice = await eventOf('auth.email.requested', (d) => d.userId === auth.user.id);
+    expect(notice.data).toMatchObject({ to: body.email.toLowerCase(), notice: 'registration_attempted' });
+    // Once an hour at most: a second attempt answers the same and sends nothing more.
+    expect((await attempt()).body.message).toBe(ADDRESS_UNAVAILABLE_MESSAGE);
+    expect(await userModel(db).countDocuments({ email: body.email.toLowerCase() })).toBe(1);
+    const owned = await userModel(db).findById(auth.user.id).lean();
+    expect(owned?.registrationNoticeAt).toEqual(expect.any(Date));
+    expect(
+      received.filter(
+        (e) => e.type === 'auth.email.requested' && e.data && (e.data as { userId: string }).userId === auth.user.id,
+      ),
+    ).toHaveLength(1);
+    // The account is untouched: its owner signs in as before.
+    const login = await request(app).post('/api/auth/login').send({ email: body.email, password: body.password });
+    expect(login.status).toBe(200);
   });
 
   it('answers 409 for a username that is taken, whatever its case', async () => {
@@ -335,6 +356,48 @@ describe('logout', () => {
       expect(me.status).toBe(401);
     } finally {
       await brokerAwayAuth.apiKeyUsage.close();
+    }
+  });
+
+  it('refuses a sign-out started by another site with 403, and the session keeps working', async () => {
+    const { res: registered, auth } = await register();
+    const cookie = String(registered.headers['set-cookie']).split(';')[0]!;
+    const crossSite: Array<Record<string, string>> = [
+      { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', Referer: 'https://evil.example/' },
+      { 'Sec-Fetch-Site': 'same-site', Referer: 'http://localhost:9999/' },
+      { Origin: 'https://evil.example' },
+      { Referer: 'https://evil.example/page' },
+    ];
+    for (const headers of crossSite) {
+      const res = await request(app).get('/api/auth/logout').set('Cookie', cookie).set(headers);
+      expect([headers, res.status, res.body.code]).toEqual([headers, 403, 'forbidden']);
+      expect(res.body.message).toMatch(/another site/);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const post = await request(app)
+      .post('/api/auth/logout')
+      .set('Cookie', cookie)
+      .set({ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' });
+    expect(post.status).toBe(403);
+
+    const me = await request(app).get('/api/auth/me').set('Authorization', `Bearer ${auth.token}`);
+    expect(me.status).toBe(200);
+  });
+
+  it('signs out a navigation from a Kasa page and an address typed into the browser', async () => {
+    for (const headers of [
+      { 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Mode': 'navigate', Referer: 'http://kasa.example/chat' },
+      { 'Sec-Fetch-Site': 'none', 'Sec-Fetch-Mode': 'navigate' },
+    ]) {
+      const { res: registered, auth } = await register();
+      const cookie = String(registered.headers['set-cookie']).split(';')[0]!;
+      const res = await request(app)
+        .get('/api/auth/logout')
+        .set('Cookie', cookie)
+        .set({ ...headers, 'X-Forwarded-Host': 'kasa.example', 'X-Forwarded-Proto': 'http' });
+      expect(res.status).toBe(302);
+      const me = await request(app).get('/api/auth/me').set('Authorization', `Bearer ${auth.token}`);
+      expect(me.status).toBe(401);
     }
   });
 

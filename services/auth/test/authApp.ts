@@ -5,6 +5,7 @@ import type { ApiKeyDocument } from '../src/apiKeys/apiKeyModel';
 import { createApp } from '../src/app';
 import { createAuthComponents, type AuthComponents } from '../src/authComponents';
 import type { PaymentProvider } from '../src/billing/paymentProvider';
+import type { LoginThrottleSettings } from '../src/users/loginThrottle';
 import { generateSigningKey, type SigningKey } from '../src/tokens/signingKey';
 
 /** How long the tests' tokens live. */
@@ -27,6 +28,8 @@ export function createTestAuthApp(deps: {
   lastUsedStore?: Model<ApiKeyDocument>;
   /** How often "last used" times are written (the service's default is 5 s). */
   lastUsedFlushMs?: number;
+  /** Sign-in delays other than the service's (1 s after 5 failures, doubling up to 15 minutes) and their clock. */
+  loginThrottle?: { settings?: Partial<LoginThrottleSettings>; now?: () => Date };
 }): { app: Express; auth: AuthComponents } {
   const auth = createAuthComponents({
     db: deps.db,
@@ -41,6 +44,7 @@ export function createTestAuthApp(deps: {
     signingKey: deps.signingKey ?? generateSigningKey(),
     paymentProvider: deps.paymentProvider,
     lastUsedStore: deps.lastUsedStore,
+    loginThrottle: deps.loginThrottle,
   });
   const app = createApp({
     ...auth,

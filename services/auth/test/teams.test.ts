@@ -6,6 +6,7 @@ import {
   type MyTeamInvitationsResponse,
   type TeamInvitation,
   type TeamResponse,
+  type VerifiedApiKey,
 } from '@kasa/contracts';
 import { EventBus, connectDatabase, createLogger, createMongoProcessedEventStore } from '@kasa/service-kit';
 import { eventually, identityHeaders } from '@kasa/test-kit';
@@ -309,9 +310,42 @@ describe('team keys', () => {
     const seen = (await request(app).get(KEYS).set(member.headers)).body as { keys: ApiKey[] };
     expect(seen.keys.map((k) => k.id)).toContain(key.id);
 
-    // The admin is on Free personally; the key acts on the team owner's Enterprise plan.
+    // The admin is on Free personally; the key acts as the team, on the team owner's Enterprise plan.
     const verified = await request(app).post(VERIFY).send({ key: secret });
-    expect(verified.body).toMatchObject({ userId: admin.id, tier: 'enterprise', teamId: key.teamId });
+    expect(verified.body).toMatchObject({ userId: `team:${key.teamId}`, tier: 'enterprise', teamId: key.teamId });
+  });
+
+  it('act as the team, never as the person who created them, and keep the team’s plan when that person leaves', async () => {
+    const { owner, admin } = await teamOfThree();
+    const { secret, key } = (await request(app).post(KEYS).set(admin.headers).send({ name: 'Team bot', team: true }))
+      .body as CreateApiKeyResponse;
+    const team = (await request(app).get(TEAM).set(owner.headers)).body as TeamResponse;
+    const verify = async () => (await request(app).post(VERIFY).send({ key: secret })).body as VerifiedApiKey;
+    expect(await verify()).toEqual({
+      userId: `team:${key.teamId}`,
+      username: team.team.name,
+      tier: 'enterprise',
+      planHolderId: owner.id,
+      keyId: key.id,
+      scopes: key.scopes,
+      expiresAt: null,
+      teamId: key.teamId,
+    });
+
+    // The creator's own plan changes nothing; they leave, and the key is still the team's, on the team's plan.
+    await userModel(db).updateOne({ _id: admin.id }, { subscriptionTier: 'pro' });
+    expect((await request(app).delete(`${TEAM}/members/${admin.id}`).set(admin.headers)).status).toBe(204);
+    expect(await verify()).toMatchObject({ userId: `team:${key.teamId}`, tier: 'enterprise' });
+  });
+
+  it('follow the team’s plan: the owner’s', async () => {
+    const { owner, admin } = await teamOfThree();
+    const { secret } = (await request(app).post(KEYS).set(admin.headers).send({ name: 'Team bot', team: true }))
+      .body as CreateApiKeyResponse;
+    await userModel(db).updateOne({ _id: owner.id }, { subscriptionTier: 'free' });
+    expect((await request(app).post(VERIFY).send({ key: secret })).body).toMatchObject({ tier: 'free' });
+    await userModel(db).updateOne({ _id: owner.id }, { subscriptionTier: 'enterprise' });
+    expect((await request(app).post(VERIFY).send({ key: secret })).body).toMatchObject({ tier: 'enterprise' });
   });
 
   it('are not visible outside the team, and a personal key stays personal', async () => {

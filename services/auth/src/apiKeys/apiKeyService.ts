@@ -9,6 +9,7 @@ import {
   type CreateApiKeyRequest,
   type CreateApiKeyResponse,
   type VerifiedApiKey,
+  teamPrincipalId,
 } from '@kasa/contracts';
 import {
   ConflictError,
@@ -40,11 +41,14 @@ function rejected(reason: ApiKeyRejection): HttpError {
   return new HttpError(401, ErrorCode.unauthenticated, REJECTIONS[reason], { reason });
 }
 
+/** Whom a verified key acts as. */
+type KeyPrincipal = Pick<VerifiedApiKey, 'userId' | 'username' | 'tier' | 'planHolderId'>;
+
 export interface ApiKeyServiceDeps {
   keys: Model<ApiKeyDocument>;
   users: Pick<UserService, 'findById'>;
   /** Filled in after construction when the team service needs this one too (it revokes a deleted team's keys). */
-  teams?: Pick<TeamService, 'membershipOf' | 'teamTier'>;
+  teams?: Pick<TeamService, 'membershipOf' | 'teamIdentity'>;
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   /** Where verifications note a key's use; written in the background, never awaited by a verification. */
@@ -61,7 +65,7 @@ export class ApiKeyService {
   }
 
   /** Connects the team service, which is built after this one because it revokes a deleted team's keys here. */
-  attachTeams(teams: Pick<TeamService, 'membershipOf' | 'teamTier'>): void {
+  attachTeams(teams: Pick<TeamService, 'membershipOf' | 'teamIdentity'>): void {
     this.deps.teams = teams;
   }
 
@@ -129,9 +133,11 @@ export class ApiKeyService {
   }
 
   /**
-   * The identity a presented key acts for, with the owner's current username and tier (so an upgrade applies to
-   * existing keys), or a 401 whose `details.reason` says why. The use is noted for the key's "last used" time and
-   * written after the answer (see ApiKeyUsageRecorder): the gateway is waiting for this answer, the time can wait.
+   * The identity a presented key acts for, or a 401 whose `details.reason` says why. A personal key acts as its owner
+   * with their current username and tier (so an upgrade applies to existing keys). A team key acts as the team
+   * itself (`team:<teamId>`, the team's name and plan): whoever created it, it reaches only the team's own data, and
+   * its plan is the team's, not its creator's. The use is noted for the key's "last used" time and written after the
+   * answer (see ApiKeyUsageRecorder): the gateway is waiting for this answer, the time can wait.
    */
   async verify(key: string): Promise<VerifiedApiKey> {
     if (!API_KEY_PATTERN.test(key)) throw rejected('unknown');
@@ -140,27 +146,30 @@ export class ApiKeyService {
     if (doc.revokedAt) throw rejected('revoked');
     const now = this.now();
     if (doc.expiresAt && doc.expiresAt <= now) throw rejected('expired');
-    const user = await this.deps.users.findById(doc.userId).catch((err: unknown) => {
-      if (err instanceof NotFoundError) throw rejected('unknown');
-      throw err;
-    });
-    // A team key runs on the team's plan (its owner's), whoever created it.
-    let tier = user.subscriptionTier;
-    if (doc.teamId) {
-      const teamTier = await this.deps.teams?.teamTier(doc.teamId);
-      if (!teamTier) throw rejected('revoked');
-      tier = teamTier;
-    }
+    const principal = doc.teamId ? await this.teamPrincipal(doc.teamId) : await this.personalPrincipal(doc.userId);
     this.deps.usage.record(doc, now);
     return {
-      userId: doc.userId,
-      username: user.username,
-      tier,
+      ...principal,
       keyId: doc._id.toString(),
       scopes: doc.scopes,
       expiresAt: doc.expiresAt?.toISOString() ?? null,
       teamId: doc.teamId ?? null,
     };
+  }
+
+  private async personalPrincipal(userId: string): Promise<KeyPrincipal> {
+    const user = await this.deps.users.findById(userId).catch((err: unknown) => {
+      if (err instanceof NotFoundError) throw rejected('unknown');
+      throw err;
+    });
+    return { userId, username: user.username, tier: user.subscriptionTier, planHolderId: userId };
+  }
+
+  /** The team as a service identity; a key of a team that is gone is revoked. */
+  private async teamPrincipal(teamId: string): Promise<KeyPrincipal> {
+    const team = await this.deps.teams?.teamIdentity(teamId);
+    if (!team) throw rejected('revoked');
+    return { userId: teamPrincipalId(teamId), username: team.name, tier: team.tier, planHolderId: team.ownerId };
   }
 
   /** The team a new team key belongs to: the caller must be its owner or an admin. */

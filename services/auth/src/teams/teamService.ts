@@ -26,6 +26,13 @@ export interface Membership {
   tier: SubscriptionTier;
 }
 
+/** A team as its keys act: the team's name and plan (its owner's). */
+export interface TeamIdentity {
+  name: string;
+  ownerId: string;
+  tier: SubscriptionTier;
+}
+
 export interface TeamServiceDeps {
   teams: Model<TeamDocument>;
   invitations: Model<TeamInvitationDocument>;
@@ -60,11 +67,11 @@ export class TeamService {
     return { teamId: team._id.toString(), role: entry.role, tier: await this.tierOf(team) };
   }
 
-  /** The plan a team's keys run on, or null when the team no longer exists. */
-  async teamTier(teamId: string): Promise<SubscriptionTier | null> {
+  /** What a team's keys act as: its name, its owner and its plan (the owner's), or null when the team is gone. */
+  async teamIdentity(teamId: string): Promise<TeamIdentity | null> {
     if (!Types.ObjectId.isValid(teamId)) return null;
-    const team = await this.deps.teams.findById(teamId, { ownerId: 1 }).lean();
-    return team ? this.tierOf(team) : null;
+    const team = await this.deps.teams.findById(teamId, { name: 1, ownerId: 1 }).lean();
+    return team ? { name: team.name, ownerId: team.ownerId, tier: await this.tierOf(team) } : null;
   }
 
   async create(userId: string, input: CreateTeamRequest): Promise<TeamResponse> {

@@ -1,10 +1,12 @@
 import { LoginRequest, RegisterRequest, type AuthResponse, type MeResponse } from '@kasa/contracts';
-import { AuthenticationError, parseInput, requestIdOf } from '@kasa/service-kit';
+import { AuthenticationError, NotAllowedError, parseInput, requestIdOf } from '@kasa/service-kit';
 import { Router, type CookieOptions, type Request, type Response } from 'express';
 import type { TokenService } from '../tokens/tokenService';
 import type { EventBus, Logger } from '@kasa/service-kit';
 import type { UserService } from './userService';
 import { waitForConfirm } from '../events/waitForConfirm';
+import { isCrossSiteRequest } from './crossSiteGuard';
+import { SignInThrottledError } from './loginThrottle';
 
 /** httpOnly cookie that lets a plain browser navigation to /api/auth/logout know which token to revoke. */
 export const SESSION_COOKIE = 'kasa_session';
@@ -16,6 +18,8 @@ export interface AuthRouterDeps {
   logger: Logger;
   tokenTtlSeconds: number;
   cookieSecure: boolean;
+  /** Origins of the web app besides the one a request addresses (WEB_ORIGIN); see isCrossSiteRequest. */
+  webOrigins?: readonly string[];
 }
 
 function bearerToken(req: Request): string | undefined {
@@ -59,7 +63,10 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
 
   router.post('/api/auth/login', async (req, res) => {
     const input = parseInput(LoginRequest, req.body);
-    const user = await deps.users.authenticate(input);
+    const user = await deps.users.authenticate(input, requestIdOf(req)).catch((err: unknown) => {
+      if (err instanceof SignInThrottledError) res.set('Retry-After', String(err.retryAfterSeconds));
+      throw err;
+    });
     const token = deps.tokens.issue({ id: user.id, username: user.username, tier: user.subscriptionTier });
     signIn(res, token);
     const body: AuthResponse = { success: true, token, user, message: 'Signed in' };
@@ -100,15 +107,29 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     }
   };
 
+  /**
+   * A top-level GET carries the SameSite=Lax cookie across sites, so a sign-out started by another site (a link, a
+   * GET form, a redirect) is refused and signs no one out (docs/adr/0002-logout-by-navigation.md). POST gets the same
+   * check: a sibling origin of the same site would carry the cookie there too.
+   */
+  const refuseCrossSite = (req: Request) => {
+    if (isCrossSiteRequest(req, deps.webOrigins)) {
+      throw new NotAllowedError('Sign-out was refused: the request came from another site. Use Logout in Kasa.');
+    }
+  };
+
   // Spec: logout is a browser navigation: revoke, clear the cookie, go home.
   router.get('/api/auth/logout', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    refuseCrossSite(req);
     await revokeFrom(req);
     res.clearCookie(SESSION_COOKIE, cookieOptions);
-    res.set('Cache-Control', 'no-store').redirect(302, '/');
+    res.redirect(302, '/');
   });
 
   // For API clients: the same, answered in JSON.
   router.post('/api/auth/logout', async (req, res) => {
+    refuseCrossSite(req);
     await revokeFrom(req);
     res.clearCookie(SESSION_COOKIE, cookieOptions);
     res.json({ success: true, message: 'Signed out' });

@@ -13,6 +13,8 @@ export interface UserDocument {
   pendingRegisteredEventId?: string | null;
   /** The one team the person belongs to, or null. Claimed with a conditional update, so two joins cannot race. */
   teamId?: string | null;
+  /** When the owner was last e-mailed about a registration attempt with their address (at most hourly). */
+  registrationNoticeAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -26,6 +28,7 @@ const userSchema = new Schema<UserDocument>(
     subscriptionTier: { type: String, enum: ['free', 'pro', 'enterprise'], default: 'free' },
     pendingRegisteredEventId: { type: String, default: null, index: true },
     teamId: { type: String, default: null, index: true },
+    registrationNoticeAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false, collection: 'users' },
 );

@@ -5,18 +5,29 @@ import { randomUUID } from 'node:crypto';
 import { hashPassword, verifyPassword } from './passwords';
 import { toPublicUser, type UserDocument } from './userModel';
 import { waitForConfirm } from '../events/waitForConfirm';
+import type { EmailNotices, NoticeRequest } from '../notices/emailNotices';
+import type { LoginThrottle } from './loginThrottle';
 
 const DUPLICATE_KEY = 11000;
+/** An account's owner hears about registrations with its address at most this often (their inbox is not a target). */
+const REGISTRATION_NOTICE_INTERVAL_MS = 60 * 60_000;
+/**
+ * The answer to a registration with an address that has an account. It neither confirms nor names the account
+ * (docs/adr/0008-registration-does-not-confirm-accounts.md); the owner gets an e-mail about the attempt.
+ */
+export const ADDRESS_UNAVAILABLE_MESSAGE =
+  'This email address cannot be used to create a new account. If it is yours, sign in instead.';
 
 export class UserService {
   constructor(
     private readonly users: Model<UserDocument>,
     private readonly bus: Pick<EventBus, 'publish'>,
     private readonly logger: Logger,
+    private readonly security: { throttle: LoginThrottle; notices: EmailNotices },
   ) {}
 
   async register(input: RegisterRequest, requestId?: string): Promise<User> {
-    await this.assertAvailable(input.email, input.username);
+    await this.assertAvailable(input.email, input.username, requestId);
     const eventId = randomUUID();
     let doc: UserDocument;
     try {
@@ -33,8 +44,8 @@ export class UserService {
     } catch (err) {
       // Two registrations racing past assertAvailable: the unique index decides.
       if ((err as { code?: number }).code === DUPLICATE_KEY) {
-        await this.assertAvailable(input.email, input.username);
-        throw new ConflictError('An account with this email or username already exists');
+        await this.assertAvailable(input.email, input.username, requestId);
+        throw new ConflictError(ADDRESS_UNAVAILABLE_MESSAGE);
       }
       throw err;
     }
@@ -42,11 +53,70 @@ export class UserService {
     return toPublicUser(doc);
   }
 
-  async authenticate(input: LoginRequest): Promise<User> {
+  /**
+   * Signs in, or says no without telling whether the address has an account: a wrong password and an unknown address
+   * get the same 401 after the same argon2 work, and the same 429 once the address must wait (see LoginThrottle).
+   * The wait is checked before any password work, so guesses during it cost the server nothing.
+   */
+  async authenticate(input: LoginRequest, requestId?: string): Promise<User> {
+    await this.security.throttle.assertMayTry(input.email);
     const doc = await this.users.findOne({ email: input.email }).lean();
     const ok = await verifyPassword(doc?.passwordHash, input.password);
-    if (!doc || !ok) throw new AuthenticationError('Invalid email or password');
+    if (!doc || !ok) {
+      const outcome = await this.security.throttle.recordFailure(input.email);
+      if (doc && outcome.startedLockout) {
+        this.notifyInBackground(
+          {
+            userId: doc._id.toString(),
+            email: doc.email,
+            notice: 'sign_in_throttled',
+            occurredAt: new Date(),
+            retryAfter: outcome.lockedUntil ?? undefined,
+          },
+          requestId,
+        );
+      }
+      throw new AuthenticationError('Invalid email or password');
+    }
+    await this.security.throttle.reset(input.email);
     return toPublicUser(doc);
+  }
+
+  /**
+   * Tells the owner that someone tried to register with their address, at most once an hour (claimed with a
+   * conditional update, so attempts at once send one notice).
+   */
+  private async noticeRegistrationAttempt(
+    owner: Pick<UserDocument, '_id' | 'email'>,
+    requestId?: string,
+  ): Promise<void> {
+    const now = new Date();
+    const claimed = await this.users.updateOne(
+      {
+        _id: owner._id,
+        $or: [
+          { registrationNoticeAt: { $exists: false } },
+          { registrationNoticeAt: null },
+          { registrationNoticeAt: { $lte: new Date(now.getTime() - REGISTRATION_NOTICE_INTERVAL_MS) } },
+        ],
+      },
+      { $set: { registrationNoticeAt: now } },
+    );
+    if (claimed.modifiedCount !== 1) return;
+    this.notifyInBackground(
+      { userId: owner._id.toString(), email: owner.email, notice: 'registration_attempted', occurredAt: now },
+      requestId,
+    );
+  }
+
+  /**
+   * Sends an owner's notice after the answer: only known accounts get notices, so waiting for one would make their
+   * answers slower than an unknown address's. The outbox keeps the notice once written.
+   */
+  private notifyInBackground(request: NoticeRequest, requestId?: string): void {
+    void this.security.notices
+      .send(request, requestId)
+      .catch((err: unknown) => this.logger.warn({ err, notice: request.notice }, 'account notice not stored'));
   }
 
   async findById(id: string): Promise<User> {
@@ -102,8 +172,12 @@ export class UserService {
     return stale.length;
   }
 
-  private async assertAvailable(email: string, username: string): Promise<void> {
-    if (await this.users.exists({ email })) throw new ConflictError('An account with this email already exists');
+  private async assertAvailable(email: string, username: string, requestId?: string): Promise<void> {
+    const owner = await this.users.findOne({ email }, { _id: 1, email: 1 }).lean();
+    if (owner) {
+      await this.noticeRegistrationAttempt(owner, requestId);
+      throw new ConflictError(ADDRESS_UNAVAILABLE_MESSAGE);
+    }
     if (await this.users.exists({ usernameKey: username.toLowerCase() })) {
       throw new ConflictError('This username is already taken');
     }
