@@ -1,9 +1,10 @@
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { ErrorBody } from '@kasa/contracts';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isOpenAIPath, openAIErrorOf, type ErrorBody, type OpenAIError } from '@kasa/contracts';
 
 /**
- * Answers with the shared error body `{ message, code, details?, requestId }`. The gateway writes raw Node responses
- * (no Express helpers) because it sits on the hot path of every request.
+ * Answers with the shared error body `{ message, code, details?, requestId }`; on the OpenAI-compatible `/v1/*`
+ * routes the body also carries OpenAI's `error` object, which OpenAI's client libraries read. The gateway writes raw
+ * Node responses (no Express helpers) because it sits on the hot path of every request.
  */
 export function sendError(
   res: ServerResponse,
@@ -19,8 +20,12 @@ export function sendError(
     res.destroy();
     return;
   }
-  const body: ErrorBody = { message, code, requestId: requestId ?? '' };
+  const body: ErrorBody & { error?: OpenAIError } = { message, code, requestId: requestId ?? '' };
   if (details !== undefined) body.details = details;
+  const req = (res as ServerResponse & { req?: IncomingMessage & { originalUrl?: string } }).req;
+  if (isOpenAIPath(req?.originalUrl ?? req?.url)) {
+    body.error = openAIErrorOf(status, body);
+  }
   const json = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

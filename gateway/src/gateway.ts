@@ -16,6 +16,9 @@ import { routeEgLogsThroughPino } from './eg/logging';
 import { adoptExpressPrototypes, stableEgContexts } from './eg/performance';
 import { providePolicies } from './eg/runtime';
 import type { EgPolicy } from './eg/types';
+import { createIdempotencyPolicy } from './idempotency/idempotencyPolicy';
+import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency/idempotencyStore';
+import { RedisIdempotencyStore, type IdempotencyRedis } from './idempotency/redisIdempotencyStore';
 import { startAdminServer, type AdminServer } from './metrics/adminServer';
 import { createMetricsPolicy } from './metrics/metricsPolicy';
 import { createProxyPolicy } from './proxy/proxyPolicy';
@@ -33,6 +36,12 @@ export const DEFAULT_CONFIG_DIR = path.resolve(__dirname, '..', 'config');
 
 /** Per-address counters kept in memory at most (about 30 MB); beyond it the oldest windows are forgotten. */
 const MAX_TRACKED_ADDRESS_WINDOWS = 200_000;
+
+/**
+ * Idempotency keys kept in memory at most (without REDIS_URL): 10,000 keys and 64 MB of recorded answers; beyond
+ * either, the least recently used keys are forgotten.
+ */
+const MEMORY_IDEMPOTENCY_LIMITS = { maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 };
 
 /** Reported in the gateway's heartbeat. */
 const GATEWAY_VERSION = '0.1.0';
@@ -132,6 +141,10 @@ export async function startGateway(
   const rateLimitCounter: QuotaCounter = config.REDIS_URL
     ? quotaCounter
     : new MemoryQuotaCounter(Date.now, { maxEntries: MAX_TRACKED_ADDRESS_WINDOWS });
+  // Idempotency keys: in Redis (EG's connection) and shared by every instance, or in a bounded LRU of this process.
+  const idempotencyStore: IdempotencyStore = config.REDIS_URL
+    ? new RedisIdempotencyStore(() => egRequire<IdempotencyRedis>('db'))
+    : new MemoryIdempotencyStore(MEMORY_IDEMPOTENCY_LIMITS);
   const upstreams = new Upstreams({
     connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -160,6 +173,11 @@ export async function startGateway(
         perMinute: config.API_RATE_LIMIT_PER_MINUTE,
       },
       logger,
+    }),
+    createIdempotencyPolicy({
+      getStore: () => idempotencyStore,
+      logger,
+      maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
     }),
     createProxyPolicy({
       upstreams,
@@ -236,6 +254,7 @@ export async function startGateway(
       apiKeys.close(),
       quotaCounter.close(),
       rateLimitCounter.close(),
+      idempotencyStore.close(),
     ]);
     throw err;
   }
@@ -259,6 +278,7 @@ export async function startGateway(
         apiKeys.close(),
         quotaCounter.close(),
         rateLimitCounter.close(),
+        idempotencyStore.close(),
         closeEgStore(),
         spans?.shutdown(),
       ]);

@@ -1,10 +1,15 @@
+import { eventually } from '@kasa/test-kit';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { createLogger } from '@kasa/service-kit';
 import jwt from 'jsonwebtoken';
 import { request as undiciRequest } from 'undici';
 import { loadGatewayConfig } from '../src/config';
+import { egDependency } from '../src/eg/expressGateway';
 import { startGateway, type RunningGateway } from '../src/gateway';
 
 /** What a fake service saw of one request. */
@@ -221,4 +226,68 @@ export async function call(
     text,
     json: <T>() => JSON.parse(text) as T,
   };
+}
+
+/** The built gateway: what a second instance in another process runs (express-gateway allows one per process). */
+const GATEWAY_ENTRY = path.resolve(__dirname, '../dist/index.js');
+
+/**
+ * A second gateway instance, started from the build in a process of its own, in front of the same fake services as
+ * `h` and with the same `env` (say a shared REDIS_URL): for what must hold across replicas. Ready when it resolves.
+ */
+export async function startSecondGateway(
+  h: Harness,
+  env: Record<string, string>,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (!existsSync(GATEWAY_ENTRY)) throw new Error('gateway/dist is missing: run `npx tsc -b gateway/tsconfig.json`');
+  const [port, adminPort] = await Promise.all([closedPort(), closedPort()]);
+  const child: ChildProcess = spawn(process.execPath, [GATEWAY_ENTRY], {
+    env: {
+      ...process.env,
+      ...env,
+      LOG_LEVEL: 'silent',
+      GATEWAY_PORT: String(port),
+      GATEWAY_ADMIN_PORT: String(adminPort),
+      AUTH_SERVICE_URL: h.services.auth.url,
+      CHAT_SERVICE_URL: h.services.chat.url,
+      VOICE_SERVICE_URL: h.services.voice.url,
+      STATUS_SERVICE_URL: h.services.status.url,
+      AMQP_URL: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await eventually(
+    async () => ((await call(`${url}/api/openapi.json`).catch(() => undefined))?.status === 200 ? true : undefined),
+    { timeoutMs: 20_000 },
+  );
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Deletes the Redis keys matching each pattern (what a test left in a shared Redis). */
+export async function deleteRedisKeys(redisUrl: string, patterns: string[]): Promise<void> {
+  const Redis = egDependency<
+    new (url: string) => {
+      keys(p: string): Promise<string[]>;
+      del(...k: string[]): Promise<number>;
+      quit(): Promise<unknown>;
+    }
+  >('ioredis');
+  const redis = new Redis(redisUrl);
+  try {
+    for (const pattern of patterns) {
+      const keys = await redis.keys(pattern);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+  } finally {
+    await redis.quit();
+  }
 }

@@ -104,34 +104,77 @@ describe('upstream failures', () => {
 });
 
 describe('request bodies', () => {
-  it('refuses a body over 1 MB by Content-Length with 413 before contacting the service', async () => {
+  // Each route's limit is the one its service applies (BODY_LIMITS in @kasa/contracts): the chat routes 64 KB, the
+  // OpenAI-compatible /v1 routes 1 MB.
+  const COMPLETIONS = '/v1/chat/completions';
+
+  it('refuses a body over the route’s limit by Content-Length with 413 before contacting the service', async () => {
     const before = h.services.chat.seen.length;
-    const res = await call(`${h.url}/api/chat/sessions`, {
+    const res = await call(`${h.url}${COMPLETIONS}`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/json' },
       body: Buffer.alloc(ONE_MB + 1, 'a'),
     });
     expect(res.status).toBe(413);
-    expect(res.json()).toMatchObject({ code: 'payload_too_large', requestId: res.headers['x-request-id'] });
+    expect(res.json()).toMatchObject({
+      code: 'payload_too_large',
+      message: 'The request body is too large: the limit is 1 MB.',
+      requestId: res.headers['x-request-id'],
+      // /v1: OpenAI's error object too, which OpenAI's client libraries read.
+      error: {
+        message: 'The request body is too large: the limit is 1 MB.',
+        type: 'invalid_request_error',
+        code: 'payload_too_large',
+      },
+    });
     expect(h.services.chat.seen.length).toBe(before);
+  });
+
+  it('gives the chat routes the chat service’s 64 KB', async () => {
+    const before = h.services.chat.seen.length;
+    const res = await call(`${h.url}/api/chat/sessions`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: Buffer.alloc(64 * 1024 + 1, 'a'),
+    });
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual({
+      code: 'payload_too_large',
+      message: 'The request body is too large: the limit is 64 KB.',
+      requestId: res.headers['x-request-id'],
+    });
+    expect(h.services.chat.seen.length).toBe(before);
+    const fits = await call(`${h.url}/api/chat/sessions`, {
+      method: 'POST',
+      headers: auth(),
+      body: 'x'.repeat(64 * 1024),
+    });
+    expect(fits.status).toBe(200);
   });
 
   async function* chunks(total: number, size = 64 * 1024): AsyncGenerator<Buffer> {
     for (let sent = 0; sent < total; sent += size) yield Buffer.alloc(Math.min(size, total - sent), 'b');
   }
 
-  it('refuses a streamed (chunked) body once it passes 1 MB', async () => {
-    const res = await call(`${h.url}/api/chat/sessions`, {
+  it('refuses a streamed (chunked) body once it passes the limit', async () => {
+    const res = await call(`${h.url}${COMPLETIONS}`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/octet-stream' },
       body: chunks(ONE_MB + 64 * 1024),
     });
     expect(res.status).toBe(413);
-    expect(res.json()).toMatchObject({ code: 'payload_too_large' });
+    expect(res.json()).toMatchObject({ code: 'payload_too_large', error: { code: 'payload_too_large' } });
+    const chat = await call(`${h.url}/api/chat/sessions`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/octet-stream' },
+      body: chunks(128 * 1024, 16 * 1024),
+    });
+    expect(chat.status).toBe(413);
+    expect(chat.json()).toMatchObject({ message: 'The request body is too large: the limit is 64 KB.' });
   });
 
   it('streams a chunked body under the limit through intact', async () => {
-    const res = await call(`${h.url}/api/chat/sessions`, {
+    const res = await call(`${h.url}${COMPLETIONS}`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/octet-stream' },
       body: chunks(ONE_MB - 10),
@@ -140,8 +183,8 @@ describe('request bodies', () => {
     expect(h.services.chat.last().body.length).toBe(ONE_MB - 10);
   });
 
-  it('accepts a body of exactly 1 MB', async () => {
-    const res = await call(`${h.url}/api/chat/sessions`, {
+  it('accepts a body of exactly the limit', async () => {
+    const res = await call(`${h.url}${COMPLETIONS}`, {
       method: 'POST',
       headers: auth(),
       body: Buffer.alloc(ONE_MB, 'c'),

@@ -63,15 +63,25 @@ describe('monthly API call quota (default numbers)', () => {
       requestId: refused.headers['x-request-id'],
     });
     const secondsToReset = Math.ceil((resetsAt - Date.now()) / 1000);
-    const retryAfter = Number(refused.headers['retry-after']);
-    expect(Math.abs(retryAfter - secondsToReset)).toBeLessThanOrEqual(2);
+    // Not retryable: no Retry-After that would make a client sleep until next month, and OpenAI's clients are told.
+    expect(refused.headers['retry-after']).toBeUndefined();
+    expect(refused.headers['x-should-retry']).toBe('false');
     expect(refused.headers['ratelimit-limit']).toBe('1000');
     expect(refused.headers['ratelimit-remaining']).toBe('0');
-    expect(Number(refused.headers['ratelimit-reset'])).toBe(retryAfter);
+    expect(Math.abs(Number(refused.headers['ratelimit-reset']) - secondsToReset)).toBeLessThanOrEqual(2);
     expect(refused.headers['x-ratelimit-limit']).toBe('1000');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     expect(Number(refused.headers['x-ratelimit-reset'])).toBe(resetsAt / 1000);
     expect(refused.headers['x-quota-remaining']).toBe('0');
+
+    // The OpenAI-compatible API says the same in OpenAI's error shape, which its client libraries read.
+    const openai = await get('/v1/models', token);
+    expect(openai.status).toBe(429);
+    expect(openai.headers['x-should-retry']).toBe('false');
+    expect(openai.json()).toMatchObject({
+      code: 'quota_exceeded',
+      error: { type: 'rate_limit_error', code: 'insufficient_quota', param: null, message: expect.any(String) },
+    });
 
     // Voice counts towards the same quota.
     const voice = await get('/api/voice/synthesize', token);

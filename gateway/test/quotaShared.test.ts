@@ -1,13 +1,7 @@
-import { eventually } from '@kasa/test-kit';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { egDependency } from '../src/eg/expressGateway';
-import { call, closedPort, startHarness, type Harness } from './harness';
+import { call, deleteRedisKeys, startHarness, startSecondGateway, type Harness } from './harness';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-const GATEWAY_ENTRY = path.resolve(__dirname, '../dist/index.js');
 const PUBLIC_MAX = 7;
 const limits = {
   API_RATE_LIMIT_PER_MINUTE: '5',
@@ -19,8 +13,7 @@ const limits = {
 };
 
 let h: Harness;
-let second: ChildProcess | undefined;
-let secondUrl: string;
+let second: { url: string; stop: () => Promise<void> } | undefined;
 const users: string[] = [];
 const addresses: string[] = [];
 
@@ -29,56 +22,17 @@ const addresses: string[] = [];
  * (express-gateway allows one gateway per process).
  */
 beforeAll(async () => {
-  if (!existsSync(GATEWAY_ENTRY)) throw new Error('gateway/dist is missing: run `npx tsc -b tsconfig.build.json`');
   h = await startHarness(limits);
-  const [port, adminPort] = await Promise.all([closedPort(), closedPort()]);
-  second = spawn(process.execPath, [GATEWAY_ENTRY], {
-    env: {
-      ...process.env,
-      ...limits,
-      LOG_LEVEL: 'silent',
-      GATEWAY_PORT: String(port),
-      GATEWAY_ADMIN_PORT: String(adminPort),
-      AUTH_SERVICE_URL: h.services.auth.url,
-      CHAT_SERVICE_URL: h.services.chat.url,
-      VOICE_SERVICE_URL: h.services.voice.url,
-      STATUS_SERVICE_URL: h.services.status.url,
-      AMQP_URL: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
-    },
-    stdio: 'ignore',
-  });
-  secondUrl = `http://127.0.0.1:${port}`;
-  await eventually(
-    async () =>
-      (await call(`${secondUrl}/api/openapi.json`).catch(() => undefined))?.status === 200 ? true : undefined,
-    { timeoutMs: 20_000 },
-  );
+  second = await startSecondGateway(h, limits);
 }, 30_000);
 
 afterAll(async () => {
-  if (second && second.exitCode === null) {
-    const exited = new Promise((resolve) => second!.once('exit', resolve));
-    second.kill('SIGTERM');
-    await exited;
-  }
+  await second?.stop();
   await h?.stop();
-  const Redis = egDependency<
-    new (url: string) => {
-      keys(p: string): Promise<string[]>;
-      del(...k: string[]): Promise<number>;
-      quit(): Promise<unknown>;
-    }
-  >('ioredis');
-  const redis = new Redis(REDIS_URL);
-  for (const user of users) {
-    const keys = await redis.keys(`kasa:quota:{${user}}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  for (const address of addresses) {
-    const keys = await redis.keys(`kasa:rate-limit:{public:${address}}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  await redis.quit();
+  await deleteRedisKeys(REDIS_URL, [
+    ...users.map((user) => `kasa:quota:{${user}}:*`),
+    ...addresses.map((address) => `kasa:rate-limit:{public:${address}}:*`),
+  ]);
 });
 
 function tokenFor(tier: 'free' | 'pro'): string {
@@ -99,13 +53,13 @@ describe('quotas counted in Redis, shared by two gateway instances', () => {
   it('refuses a Free user’s 4th call of the month (quota 3) on whichever instance it reaches', async () => {
     const token = tokenFor('free');
     const remaining = [];
-    for (const base of [h.url, secondUrl, h.url]) {
+    for (const base of [h.url, second!.url, h.url]) {
       const res = await getVia(base, '/api/personas', token);
       expect(res.status).toBe(200);
       remaining.push(res.headers['x-quota-remaining']);
     }
     expect(remaining).toEqual(['2', '1', '0']);
-    for (const base of [secondUrl, h.url]) {
+    for (const base of [second!.url, h.url]) {
       const res = await getVia(base, '/v1/chat/completions', token);
       expect(res.status).toBe(429);
       expect(res.json()).toMatchObject({
@@ -119,11 +73,11 @@ describe('quotas counted in Redis, shared by two gateway instances', () => {
     await awayFromMinuteEnd();
     const token = tokenFor('pro');
     for (let i = 0; i < 5; i++) {
-      const res = await getVia(i % 2 === 0 ? h.url : secondUrl, '/api/developer/analytics', token);
+      const res = await getVia(i % 2 === 0 ? h.url : second!.url, '/api/developer/analytics', token);
       expect(res.status).toBe(200);
       expect(res.headers['ratelimit-remaining']).toBe(String(4 - i));
     }
-    const refused = await getVia(secondUrl, '/api/personas', token);
+    const refused = await getVia(second!.url, '/api/personas', token);
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -136,6 +90,11 @@ describe('quotas counted in Redis, shared by two gateway instances', () => {
     expect(refused.headers['ratelimit-limit']).toBe('5');
     expect(refused.headers['ratelimit-remaining']).toBe('0');
     expect(refused.headers['ratelimit-reset']).toBe(String(retryAfter));
+    // Worth retrying after the wait, in OpenAI's words as well.
+    expect(refused.headers['x-should-retry']).toBe('true');
+    expect(refused.headers['x-ratelimit-limit-requests']).toBe('5');
+    expect(refused.headers['x-ratelimit-remaining-requests']).toBe('0');
+    expect(refused.headers['x-ratelimit-reset-requests']).toMatch(/^(\d+ms|\d+s|1m0s)$/);
     expect(refused.headers['x-ratelimit-limit']).toBe('5');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     // The refused call was not counted towards the month.
@@ -150,7 +109,7 @@ describe('the per-address limit of public routes, counted in Redis', () => {
     addresses.push(address);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        call(`${i % 2 === 0 ? h.url : secondUrl}/api/languages`, { headers: { 'x-forwarded-for': address } }),
+        call(`${i % 2 === 0 ? h.url : second!.url}/api/languages`, { headers: { 'x-forwarded-for': address } }),
       ),
     );
     expect(answers.filter((res) => res.status === 200)).toHaveLength(PUBLIC_MAX);

@@ -36,6 +36,7 @@ describe('routing', () => {
     ['GET', '/api/languages', 'voice', false],
     ['GET', '/api/languages/yo?x=%C3%A9', 'voice', false],
     ['POST', '/api/translate', 'voice', true],
+    ['POST', '/api/voice/transcribe?language=en', 'voice', true],
     ['GET', '/api/video/jobs/j1', 'voice', true],
     ['GET', '/api/geo', 'voice', false],
     ['GET', '/api/developer/services/status', 'status', true],
@@ -82,11 +83,20 @@ describe('routing', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const body = res.json();
-    expect(body).toEqual({
+    const shared = {
       message: expect.stringContaining('No route'),
       code: 'not_found',
       requestId: res.headers['x-request-id'],
-    });
+    };
+    // The OpenAI-compatible API's paths carry OpenAI's error object as well, which its client libraries read.
+    expect(body).toEqual(
+      path.startsWith('/v1')
+        ? {
+            ...shared,
+            error: { message: shared.message, type: 'not_found_error', code: 'not_found', param: null },
+          }
+        : shared,
+    );
   });
 
   it("passes the auth service's JWKS document through, publicly", async () => {

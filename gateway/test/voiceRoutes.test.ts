@@ -83,3 +83,47 @@ describe('voice routes', () => {
     }
   });
 });
+
+describe('voice request bodies', () => {
+  const MB = 1024 * 1024;
+  const pro = () => ({ authorization: `Bearer ${h.keys.token({ tier: 'pro' })}` });
+
+  it('passes a recording of megabytes on to the transcription route', async () => {
+    const res = await call(`${h.url}/api/voice/transcribe`, {
+      method: 'POST',
+      headers: { ...pro(), 'content-type': 'audio/wav' },
+      body: Buffer.alloc(3 * MB, 1),
+    });
+    expect(res.status).toBe(200);
+    expect(lastVoiceRequest().url).toBe('/api/voice/transcribe');
+    expect(lastVoiceRequest().body.length).toBe(3 * MB);
+  });
+
+  it('refuses a recording over 10 MB plus the form around it, before asking the voice service', async () => {
+    const before = h.services.voice.seen.length;
+    const res = await call(`${h.url}/api/voice/transcribe`, {
+      method: 'POST',
+      headers: { ...pro(), 'content-type': 'audio/wav' },
+      body: Buffer.alloc(10 * MB + 64 * 1024 + 1, 1),
+    });
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual({
+      code: 'payload_too_large',
+      message: 'The request body is too large: the limit is 10 MB.',
+      requestId: res.headers['x-request-id'],
+    });
+    expect(h.services.voice.seen.length).toBe(before);
+  });
+
+  it('keeps the voice service’s 64 KB on its JSON routes', async () => {
+    const before = h.services.voice.seen.length;
+    const res = await call(`${h.url}/api/translate`, {
+      method: 'POST',
+      headers: { ...pro(), 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'a'.repeat(70 * 1024), from: 'en', to: 'tw' }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.json()).toMatchObject({ message: 'The request body is too large: the limit is 64 KB.' });
+    expect(h.services.voice.seen.length).toBe(before);
+  });
+});

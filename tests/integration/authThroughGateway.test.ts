@@ -61,6 +61,32 @@ describe('a person through the gateway', () => {
     );
   });
 
+  it('refuses a sign-out started by another site, and keeps the session; a Kasa page signs out', async () => {
+    const { res, body } = await post('/api/auth/register', newUser());
+    const token = body.token as string;
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const navigate = (headers: Record<string, string>) =>
+      fetch(url('/api/auth/logout'), {
+        headers: { cookie, 'sec-fetch-mode': 'navigate', ...headers },
+        redirect: 'manual',
+      });
+
+    // A link on another site: the browser sends the Lax cookie along with a top-level GET.
+    const forged = await navigate({ 'sec-fetch-site': 'cross-site', referer: 'https://evil.example/' });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/another site/) });
+    expect(forged.headers.get('set-cookie')).toBeNull();
+    const me = await fetch(url('/api/auth/me'), { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+
+    // The navigation bar's Logout: a same-origin navigation from a Kasa page.
+    const own = await navigate({ 'sec-fetch-site': 'same-origin', referer: url('/chat') });
+    expect(own.status).toBe(302);
+    expect(own.headers.get('location')).toBe('/');
+    const after = await fetch(url('/api/auth/me'), { headers: { authorization: `Bearer ${token}` } });
+    expect(after.status).toBe(401);
+  });
+
   it('reaches the other services with a token, and is refused without one', async () => {
     const { body } = await post('/api/auth/register', newUser());
     const personas = await fetch(url('/api/personas'), { headers: { authorization: `Bearer ${body.token}` } });
@@ -95,12 +121,13 @@ describe('bad input never gets a 5xx', () => {
     expect(JSON.stringify(error)).not.toMatch(/at .+\.js:\d+/);
   });
 
-  it('answers 409 for a duplicate email', async () => {
+  it('answers 409 for a duplicate email without confirming that it has an account', async () => {
     const person = newUser();
     expect((await post('/api/auth/register', person)).res.status).toBe(201);
     const again = await post('/api/auth/register', { ...person, username: `${person.username}_2` });
     expect(again.res.status).toBe(409);
-    expect(again.body.message).toBe('An account with this email already exists');
+    expect(again.body).toMatchObject({ code: 'conflict', message: expect.stringMatching(/If it is yours, sign in/) });
+    expect(again.body.message).not.toMatch(/exists|already/i);
   });
 
   it('answers unknown API paths with a JSON 404', async () => {

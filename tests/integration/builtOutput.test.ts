@@ -17,7 +17,7 @@ describe('the code an integration test loads', () => {
 
   it("is each @kasa package's built main, except the packages tsc does not build", () => {
     expect(fromRoot(require.resolve('@kasa/service-kit'))).toBe('shared/service-kit/dist/index.js');
-    expect(fromRoot(require.resolve('@kasa/sdk'))).toBe('sdks/js/dist/index.js');
+    expect(fromRoot(require.resolve('@kasa/sdk'))).toBe('sdks/js/dist/cjs/index.js');
     expect(fromRoot(require.resolve('@kasa/test-kit'))).toBe('shared/test-kit/src/index.ts');
   });
 

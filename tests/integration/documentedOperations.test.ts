@@ -331,6 +331,20 @@ describe('every documented operation with valid input, through the built platfor
     expect(saved.body.theme).toEqual(theme);
     const after = await request('GET /api/auth/preferences/theme', { token: login.body.token });
     expect(((await after.json()) as { theme: unknown }).theme).toEqual(theme);
+
+    const noTours = await exercise('GET /api/auth/preferences/tours', 200, { token: free.token });
+    expect(noTours.body).toEqual({ tours: null, updatedAt: null });
+    const tours = { hasSeenWelcome: true, completedTours: ['welcome'], skippedTours: ['chat'] };
+    const savedTours = await exercise('PUT /api/auth/preferences/tours', 200, { token: free.token, body: tours });
+    expect(savedTours.body.tours).toEqual(tours);
+
+    const noLanguage = await exercise('GET /api/auth/preferences/language', 200, { token: free.token });
+    expect(noLanguage.body).toEqual({ language: null, updatedAt: null });
+    const twi = await exercise('PUT /api/auth/preferences/language', 200, {
+      token: free.token,
+      body: { language: 'tw' },
+    });
+    expect(twi.body.language).toBe('tw');
   });
 
   it('signs out by navigation: 302 to / and the token is refused afterwards', async () => {
@@ -549,6 +563,23 @@ describe('every documented operation with valid input, through the built platfor
     ]);
   });
 
+  it('shares a conversation as a read-only link that anyone can read until its owner stops sharing it', async () => {
+    const shared = await exercise('POST /api/chat/sessions/{sessionId}/share', 201, {
+      token: pro.token,
+      params: { sessionId },
+    });
+    const link = await exercise('GET /api/chat/sessions/{sessionId}/share', 200, {
+      token: pro.token,
+      params: { sessionId },
+    });
+    expect(link.body).toEqual(shared.body);
+    // No token: the link is all a reader needs.
+    const page = await exercise('GET /api/chat/shared/{token}', 200, { params: { token: shared.body.token } });
+    expect(page.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    await exercise('DELETE /api/chat/sessions/{sessionId}/share', 204, { token: pro.token, params: { sessionId } });
+    expect((await request('GET /api/chat/shared/{token}', { params: { token: shared.body.token } })).status).toBe(404);
+  });
+
   it('stops a resumable reply while it is written, and follows the stopped reply as a stream', async () => {
     const key = 'POST /api/chat/sessions/{sessionId}/messages' as const;
     let stopped: Answer | undefined;
@@ -582,6 +613,8 @@ describe('every documented operation with valid input, through the built platfor
   it('answers the OpenAI-compatible calls with an API key, whole and streamed', async () => {
     const models = await exercise('GET /v1/models', 200, { token: proKey.secret });
     expect(models.body.data.map((m: { id: string }) => m.id)).toContain('kasa');
+    const model = await exercise('GET /v1/models/{id}', 200, { token: proKey.secret, params: { id: 'nana' } });
+    expect(model.body).toMatchObject({ id: 'nana', object: 'model' });
 
     // The document gives no schema for this body: it is OpenAI's chat.completion, checked here by its shape.
     const ChatCompletion = z.object({

@@ -95,7 +95,7 @@ export class ApiKeyVerifier {
     if (cacheKey) this.cache.delete(cacheKey);
   }
 
-  /** Forgets every cached key of a person (e.g. their plan changed, so their tier did). */
+  /** Forgets every cached key that runs on a person's plan (theirs and their team's keys): the plan changed. */
   evictUser(userId: string): void {
     this.generation += 1;
     for (const cacheKey of [...(this.byUserId.get(userId) ?? [])]) this.cache.delete(cacheKey);
@@ -124,18 +124,21 @@ export class ApiKeyVerifier {
     this.cache.set(cacheKey, { result, expiresAtMs }, { ttl: this.options.ttlMs });
     if (!result.ok) return;
     this.byKeyId.set(result.key.keyId, cacheKey);
-    const keys = this.byUserId.get(result.key.userId) ?? new Set<string>();
+    // Indexed by the person whose plan the key runs on (a team key: the team's owner), whom plan changes name.
+    const planHolder = planHolderOf(result.key);
+    const keys = this.byUserId.get(planHolder) ?? new Set<string>();
     keys.add(cacheKey);
-    this.byUserId.set(result.key.userId, keys);
+    this.byUserId.set(planHolder, keys);
   }
 
   private unindex(entry: CacheEntry, cacheKey: string): void {
     if (!entry.result.ok) return;
-    const { keyId, userId } = entry.result.key;
+    const { keyId } = entry.result.key;
+    const planHolder = planHolderOf(entry.result.key);
     if (this.byKeyId.get(keyId) === cacheKey) this.byKeyId.delete(keyId);
-    const keys = this.byUserId.get(userId);
+    const keys = this.byUserId.get(planHolder);
     keys?.delete(cacheKey);
-    if (keys?.size === 0) this.byUserId.delete(userId);
+    if (keys?.size === 0) this.byUserId.delete(planHolder);
   }
 
   private async ask(key: string, requestId?: string): Promise<ApiKeyResult> {
@@ -167,4 +170,9 @@ export class ApiKeyVerifier {
 
 function cacheKeyOf(key: string): string {
   return createHash('sha256').update(key).digest('base64url');
+}
+
+/** The person whose plan a verified key runs on (answers of older auth versions name only the key's owner). */
+function planHolderOf(key: VerifiedApiKey): string {
+  return key.planHolderId ?? key.userId;
 }

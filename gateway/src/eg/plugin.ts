@@ -13,6 +13,7 @@ export const policies = [
   'kasa-rate-limit',
   'kasa-jwt',
   'kasa-quota',
+  'kasa-idempotency',
   'kasa-proxy',
   'kasa-openapi',
   'kasa-not-found',

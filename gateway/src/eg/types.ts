@@ -35,7 +35,11 @@ export type PolicyMiddleware = (req: GatewayRequest, res: GatewayResponse, next:
 
 /** EG's view of gateway.config.yml, as far as policies read it. */
 export interface EgConfig {
-  gatewayConfig: { serviceEndpoints?: Record<string, { url?: string; urls?: string[] }> };
+  gatewayConfig: {
+    serviceEndpoints?: Record<string, { url?: string; urls?: string[] }>;
+    /** Each pipeline's API endpoints (route names) and policy steps, as written in the YAML. */
+    pipelines?: Record<string, { apiEndpoints?: string | string[]; policies?: unknown } | undefined>;
+  };
 }
 
 /** A policy: a factory from the `action` parameters of a pipeline step to a middleware. */

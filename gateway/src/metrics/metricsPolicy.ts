@@ -1,6 +1,7 @@
 import type { Logger, ServiceMetrics, SpanRecorder } from '@kasa/service-kit';
 import type { EgPolicy } from '../eg/types';
 import type { CompletedRequest } from '../events/requestEventBuffer';
+import { loggablePath } from './loggablePath';
 
 /**
  * Counts every request and its duration under the API endpoint that matched it (`route` = the apiEndpoint name of
@@ -58,7 +59,7 @@ export function createMetricsPolicy(
             });
           }
           if (accessLog) {
-            const path = req.originalUrl.split('?')[0];
+            const path = loggablePath(req.originalUrl.split('?')[0] ?? '/');
             logger.debug(
               { requestId: req.kasaRequestId, method: req.method, path, route, status, ms: seconds * 1000 },
               'request',

@@ -3,18 +3,28 @@ import type { Logger } from '@kasa/service-kit';
 import type { Dispatcher } from 'undici';
 import { sendError } from '../errors';
 import type { EgConfig, EgPolicy, GatewayRequest, GatewayResponse } from '../eg/types';
+import { exchangeTapOf, type ExchangeTap } from '../idempotency/idempotentExchange';
+import { MAX_BODY_BYTES_JSON_SCHEMA, parseMaxBodyBytes, refuseTooLarge } from './bodyLimit';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers';
 import type { Upstream, Upstreams } from './upstreams';
 
 interface ProxyParams {
   /** A name under `serviceEndpoints` in gateway.config.yml. */
   serviceEndpoint: string;
+  /**
+   * This route's request body limit: the name of a limit in `BODY_LIMITS` of @kasa/contracts (what the service
+   * behind the route applies too) or a number of bytes; `GATEWAY_MAX_BODY_BYTES` when absent. See bodyLimit.ts.
+   */
+  maxBodyBytes?: number | string;
 }
 
 export interface ProxyOptions {
   upstreams: Upstreams;
   logger: Logger;
-  /** Request bodies above this many bytes get a 413 (before the upstream is asked when Content-Length says so). */
+  /**
+   * Request bodies above this many bytes get a 413 (before the upstream is asked when Content-Length says so), on
+   * routes whose step sets no `maxBodyBytes` of its own (GATEWAY_MAX_BODY_BYTES).
+   */
   maxBodyBytes: number;
   /** How long the upstream may take to send its response headers. */
   headersTimeoutMs: number;
@@ -73,8 +83,13 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
     private readonly res: GatewayResponse,
     private readonly upstream: Upstream,
     private readonly options: ProxyOptions,
+    /** This route's body limit. */
+    private readonly maxBodyBytes: number,
+    /** Set on a request with an idempotency key: it records the answer as it passes (see idempotency/). */
+    private readonly tap: ExchangeTap | undefined,
   ) {
     res.once('close', this.onClientClose);
+    tap?.claim();
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -83,11 +98,19 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(
-    _controller: Dispatcher.DispatchController,
+    controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {
-    if (this.clientGone || statusCode < 200) return;
+    if (statusCode < 200) return;
+    if (this.clientGone) {
+      // Still running only for the idempotency record; an event stream without its client is a stop.
+      if (this.tap && isEventStream(headers['content-type'])) {
+        this.tap.fail();
+        controller.abort(new ClientGoneError());
+      } else this.tap?.responseStart(statusCode, clientResponseHeaders(headers));
+      return;
+    }
     const out = clientResponseHeaders(headers);
     // An answer to an authenticated request is someone's own data: no browser or shared cache may keep it unless
     // the service said otherwise. Decided here, once, for every service and route behind a token or API key.
@@ -97,12 +120,14 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
     this.eventStream = streaming;
     // Tell any buffering proxy in front of the gateway (nginx) to pass events through as they come.
     if (streaming && out['x-accel-buffering'] === undefined) out['x-accel-buffering'] = 'no';
+    this.tap?.responseStart(statusCode, out);
     this.res.writeHead(statusCode, out);
     // Node holds headers back until the first body write; a stream's client should see them now.
     if (streaming) this.res.flushHeaders();
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.tap?.responseData(chunk);
     if (this.clientGone) return;
     if (this.eventStream && chunk.length > 0) {
       const n = chunk.length;
@@ -117,16 +142,16 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.tap?.responseEnd();
     if (!this.clientGone) this.res.end();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.tap?.fail();
     if (this.clientGone) return;
     const { req, res, upstream } = this;
     if (this.bodyTooLarge) {
-      sendError(res, 413, ErrorCode.payloadTooLarge, tooLargeMessage(this.options.maxBodyBytes), req.kasaRequestId, {
-        connection: 'close',
-      });
+      refuseTooLarge(req, res, this.maxBodyBytes);
       return;
     }
     const code = (err as NodeJS.ErrnoException).code ?? err.name;
@@ -188,16 +213,12 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   private readonly onClientClose = () => {
     if (this.res.writableFinished) return;
     this.clientGone = true;
+    // A JSON answer to a request with an idempotency key is worth finishing: the client's retry gets it (the service
+    // may well have created the thing already). A stream is not: its client leaving is the user's stop.
+    if (this.tap?.outlivesClient && !this.eventStream) return;
+    this.tap?.fail();
     this.controller?.abort(new ClientGoneError());
   };
-}
-
-function tooLargeMessage(maxBytes: number): string {
-  const size =
-    maxBytes >= 1024 * 1024
-      ? `${Math.round((maxBytes / (1024 * 1024)) * 10) / 10} MB`
-      : `${Math.round(maxBytes / 1024)} KB`;
-  return `The request body is too large: the limit is ${size}.`;
 }
 
 /**
@@ -205,7 +226,12 @@ function tooLargeMessage(maxBytes: number): string {
  * exchange then answers 413). Reading through `iterator({ destroyOnReturn: false })` keeps the client's socket
  * open when the upstream side stops early, so the gateway can still answer.
  */
-async function* limitedBody(req: GatewayRequest, maxBytes: number, exchange: ProxyExchange): AsyncGenerator<Buffer> {
+async function* limitedBody(
+  req: GatewayRequest,
+  maxBytes: number,
+  exchange: ProxyExchange,
+  tap: ExchangeTap | undefined,
+): AsyncGenerator<Buffer> {
   let received = 0;
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
@@ -213,28 +239,36 @@ async function* limitedBody(req: GatewayRequest, maxBytes: number, exchange: Pro
       exchange.bodyTooLarge = true;
       throw new BodyTooLargeError();
     }
+    // The idempotency key's body hash is of exactly what goes upstream.
+    tap?.requestData(chunk);
     yield chunk;
   }
+  tap?.requestEnd();
 }
 
 /**
  * Kasa's replacement for express-gateway's stock `proxy` policy (http-proxy: 7 % of direct throughput on the
  * benchmark machine): forwards the method, path and query, headers (see headers.ts) and body to the service through
  * undici's pooled client, and streams the response back unbuffered. Failures answer in the shared error shape:
- * 413 for a body over the limit, 503 when the service is down or unreachable (within the connect timeout), 504
- * when it does not answer in time.
+ * 413 for a body over the route's limit (`maxBodyBytes`), 503 when the service is down or unreachable (within the
+ * connect timeout), 504 when it does not answer in time.
  */
 export function createProxyPolicy(options: ProxyOptions): EgPolicy<ProxyParams> {
-  const { upstreams, maxBodyBytes, headersTimeoutMs } = options;
+  const { upstreams, headersTimeoutMs } = options;
   return {
     name: 'kasa-proxy',
     schema: {
       $id: 'https://kasa.example/schemas/policies/kasa-proxy.json',
       type: 'object',
-      properties: { serviceEndpoint: { type: 'string', minLength: 1 } },
+      properties: { serviceEndpoint: { type: 'string', minLength: 1 }, maxBodyBytes: MAX_BODY_BYTES_JSON_SCHEMA },
       required: ['serviceEndpoint'],
     },
     policy: (params, config: EgConfig) => {
+      const maxBodyBytes = parseMaxBodyBytes(
+        params.maxBodyBytes,
+        options.maxBodyBytes,
+        `kasa-proxy (serviceEndpoint ${params.serviceEndpoint})`,
+      );
       const endpoint = config.gatewayConfig.serviceEndpoints?.[params.serviceEndpoint];
       const url = endpoint?.url ?? endpoint?.urls?.[0];
       if (!url)
@@ -249,16 +283,18 @@ export function createProxyPolicy(options: ProxyOptions): EgPolicy<ProxyParams> 
         }
         const contentLength = req.headers['content-length'];
         if (contentLength !== undefined && Number(contentLength) > maxBodyBytes) {
-          // Refused before the upstream is contacted; closing the connection spares reading a body nobody wants.
-          sendError(res, 413, ErrorCode.payloadTooLarge, tooLargeMessage(maxBodyBytes), req.kasaRequestId, {
-            connection: 'close',
-          });
+          // Refused before the upstream is contacted.
+          refuseTooLarge(req, res, maxBodyBytes);
           return;
         }
         const hasBody =
           contentLength !== undefined ? contentLength !== '0' : req.headers['transfer-encoding'] !== undefined;
+        const tap = exchangeTapOf(req);
+        // A body the idempotency policy already read (a duplicate running in place of a failed first request).
+        const buffered = tap?.bufferedBody;
+        if (!hasBody && !buffered) tap?.requestEnd();
 
-        const exchange = new ProxyExchange(req, res, upstream, options);
+        const exchange = new ProxyExchange(req, res, upstream, options, maxBodyBytes, tap);
         try {
           upstream.pool.dispatch(
             {
@@ -267,15 +303,20 @@ export function createProxyPolicy(options: ProxyOptions): EgPolicy<ProxyParams> 
               path,
               headers: upstreamRequestHeaders(req),
               // undici streams async iterables (documented for dispatch; missing from its DispatchOptions type).
-              body: hasBody
-                ? (limitedBody(req, maxBodyBytes, exchange) as unknown as Dispatcher.DispatchOptions['body'])
-                : null,
+              body: buffered
+                ? buffered.length > 0
+                  ? buffered
+                  : null
+                : hasBody
+                  ? (limitedBody(req, maxBodyBytes, exchange, tap) as unknown as Dispatcher.DispatchOptions['body'])
+                  : null,
               headersTimeout: headersTimeoutMs,
               bodyTimeout: 0,
             },
             exchange,
           );
         } catch (err) {
+          tap?.fail();
           // undici validates the request synchronously (e.g. a header value it will not send).
           options.logger.warn(
             { requestId: req.kasaRequestId, err: (err as Error).message },

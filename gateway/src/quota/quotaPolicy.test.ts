@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayRequest } from '../eg/types';
 import { MemoryQuotaCounter } from './quotaCounter';
-import { createQuotaPolicy } from './quotaPolicy';
+import { createQuotaPolicy, durationOf } from './quotaPolicy';
 
 const logger = createLogger({ service: 'quota-policy-test', version: 'test', level: 'silent' });
 
@@ -71,10 +71,22 @@ describe('the monthly quota of team keys', () => {
       const refused = await gateway.call(key('k2', 'esi', 't2'));
       expect(refused.status).toBe(429);
       expect(refused.headers.get('x-quota-remaining')).toBe('0');
-      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      // A spent month is not worth retrying: said, and no Retry-After of days.
+      expect(refused.headers.get('x-should-retry')).toBe('false');
+      expect(refused.headers.get('retry-after')).toBeNull();
       expect(((await refused.json()) as { message: string }).message).toMatch(/Pro plan/);
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe("durationOf (OpenAI's x-ratelimit-reset-requests)", () => {
+  it('writes milliseconds, seconds and minutes the way OpenAI does', () => {
+    expect(durationOf(250)).toBe('250ms');
+    expect(durationOf(0)).toBe('0ms');
+    expect(durationOf(41_200)).toBe('42s');
+    expect(durationOf(360_000)).toBe('6m0s');
+    expect(durationOf(61_500)).toBe('1m2s');
   });
 });

@@ -100,6 +100,7 @@ export function createQuotaPolicy(deps: {
                 }
               : undefined;
           if (monthly) setQuotaHeaders(res, monthly, nowMs);
+          setOpenAIRequestHeaders(res, perMinute, nowMs);
 
           if (result.allowed) {
             setRateLimitHeaders(res, closestToLimit(perMinute, monthly), nowMs);
@@ -139,6 +140,11 @@ export function createQuotaPolicy(deps: {
         const retryAfter = secondsUntil(hit.resetMs, nowMs);
         setRateLimitHeaders(res, hit, nowMs);
         const monthlyHit = hit.name === 'monthly';
+        // A spent monthly quota is not worth retrying (OpenAI's clients read `x-should-retry`); its reset date is in
+        // the body and in X-Quota-Reset, not in a Retry-After that would make a client sleep for days.
+        const retryHeaders: Record<string, string> = monthlyHit
+          ? { 'x-should-retry': 'false' }
+          : { 'retry-after': String(retryAfter), 'x-should-retry': 'true' };
         sendError(
           res,
           429,
@@ -147,7 +153,7 @@ export function createQuotaPolicy(deps: {
             ? monthlyQuotaMessage(limits, caller.tier, hit.resetMs)
             : perMinuteMessage(limits, caller.keyId !== undefined, retryAfter),
           req.kasaRequestId,
-          { 'retry-after': String(retryAfter) },
+          retryHeaders,
           {
             limit: hit.name,
             max: hit.limit,
@@ -192,6 +198,23 @@ function setRateLimitHeaders(res: GatewayResponse, state: LimitState, nowMs: num
   res.setHeader('X-RateLimit-Limit', limit);
   res.setHeader('X-RateLimit-Remaining', remaining);
   res.setHeader('X-RateLimit-Reset', String(Math.ceil(state.resetMs / 1000)));
+}
+
+/**
+ * OpenAI's request-limit headers (`x-ratelimit-{limit,remaining,reset}-requests`, the reset as a duration such as
+ * `42s` or `6m0s`), for the per-minute limit, which is what they describe at OpenAI.
+ */
+function setOpenAIRequestHeaders(res: GatewayResponse, perMinute: LimitState, nowMs: number): void {
+  res.setHeader('x-ratelimit-limit-requests', String(perMinute.limit));
+  res.setHeader('x-ratelimit-remaining-requests', String(perMinute.remaining));
+  res.setHeader('x-ratelimit-reset-requests', durationOf(perMinute.resetMs - nowMs));
+}
+
+/** A duration as OpenAI writes it: `250ms`, `42s`, `6m0s`. */
+export function durationOf(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.ceil(ms))}ms`;
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${seconds % 60}s`;
 }
 
 function setQuotaHeaders(res: GatewayResponse, monthly: LimitState, nowMs: number): void {

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { ErrorCode } from '@kasa/contracts';
-import serveStatic from 'serve-static';
+import expressStaticGzip from 'express-static-gzip';
 import { sendError } from '../errors';
 import type { EgPolicy, GatewayRequest, GatewayResponse } from '../eg/types';
 
@@ -15,22 +15,87 @@ const HASHED_FILES = /[.-][0-9a-f]{8,}\.[a-z0-9.]+$/i;
 /** A remote's name as it appears in /remotes/<name>/...: what the frontends/ folder names look like. */
 const REMOTE_PATH = /^\/remotes\/([a-z0-9][a-z0-9-]*)(\/.*)$/;
 
+/** The suffix of a precompressed copy that the build writes beside a file (`main.88f08911.js.br`). */
+const COMPRESSED_COPY = /\.(?:br|gz)$/;
+/** How often, at most, a dist folder is checked for a rebuild (its compressed copies are listed once per build). */
+const RESCAN_INTERVAL_MS = 1000;
+
 function setCacheHeaders(res: ServerResponse, filePath: string): void {
-  const file = path.basename(filePath);
+  // The rules follow the file asked for, not the compressed copy sent for it (index.html.br is index.html).
+  const file = path.basename(filePath).replace(COMPRESSED_COPY, '');
   if (ENTRY_FILES.test(file)) res.setHeader('Cache-Control', 'no-cache');
   else if (HASHED_FILES.test(file)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   else res.setHeader('Cache-Control', 'no-cache');
+  // Every file may have compressed copies, so a shared cache must key every answer by Accept-Encoding.
+  res.setHeader('Vary', 'Accept-Encoding');
 }
 
+/** When the folder's listing last changed (a build replaces its files), or -1 while it does not exist. */
+function folderStamp(root: string): number {
+  try {
+    return statSync(root).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * Files of `root`, each sent as the best precompressed copy the client accepts (`<file>.br`, then `<file>.gz`, else
+ * the file itself; express-static-gzip over serve-static) with `Content-Encoding` and `Vary: Accept-Encoding`.
+ * express-static-gzip lists the compressed copies once, when created, so it is created again when the folder
+ * changes (a rebuild, or a build that finished after the gateway started), checked at most once a second.
+ */
 function createServer(root: string): StaticHandler {
-  // serve-static's types are Express's; its runtime takes any Node request/response.
-  return serveStatic(root, {
-    index: false,
-    redirect: false,
-    fallthrough: true,
-    dotfiles: 'ignore',
-    setHeaders: setCacheHeaders,
-  }) as unknown as StaticHandler;
+  const create = (): StaticHandler =>
+    // Its types are Express's; at runtime it takes the Express request and response that EG's pipelines pass.
+    expressStaticGzip(root, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: {
+        index: false,
+        redirect: false,
+        fallthrough: true,
+        dotfiles: 'ignore',
+        setHeaders: setCacheHeaders,
+      },
+    }) as unknown as StaticHandler;
+  let handler = create();
+  let stamp = folderStamp(root);
+  let checkedAt = Date.now();
+  const rescan = () => {
+    stamp = folderStamp(root);
+    handler = create();
+  };
+  const serve: (req: GatewayRequest, res: GatewayResponse, next: () => void, retry: boolean) => void = (
+    req,
+    res,
+    next,
+    retry,
+  ) => {
+    const url = req.url;
+    handler(req, res, () => {
+      // Nothing was sent: undo what was set for a compressed copy, so that whatever answers instead (index.html,
+      // a 404) is not labelled as compressed. A copy that was chosen but is gone means the folder was rebuilt
+      // since it was listed: list it again and serve the request once more.
+      req.url = url;
+      const choseCopy = res.hasHeader('Content-Encoding');
+      res.removeHeader('Content-Encoding');
+      res.removeHeader('Content-Type');
+      if (choseCopy && retry) {
+        rescan();
+        serve(req, res, next, false);
+      } else next();
+    });
+  };
+  return (req, res, next) => {
+    const now = Date.now();
+    if (now - checkedAt >= RESCAN_INTERVAL_MS) {
+      checkedAt = now;
+      if (folderStamp(root) !== stamp) rescan();
+    }
+    serve(req, res, next, true);
+  };
 }
 
 /** A browser navigation (not a script, image or fetch), which the single-page app answers with its index.html. */
@@ -62,8 +127,9 @@ function serveAs(
 /**
  * The web app: `/remotes/<name>/*` from `<WEB_DIST_DIR>/<name>/dist/`, everything else from
  * `<WEB_DIST_DIR>/shell/dist/`, with the shell's index.html for any other browser navigation (client-side routes
- * such as /chat). Entry files (index.html, remoteEntry.js, manifests) are revalidated on every load; content-hashed
- * assets are cached for a year. A missing asset is a 404, never index.html (a script that is HTML breaks loudly
+ * such as /chat). Each file goes out as its precompressed brotli or gzip copy when the build wrote one and the
+ * client accepts it. Entry files (index.html, remoteEntry.js, manifests) are revalidated on every load;
+ * content-hashed assets are cached for a year. A missing asset is a 404, never index.html (a script that is HTML breaks loudly
  * and confusingly). When nothing is built yet, says to run `npm run build`.
  */
 export function createStaticPolicy(options: { webDistDir: string }): EgPolicy {
