@@ -1,3 +1,4 @@
+import { BODY_LIMITS } from '@kasa/contracts';
 import { createServiceApp, type RuntimeAppDeps } from '@kasa/service-kit';
 import { Router, type Express } from 'express';
 import { requireIdentity } from './identity/identity';
@@ -10,10 +11,13 @@ import type { PersonaStore } from './personas/personaStore';
 import type { ProviderChain } from './providers/providerChain';
 import { createSessionRouter } from './sessions/sessionRouter';
 import type { SessionService } from './sessions/sessionService';
+import { createShareRouter } from './shares/shareRouter';
+import type { ShareService } from './shares/shareService';
 
 export interface ChatAppDeps extends RuntimeAppDeps {
   personas: PersonaStore;
   sessions: SessionService;
+  shares: ShareService;
   messages: MessageService;
   chain: ProviderChain;
   completions: CompletionService;
@@ -30,10 +34,15 @@ export function createApp(deps: ChatAppDeps): Express {
   });
   return createServiceApp({
     ...deps,
-    // A message is at most 16,000 characters; 64 KB leaves room for the JSON around it.
-    bodyLimit: '64kb',
+    // The same limits as the gateway's routes (BODY_LIMITS in @kasa/contracts): a message is at most 16,000
+    // characters, and 64 KB leaves room for the JSON around it; the OpenAI-compatible routes take a whole
+    // conversation (OPENAI_REQUEST_LIMITS), up to 1 MB.
+    bodyLimit: BODY_LIMITS.chat,
+    bodyLimits: { '/v1': BODY_LIMITS.openAI },
     routes: [
       createPersonaRouter(deps.personas),
+      // Before the session router, whose identity check covers /api/chat: a shared conversation needs no account.
+      createShareRouter(deps.shares),
       // The message route comes first: its path also starts with /api/chat/sessions/:id.
       createMessageRouter(deps.messages, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),
       createSessionRouter(deps.sessions),

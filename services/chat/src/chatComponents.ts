@@ -30,6 +30,8 @@ const newHistoryCache = (settings: ChatComponentSettings) =>
 export const DB_WRITE_CONCURRENCY = 8;
 import { sessionModel } from './sessions/sessionModel';
 import { SessionService } from './sessions/sessionService';
+import { shareModel } from './shares/shareModel';
+import { ShareService } from './shares/shareService';
 
 /** The settings the components read; a subset of ChatConfig so that tests can pass just these. */
 export type ChatComponentSettings = Pick<
@@ -52,6 +54,7 @@ export type ChatComponentSettings = Pick<
 export interface ChatComponents {
   personas: PersonaStore;
   sessions: SessionService;
+  shares: ShareService;
   messages: MessageService;
   chain: ProviderChain;
   completions: CompletionService;
@@ -89,7 +92,18 @@ export function createChatComponents(options: {
   const messageDocs = messageModel(db);
   // Without a shared Redis this is the only replica: it sees every turn, so it can keep sessions' history itself.
   const historyCache = replies.streams instanceof MemoryReplyStreams ? newHistoryCache(settings) : undefined;
-  const sessions = new SessionService(sessionDocs, messageDocs, personas, bus, logger, replies.streams, historyCache);
+  const shareDocs = shareModel(db);
+  const sessions = new SessionService(
+    sessionDocs,
+    messageDocs,
+    personas,
+    bus,
+    logger,
+    replies.streams,
+    historyCache,
+    shareDocs,
+  );
+  const shares = new ShareService(shareDocs, sessions, sessionDocs, messageDocs, personas);
   const offline = new OfflineProvider(options.knowledge ?? KnowledgeBase.load(), settings.CHAT_OFFLINE_WORD_DELAY_MS);
   const providerMetrics = options.metrics ? new ProviderMetrics(options.metrics.registry) : undefined;
   const chain = new ProviderChain(
@@ -132,10 +146,10 @@ export function createChatComponents(options: {
     logger,
     settings.CHAT_HISTORY_TOKEN_BUDGET,
   );
-  return { personas, sessions, messages, chain, completions, replies };
+  return { personas, sessions, shares, messages, chain, completions, replies };
 }
 
 /** Creates the collections' indexes (idempotent; every replica may run it on start). */
 export async function initChatDatabase(db: Connection): Promise<void> {
-  await Promise.all([sessionModel(db).init(), messageModel(db).init(), attemptModel(db).init()]);
+  await Promise.all([sessionModel(db).init(), messageModel(db).init(), attemptModel(db).init(), shareModel(db).init()]);
 }

@@ -36,12 +36,14 @@ runMain(async () => {
     writes,
   });
   await Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]);
-  runtime.logger.info(
-    { providers: chat.chain.describe().map((p) => `${p.name}:${p.model}`) },
-    config.providers.length
-      ? 'provider chain ready'
-      : 'no AI provider configured: answering from the offline knowledge base',
-  );
+  const chainNames = { providers: chat.chain.describe().map((p) => `${p.name}:${p.model}`) };
+  if (config.providers.length) runtime.logger.info(chainNames, 'provider chain ready');
+  // Operators learn here (and on the portal's Services tab) what people are only told as "offline mode".
+  else
+    runtime.logger.warn(
+      chainNames,
+      'no AI provider configured: answering from the offline knowledge base (set CHAT_PROVIDERS and the provider keys)',
+    );
   runtime.logger.info(
     redis ? 'replies shared through Redis' : 'replies kept in this process (set REDIS_URL to run several replicas)',
   );

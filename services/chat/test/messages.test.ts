@@ -178,7 +178,7 @@ describe('streaming with Accept: text/event-stream', () => {
       .filter((e) => e.event === 'token')
       .map((e) => (e.data as { text: string }).text)
       .join('');
-    expect(streamed).toMatch(/JavaScript 1\.2\.4/);
+    expect(streamed).toMatch(/JavaScript \d+\.\d+\.\d+/);
     expect(done).toMatchObject({ role: 'assistant', content: streamed, status: 'complete', provider: 'offline' });
 
     const stored = await env.db.collection('messages').findOne({ _id: new Types.ObjectId(done.id as string) });
@@ -344,7 +344,7 @@ describe('the offline provider through the API', () => {
     expect(res.body.content).toMatch(/offline mode/);
     expect(res.body.content).toMatch(expected);
     expect(res.body.content).toMatch(/Sources: /);
-    expect(res.body.content).toMatch(/CHAT_PROVIDERS/);
+    expect(res.body.content).not.toMatch(/CHAT_PROVIDERS|restart/);
   });
 
   it('says plainly when its notes do not cover a question', async () => {

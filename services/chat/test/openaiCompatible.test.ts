@@ -115,3 +115,112 @@ describe('the OpenAI-compatible API with the official openai library', () => {
     await expect(anonymous.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 });
+
+describe('OpenAI parameters and conformance details', () => {
+  it('retrieves one model, and answers an unknown one with NotFoundError', async () => {
+    const model = await client.models.retrieve('dokta');
+    expect(model).toMatchObject({ id: 'dokta', object: 'model', owned_by: 'kasa' });
+    await expect(client.models.retrieve('gpt-4o')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('passes the sampling parameters to the provider', async () => {
+    await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'Hello' }],
+      max_completion_tokens: 50,
+      temperature: 0.2,
+      top_p: 0.9,
+      stop: ['END'],
+      seed: 7,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+      user: 'end-user-42',
+    });
+    const sent = fake.requests[0]!.body;
+    expect(sent).toMatchObject({
+      max_tokens: 50,
+      temperature: 0.2,
+      top_p: 0.9,
+      stop: ['END'],
+      seed: 7,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+      user: 'end-user-42',
+    });
+  });
+
+  it('ends with finish_reason "length" when max_tokens cuts the reply, streamed or not', async () => {
+    fake.mode = { kind: 'ok', text: 'one two three four five six seven eight nine ten' };
+    const plain = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'Count' }],
+      max_tokens: 3,
+    });
+    expect(plain.choices[0]).toMatchObject({ finish_reason: 'length', message: { content: 'one two three' } });
+    expect(plain.usage?.completion_tokens).toBe(3);
+
+    const stream = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'Count' }],
+      max_tokens: 3,
+      stream: true,
+    });
+    let text = '';
+    let finish: string | null = null;
+    const fingerprints = new Set<string | undefined>();
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      fingerprints.add(chunk.system_fingerprint);
+    }
+    expect(text).toBe('one two three');
+    expect(finish).toBe('length');
+    // One fingerprint, the same as the plain answer's.
+    expect([...fingerprints]).toEqual([plain.system_fingerprint]);
+  });
+
+  it('cuts the offline knowledge base at max_tokens too', async () => {
+    fake.mode = { kind: 'status', status: 500 };
+    const completion = await client.chat.completions.create({
+      model: 'massa',
+      messages: [{ role: 'user', content: 'How much does Pro cost?' }],
+      max_tokens: 5,
+    });
+    const choice = completion.choices[0]!;
+    expect(choice.finish_reason).toBe('length');
+    expect(choice.message.content!.length).toBeGreaterThan(0);
+    expect(choice.message.content!.length).toBeLessThanOrEqual(5 * 4);
+  });
+
+  it.each([
+    ['n', { n: 2 }, /one choice per request/],
+    ['tools', { tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] }, /no function calling/],
+  ])('refuses %s with a 400 that names the parameter', async (param, extra, message) => {
+    const err = await client.chat.completions
+      .create({ model: 'kasa', messages: [{ role: 'user', content: 'Hi' }], ...extra } as never)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(err).toMatchObject({
+      status: 400,
+      param,
+      type: 'invalid_request_error',
+      message: expect.stringMatching(message),
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('accepts the parameters official clients send as null', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'Hello' }],
+      temperature: null,
+      max_tokens: null,
+      stop: null,
+      n: 1,
+    });
+    expect(completion.choices[0]!.finish_reason).toBe('stop');
+  });
+});

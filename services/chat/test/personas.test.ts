@@ -48,10 +48,10 @@ describe('custom personas (Enterprise)', () => {
       .set(owner)
       .send({ role: 'user', content: 'How do we beat a low block?', type: 'text' });
     expect(reply.body.content).toBe('Press high.');
-    expect(fake.requests[fake.requests.length - 1]!.body.messages[0]).toEqual({
-      role: 'system',
-      content: coach.systemPrompt,
-    });
+    // The persona's own prompt leads the system message (the reply language detected from the message may follow).
+    const system = fake.requests[fake.requests.length - 1]!.body.messages[0]!;
+    expect(system.role).toBe('system');
+    expect(String(system.content).startsWith(coach.systemPrompt)).toBe(true);
     // Another user cannot start a session with it.
     const stranger = await request(app)
       .post('/api/chat/sessions')

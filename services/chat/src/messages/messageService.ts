@@ -83,9 +83,6 @@ function languageName(tag: string): string {
   }
 }
 
-/** How sure the detector must be before the reply language is set from a message (0–1). */
-const DETECTION_MIN_CONFIDENCE = 0.5;
-
 /** The most history rows one prompt ever looks at; the token budget usually stops earlier. */
 const HISTORY_SCAN_LIMIT = 100;
 
@@ -156,7 +153,8 @@ export class MessageService {
   /**
    * The language the reply should be in: the person's choice when they made one (it always wins, so a misread
    * message never switches the conversation), else the language detected from the message, with their recent
-   * messages as a hint. A detection below DETECTION_MIN_CONFIDENCE sets nothing: the model then mirrors the message.
+   * messages as a hint. A detection the detector is not sure of (`reliable: false`, below its calibrated confidence)
+   * sets nothing: the model then mirrors the message.
    */
   private replyLanguage(input: CreateMessageRequest, history: PromptMessage[]): string | undefined {
     if (input.language && input.language !== 'auto') return input.language;
@@ -166,7 +164,7 @@ export class MessageService {
       .slice(-3)
       .map((m) => m.content);
     const detected = this.detector.detect(input.content, { recent });
-    return detected.confidence >= DETECTION_MIN_CONFIDENCE ? detected.language : undefined;
+    return detected.reliable ? detected.language : undefined;
   }
 
   /** Checks the session and the plan, stores the user message and the assistant placeholder. Throws 403/404 first. */
@@ -383,6 +381,7 @@ export class MessageService {
       result = {
         text,
         status: 'failed',
+        finishReason: 'stop',
         provider: 'none',
         model: '',
         inputTokens: 0,

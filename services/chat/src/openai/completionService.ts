@@ -5,10 +5,26 @@ import type { Identity } from '../identity/identity';
 import { fitHistory } from '../messages/messageService';
 import type { PersonaStore } from '../personas/personaStore';
 import type { AttemptDocument } from '../providers/attemptModel';
-import type { PromptMessage } from '../providers/chatProvider';
+import type { GenerationSettings, PromptMessage } from '../providers/chatProvider';
 import type { ProviderChain, TurnHandlers, TurnResult } from '../providers/providerChain';
 
 type ChatMessage = OpenAIChatCompletionRequest['messages'][number];
+
+/** OpenAI's sampling parameters as the providers' settings; `max_completion_tokens` is the newer `max_tokens`. */
+export function settingsOf(request: OpenAIChatCompletionRequest): GenerationSettings {
+  const stop = request.stop ?? undefined;
+  const settings: GenerationSettings = {
+    maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+    temperature: request.temperature ?? undefined,
+    topP: request.top_p ?? undefined,
+    stopSequences: stop === undefined ? undefined : typeof stop === 'string' ? [stop] : stop,
+    seed: request.seed ?? undefined,
+    presencePenalty: request.presence_penalty ?? undefined,
+    frequencyPenalty: request.frequency_penalty ?? undefined,
+    user: request.user,
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as GenerationSettings;
+}
 
 const textOf = (content: ChatMessage['content']): string =>
   typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('');
@@ -55,7 +71,13 @@ export class CompletionService {
       throw new InputError('messages must end with a user message');
     const system = [persona.systemPrompt, ...extraSystem].join('\n\n');
     const result = await this.chain.run(
-      { personaId: persona.id, system, messages: fitHistory(conversation, this.historyTokenBudget), signal },
+      {
+        personaId: persona.id,
+        system,
+        messages: fitHistory(conversation, this.historyTokenBudget),
+        settings: settingsOf(request),
+        signal,
+      },
       handlers,
     );
     await this.attempts

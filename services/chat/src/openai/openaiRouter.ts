@@ -1,4 +1,4 @@
-import { OpenAIChatCompletionRequest, type ErrorBody } from '@kasa/contracts';
+import { OpenAIChatCompletionRequest, openAIErrorOf, type ErrorBody, type Persona } from '@kasa/contracts';
 import { HttpError, errorHandler, parseInput, type Logger } from '@kasa/service-kit';
 import { Router, type ErrorRequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -6,13 +6,14 @@ import { identityOf, requireIdentity } from '../identity/identity';
 import { SseStream } from '../messages/sseStream';
 import type { CompletionService } from './completionService';
 
-const OPENAI_ERROR_TYPE: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  429: 'rate_limit_error',
-};
+/** The same in streamed and plain answers: it names Kasa's serving configuration, not the provider of the moment. */
+const SYSTEM_FINGERPRINT = 'fp_kasa';
+
+/** The request field a validation error is about (OpenAI's `param`), from the issues parseInput reports. */
+function paramOf(details: unknown): string | undefined {
+  const first = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined) : undefined;
+  return typeof first?.path === 'string' && first.path ? first.path : undefined;
+}
 
 /**
  * OpenAI's client libraries read `error.message` from the body; Kasa's clients read `message`. The /v1 routes answer
@@ -22,18 +23,25 @@ function openAIErrors(): ErrorRequestHandler {
   const shared = errorHandler();
   return (err, req, res, next) => {
     const json = res.json.bind(res);
-    res.json = (body: ErrorBody) => {
-      const status = res.statusCode;
-      return json({
-        ...body,
-        error: { message: body.message, type: OPENAI_ERROR_TYPE[status] ?? 'api_error', code: body.code, param: null },
-      });
-    };
+    res.json = (body: ErrorBody) =>
+      json({ ...body, error: openAIErrorOf(res.statusCode, body, paramOf(body.details)) });
     shared(err, req, res, next);
   };
 }
 
-/** GET /v1/models and POST /v1/chat/completions: the OpenAI Chat Completions API, with personas as the models. */
+const modelOf = (p: Persona) => ({
+  id: p.id,
+  object: 'model' as const,
+  created: 1_735_689_600,
+  owned_by: 'kasa',
+  name: p.name,
+  description: p.expertise,
+});
+
+/**
+ * GET /v1/models, GET /v1/models/{id} and POST /v1/chat/completions: OpenAI's Models and Chat Completions APIs, with
+ * personas as the models.
+ */
 export function createOpenAIRouter(
   completions: CompletionService,
   options: { heartbeatMs: number; logger: Logger },
@@ -43,17 +51,11 @@ export function createOpenAIRouter(
 
   router.get('/v1/models', async (_req, res) => {
     const personas = await completions.models(identityOf(res));
-    res.json({
-      object: 'list',
-      data: personas.map((p) => ({
-        id: p.id,
-        object: 'model',
-        created: 1_735_689_600,
-        owned_by: 'kasa',
-        name: p.name,
-        description: p.expertise,
-      })),
-    });
+    res.json({ object: 'list', data: personas.map(modelOf) });
+  });
+
+  router.get('/v1/models/:id', async (req, res) => {
+    res.json(modelOf(await completions.persona(identityOf(res), String(req.params.id))));
   });
 
   router.post('/v1/chat/completions', async (req, res) => {
@@ -78,13 +80,13 @@ export function createOpenAIRouter(
         object: 'chat.completion',
         created,
         model: persona.id,
-        system_fingerprint: `kasa-${result.provider}`,
+        system_fingerprint: SYSTEM_FINGERPRINT,
         choices: [
           {
             index: 0,
             message: { role: 'assistant', content: text, refusal: null },
             logprobs: null,
-            finish_reason: 'stop',
+            finish_reason: result.finishReason,
           },
         ],
         usage: usageOf(result),
@@ -95,7 +97,7 @@ export function createOpenAIRouter(
     const sse = new SseStream(res, options.heartbeatMs);
     const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
       res.write(
-        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: persona.id, system_fingerprint: 'kasa', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`,
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: persona.id, system_fingerprint: SYSTEM_FINGERPRINT, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`,
       );
     try {
       chunk({ role: 'assistant', content: '' });
@@ -107,10 +109,10 @@ export function createOpenAIRouter(
           `data: ${JSON.stringify({ error: { message: 'No AI provider could answer. Please try again.', type: 'api_error' } })}\n\n`,
         );
       } else {
-        chunk({}, 'stop');
+        chunk({}, result.finishReason);
         if (body.stream_options?.include_usage) {
           res.write(
-            `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: persona.id, choices: [], usage: usageOf(result) })}\n\n`,
+            `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: persona.id, system_fingerprint: SYSTEM_FINGERPRINT, choices: [], usage: usageOf(result) })}\n\n`,
           );
         }
       }

@@ -2,11 +2,21 @@
 import { modelFactoryFor, type ModelFactory, type ProviderSettings } from '@kasa/ai-providers';
 import { streamText, type LanguageModel } from 'ai';
 import type { PersonaId } from '@kasa/contracts';
-import type { ChatProvider, ProviderChunk, ProviderRequest } from './chatProvider';
+import type { ChatProvider, GenerationSettings, ProviderChunk, ProviderRequest } from './chatProvider';
+
+/** The caller's sampling settings as the AI SDK's call settings; only those that were set. */
+function callSettings(settings: GenerationSettings | undefined) {
+  if (!settings) return {};
+  const { user, ...call } = settings;
+  const defined = Object.fromEntries(Object.entries(call).filter(([, value]) => value !== undefined));
+  // `user` is an OpenAI request field: OpenAI's provider and every OpenAI-compatible one read it from these options.
+  return user ? { ...defined, providerOptions: { openai: { user }, openaiCompatible: { user } } } : defined;
+}
 
 /** A provider of the chain backed by the Vercel AI SDK. Retries are the chain's business, so the SDK makes none. */
 export class AiSdkProvider implements ChatProvider {
   readonly name: string;
+  readonly honoursSettings = true;
   private readonly models = new Map<string, LanguageModel>();
   private readonly factory: ModelFactory;
 
@@ -29,6 +39,7 @@ export class AiSdkProvider implements ChatProvider {
       model,
       system: request.system,
       messages: request.messages,
+      ...callSettings(request.settings),
       abortSignal: request.signal,
       maxRetries: 0,
       // Errors arrive as 'error' parts below; the default handler would also print them to the console.
@@ -45,7 +56,12 @@ export class AiSdkProvider implements ChatProvider {
           throw request.signal.reason ?? new Error('aborted');
         case 'finish':
           if (part.finishReason === 'error') throw new Error('the provider ended the stream with an error');
-          yield { type: 'usage', inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
+          yield {
+            type: 'usage',
+            inputTokens: part.totalUsage.inputTokens,
+            outputTokens: part.totalUsage.outputTokens,
+            finishReason: part.finishReason === 'length' ? 'length' : 'stop',
+          };
           break;
         default:
           break;

@@ -4,19 +4,37 @@ export interface PromptMessage {
   content: string;
 }
 
+/** How the caller wants the reply sampled (the OpenAI-compatible API's parameters); unset means the provider's default. */
+export interface GenerationSettings {
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** The caller's end-user id, passed to providers that take one for abuse monitoring. */
+  user?: string;
+}
+
 /** What one provider attempt is asked to do. */
 export interface ProviderRequest {
   personaId: string;
   model: string;
   system: string;
   messages: PromptMessage[];
+  settings?: GenerationSettings;
   /** Aborted when the user stops, the client disconnects, or the attempt timed out. */
   signal: AbortSignal;
 }
 
+/** Why a reply ended: it was complete, or it reached `maxOutputTokens`. */
+export type FinishReason = 'stop' | 'length';
+
 /** A piece of a streamed reply: text as it comes, then (optionally) the usage the provider reported. */
 export type ProviderChunk =
-  { type: 'text'; text: string } | { type: 'usage'; inputTokens?: number; outputTokens?: number };
+  | { type: 'text'; text: string }
+  | { type: 'usage'; inputTokens?: number; outputTokens?: number; finishReason?: FinishReason };
 
 /** Anything that can stream a reply: a Vercel AI SDK model, or the built-in offline provider. */
 export interface ChatProvider {
@@ -24,6 +42,11 @@ export interface ChatProvider {
   readonly name: string;
   /** The model this provider uses for a persona (per-persona override, else the provider's default). */
   modelFor(personaId: string): string;
+  /**
+   * True when the provider itself honours `settings.maxOutputTokens` and reports `finishReason`; for other providers
+   * the chain cuts the reply at the estimated token count.
+   */
+  readonly honoursSettings?: boolean;
   stream(request: ProviderRequest): AsyncIterable<ProviderChunk>;
 }
 
@@ -71,4 +94,5 @@ export function classifyFailure(err: unknown): { outcome: AttemptOutcome; detail
 }
 
 /** A rough token count (≈ 4 characters a token) for budgets and for providers that report no usage. */
-export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+export const CHARS_PER_TOKEN = 4;
+export const estimateTokens = (text: string): number => Math.ceil(text.length / CHARS_PER_TOKEN);

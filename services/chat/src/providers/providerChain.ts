@@ -1,11 +1,14 @@
 import type { Logger } from '@kasa/service-kit';
 import CircuitBreaker from 'opossum';
 import {
+  CHARS_PER_TOKEN,
   ProviderTimeoutError,
   classifyFailure,
   estimateTokens,
   type AttemptOutcome,
   type ChatProvider,
+  type FinishReason,
+  type GenerationSettings,
   type PromptMessage,
 } from './chatProvider';
 
@@ -26,6 +29,8 @@ export interface TurnRequest {
   personaId: string;
   system: string;
   messages: PromptMessage[];
+  /** Sampling settings of the OpenAI-compatible API (max tokens, temperature...), passed to every provider. */
+  settings?: GenerationSettings;
   /** The user's stop (client disconnect): aborts the provider call in progress, and the chain stops. */
   signal: AbortSignal;
 }
@@ -54,6 +59,8 @@ export interface AttemptRecord {
 export interface TurnResult {
   text: string;
   status: 'complete' | 'stopped' | 'failed';
+  /** `length` when the reply was cut at `settings.maxOutputTokens`. */
+  finishReason: FinishReason;
   /** The provider that produced the end of the reply (or was producing it when the user stopped). */
   provider: string;
   model: string;
@@ -144,6 +151,7 @@ export class ProviderChain {
     const attempts: AttemptRecord[] = [];
     let text = '';
     let firstTokenMs: number | undefined;
+    const finish = { reason: 'stop' as FinishReason };
     const chain = [...this.providers, this.offline];
 
     for (const provider of chain) {
@@ -163,7 +171,7 @@ export class ProviderChain {
       const attemptStart = performance.now();
       let produced = '';
       const run: Run = () =>
-        this.attempt(provider, model, request, text, record, attemptStart, {
+        this.attempt(provider, model, request, text, record, attemptStart, finish, {
           onProvider: handlers.onProvider,
           onText: (piece) => {
             firstTokenMs ??= Math.round(performance.now() - started);
@@ -178,7 +186,7 @@ export class ProviderChain {
         text += produced;
         record.outputTokens ??= estimateTokens(produced);
         record.answered = true;
-        return this.result(text, 'complete', record, attempts, started, firstTokenMs);
+        return this.result(text, 'complete', record, attempts, started, firstTokenMs, finish.reason);
       } catch (err) {
         record.latencyMs = Math.round(performance.now() - attemptStart);
         text += produced;
@@ -217,11 +225,13 @@ export class ProviderChain {
     attempts: AttemptRecord[],
     started: number,
     firstTokenMs: number | undefined,
+    finishReason: FinishReason = 'stop',
   ): TurnResult {
     for (const attempt of attempts) this.observe(attempt);
     return {
       text,
       status,
+      finishReason,
       provider: answered.provider,
       model: answered.model,
       inputTokens: attempts.reduce((sum, a) => sum + (a.inputTokens ?? 0), 0),
@@ -240,6 +250,7 @@ export class ProviderChain {
     partial: string,
     record: AttemptRecord,
     attemptStart: number,
+    finish: { reason: FinishReason },
     handlers: TurnHandlers,
   ): Promise<void> {
     const client = request.signal;
@@ -276,10 +287,15 @@ export class ProviderChain {
       model,
       system: request.system,
       messages,
+      ...(request.settings ? { settings: request.settings } : {}),
       signal: controller.signal,
     });
     const iterator = stream[Symbol.asyncIterator]();
     let started = false;
+    // A provider that cannot count tokens is cut at the estimated count of the whole reply (every attempt's text).
+    const maxTokens = request.settings?.maxOutputTokens;
+    let charsLeft =
+      maxTokens !== undefined && !provider.honoursSettings ? maxTokens * CHARS_PER_TOKEN - partial.length : Infinity;
     try {
       for (;;) {
         const next = await Promise.race([iterator.next(), aborted]);
@@ -288,16 +304,24 @@ export class ProviderChain {
         if (chunk.type === 'usage') {
           if (chunk.inputTokens !== undefined) record.inputTokens = chunk.inputTokens;
           if (chunk.outputTokens !== undefined) record.outputTokens = chunk.outputTokens;
+          if (chunk.finishReason) finish.reason = chunk.finishReason;
           continue;
         }
         if (!chunk.text) continue;
+        const piece = chunk.text.length > charsLeft ? chunk.text.slice(0, Math.max(0, charsLeft)) : chunk.text;
+        charsLeft -= piece.length;
         if (!started) {
           started = true;
           record.firstTokenMs = Math.round(performance.now() - attemptStart);
           handlers.onProvider?.({ provider: provider.name, model, continued: partial.length > 0 });
         }
         arm('idle', this.timeouts.idleMs);
-        handlers.onText(chunk.text);
+        if (piece) handlers.onText(piece);
+        if (piece.length < chunk.text.length) {
+          finish.reason = 'length';
+          void iterator.return?.(undefined)?.catch(() => undefined);
+          break;
+        }
       }
       if (!started) throw new Error('the provider returned an empty reply');
     } catch (err) {

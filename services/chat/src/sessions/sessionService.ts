@@ -15,6 +15,7 @@ import { toMessage, toStoredMessage, type MessageDocument } from '../messages/me
 import type { HistoryCache } from '../messages/historyCache';
 import type { PersonaStore } from '../personas/personaStore';
 import type { ReplyStreams } from '../replies/replyStreams';
+import type { ShareDocument } from '../shares/shareModel';
 import { toSession, type SessionDocument } from './sessionModel';
 
 /** Escapes a user's text for use inside a regular expression, so `a.b*` matches those characters literally. */
@@ -32,6 +33,8 @@ export class SessionService {
     private readonly live?: Pick<ReplyStreams, 'snapshot'>,
     /** The history of sessions this process serves (one replica only): a new session starts empty there. */
     private readonly historyCache?: HistoryCache,
+    /** The conversations' read-only links, which go with their conversation. */
+    private readonly shares?: Model<ShareDocument>,
   ) {}
 
   async create(who: Identity, input: CreateSessionRequest, requestId?: string): Promise<Session> {
@@ -120,10 +123,12 @@ export class SessionService {
     return toSession(doc);
   }
 
-  /** Deletes the session and its messages. Messages go first, so a crash in between leaves no orphans. */
+  /** Deletes the session, its link and its messages; the session goes last, so a crash in between leaves no orphans. */
   async remove(who: Identity, id: string): Promise<void> {
     const session = await this.own(who, id);
     this.historyCache?.forget(session._id.toString());
+    // The link goes first: nobody reads a conversation half deleted.
+    await this.shares?.deleteMany({ sessionId: session._id, ownerId: who.userId });
     await this.messages.deleteMany({ sessionId: session._id, ownerId: who.userId });
     await this.sessions.deleteOne({ _id: session._id, ownerId: who.userId });
   }

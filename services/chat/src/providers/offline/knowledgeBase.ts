@@ -11,6 +11,8 @@ export interface KnowledgeSection {
   text: string;
   /** Persona ids this section serves, or ['all']. */
   personas: string[];
+  /** The language the section is written in (front matter `language:`, English by default). */
+  language: string;
 }
 
 export interface KnowledgeHit {
@@ -58,6 +60,7 @@ function parseFile(file: string, raw: string): KnowledgeSection[] {
   const body = front ? raw.slice(front[0].length) : raw;
   const source = meta.title ?? path.basename(file, '.md');
   const personas = (meta.personas ?? 'all').split(',').map((p) => p.trim().toLowerCase());
+  const language = (meta.language ?? 'en').trim().toLowerCase();
   return body
     .split(/^## /m)
     .map((chunk) => chunk.trim())
@@ -70,6 +73,7 @@ function parseFile(file: string, raw: string): KnowledgeSection[] {
         heading: heading.trim(),
         text: lines.join('\n').trim(),
         personas,
+        language,
       };
     })
     .filter((s) => s.text.length > 0);
@@ -117,8 +121,24 @@ export class KnowledgeBase {
     return this.sections.size;
   }
 
-  /** The best sections for a persona's question, best first; empty when nothing relevant matched. */
-  search(question: string, personaId: string, limit = 2): KnowledgeHit[] {
+  /** The first section with this heading (in English unless a language is given), if any. */
+  find(heading: string, language = 'en'): KnowledgeSection | undefined {
+    for (const section of this.sections.values())
+      if (section.heading === heading && section.language === language) return section;
+    return undefined;
+  }
+
+  /** Whether any section is written in this language (a primary subtag such as `fr`). */
+  hasLanguage(language: string): boolean {
+    for (const section of this.sections.values()) if (section.language === language) return true;
+    return false;
+  }
+
+  /**
+   * The best sections for a persona's question, best first; empty when nothing relevant matched. With a language,
+   * sections written in it come first when any of them is relevant; otherwise the best in any language.
+   */
+  search(question: string, personaId: string, limit = 2, language?: string): KnowledgeHit[] {
     const terms = meaningfulTerms(question);
     if (terms.length === 0) return [];
     const results: SearchResult[] = this.index.search(terms.join(' '), {
@@ -135,7 +155,9 @@ export class KnowledgeBase {
       return { section: this.sections.get(r.id as string)!, score: r.score, coverage: covered.length / terms.length };
     });
     // Honest rather than loosely related: at least half of the question's words must match the section.
-    const relevant = hits.filter((h) => h.coverage >= 0.5);
+    const matching = hits.filter((h) => h.coverage >= 0.5);
+    const own = language ? matching.filter((h) => h.section.language === language) : [];
+    const relevant = own.length > 0 ? own : matching;
     const best = relevant[0];
     if (!best) return [];
     return relevant.filter((h) => h.score >= best.score * 0.6).slice(0, limit);

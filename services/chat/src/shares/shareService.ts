@@ -1,0 +1,124 @@
+import { SHARED_CONVERSATION_MAX_MESSAGES, type ConversationShare, type SharedConversation } from '@kasa/contracts';
+import { InputError, NotFoundError } from '@kasa/service-kit';
+import type { Model } from 'mongoose';
+import type { Identity } from '../identity/identity';
+import { toMessage, type MessageDocument } from '../messages/messageModel';
+import type { PersonaStore } from '../personas/personaStore';
+import type { SessionDocument } from '../sessions/sessionModel';
+import type { SessionService } from '../sessions/sessionService';
+import { newShareToken, type ShareDocument } from './shareModel';
+
+const DUPLICATE_KEY = 11000;
+/** What a reader sees of a conversation: finished replies (and stopped ones, as they were left), never one being written. */
+const READABLE = { $in: ['complete', 'stopped'] };
+const GONE = 'This shared conversation does not exist, or its owner stopped sharing it';
+
+/**
+ * Read-only links to conversations. The owner shares (again), reads and stops sharing through their session, which
+ * is a 404 for anyone else; a reader needs only the token, and sees the conversation as it was when it was last
+ * shared, without anything about its owner.
+ */
+export class ShareService {
+  constructor(
+    private readonly shares: Model<ShareDocument>,
+    private readonly sessions: SessionService,
+    private readonly sessionDocs: Model<SessionDocument>,
+    private readonly messages: Model<MessageDocument>,
+    private readonly personas: PersonaStore,
+  ) {}
+
+  /** Shares the conversation up to its latest message: a new link the first time, the same link after. */
+  async share(who: Identity, sessionId: string): Promise<{ share: ConversationShare; created: boolean }> {
+    const session = await this.sessions.own(who, sessionId);
+    const latest = await this.messages
+      .findOne({ sessionId: session._id, ownerId: who.userId, status: READABLE })
+      .sort({ _id: -1 })
+      .select({ _id: 1 })
+      .lean();
+    if (!latest) {
+      throw new InputError('This conversation has no messages yet: send one before sharing it', [
+        { path: 'id', message: 'empty conversation' },
+      ]);
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const existing = await this.shares
+          .findOneAndUpdate(
+            { sessionId: session._id, ownerId: who.userId },
+            { $set: { upTo: latest._id } },
+            { new: true },
+          )
+          .lean();
+        if (existing) return { share: await this.describe(existing), created: false };
+        const created = (
+          await this.shares.create({
+            _id: newShareToken(),
+            sessionId: session._id,
+            ownerId: who.userId,
+            upTo: latest._id,
+          })
+        ).toObject();
+        return { share: await this.describe(created), created: true };
+      } catch (err) {
+        // The same conversation shared twice at once: the other request made the link; update that one.
+        if ((err as { code?: number }).code !== DUPLICATE_KEY || attempt > 0) throw err;
+      }
+    }
+  }
+
+  /** The conversation's link, or a 404 when it is not shared (or not the caller's). */
+  async get(who: Identity, sessionId: string): Promise<ConversationShare> {
+    const session = await this.sessions.own(who, sessionId);
+    const share = await this.shares.findOne({ sessionId: session._id, ownerId: who.userId }).lean();
+    if (!share) throw new NotFoundError('This conversation is not shared');
+    return this.describe(share);
+  }
+
+  /** Stops sharing: the link answers 404 from now on. Stopping a conversation that is not shared is not an error. */
+  async stop(who: Identity, sessionId: string): Promise<void> {
+    const session = await this.sessions.own(who, sessionId);
+    await this.shares.deleteOne({ sessionId: session._id, ownerId: who.userId });
+  }
+
+  /** What anyone with the link reads. */
+  async read(token: string): Promise<SharedConversation> {
+    const share = await this.shares.findById(token).lean();
+    if (!share) throw new NotFoundError(GONE);
+    const session = await this.sessionDocs.findOne({ _id: share.sessionId, ownerId: share.ownerId }).lean();
+    if (!session) throw new NotFoundError(GONE);
+    const docs = await this.messages
+      .find({ sessionId: session._id, ownerId: share.ownerId, _id: { $lte: share.upTo }, status: READABLE })
+      .sort({ _id: -1 })
+      .limit(SHARED_CONVERSATION_MAX_MESSAGES + 1)
+      .lean();
+    const persona = await this.personas.findForUser(session.personaId, share.ownerId);
+    return {
+      title: session.title,
+      persona: {
+        id: session.personaId,
+        name: persona?.name ?? session.personaId,
+        ...(persona?.avatar ? { avatar: persona.avatar } : {}),
+        ...(persona?.color ? { color: persona.color } : {}),
+      },
+      sharedAt: share.updatedAt.toISOString(),
+      messages: docs.slice(0, SHARED_CONVERSATION_MAX_MESSAGES).reverse().map(toMessage),
+      truncated: docs.length > SHARED_CONVERSATION_MAX_MESSAGES,
+    };
+  }
+
+  private async describe(share: ShareDocument): Promise<ConversationShare> {
+    const messageCount = await this.messages.countDocuments({
+      sessionId: share.sessionId,
+      ownerId: share.ownerId,
+      _id: { $lte: share.upTo },
+      status: READABLE,
+    });
+    return {
+      token: share._id,
+      path: `/share/${share._id}`,
+      sessionId: share.sessionId.toString(),
+      messageCount: Math.min(messageCount, SHARED_CONVERSATION_MAX_MESSAGES),
+      sharedAt: share.updatedAt.toISOString(),
+    };
+  }
+}
