@@ -1,3 +1,4 @@
+import { BODY_LIMITS } from '@kasa/contracts';
 import { createServiceApp, type RuntimeAppDeps } from '@kasa/service-kit';
 import type { Express } from 'express';
 import { createAnalyticsRouter } from './analytics/analyticsRouter';
@@ -21,6 +22,8 @@ export function createApp(deps: StatusAppDeps): Express {
   const dashboards = { queryTimeoutMs: deps.queryTimeoutMs, health: deps.health };
   return createServiceApp({
     ...deps,
+    // The same limit as the gateway's status routes (BODY_LIMITS in @kasa/contracts).
+    bodyLimit: BODY_LIMITS.status,
     routes: [
       createStatusRouter(deps),
       createServicesStatusRouter(deps.servicesStatus, dashboards),

@@ -242,6 +242,8 @@ describe('the rules of the service status page', () => {
     expect(state('status')).toMatchObject({ status: 'operational' });
     expect(state('ai:openai')).toMatchObject({ status: 'down', provider: 'openai' });
     expect(state('ai:offline')).toMatchObject({ status: 'operational', provider: 'offline' });
+    // The one line for chat's AI providers: the only configured one is failing, so replies come from offline.
+    expect(state('ai-providers')).toMatchObject({ status: 'degraded', provider: 'openai' });
     expect(state('speech:espeak-ng')).toMatchObject({ status: 'operational', provider: 'espeak-ng' });
     expect(state('translation')).toMatchObject({ status: 'degraded', provider: 'offline' });
     expect(state('transcription')).toMatchObject({ status: 'unknown' });

@@ -14,8 +14,13 @@ export interface ServiceAppOptions {
   /** Readiness checks by name, e.g. `{ database: () => db.isReady(), broker: () => bus.isConnected() }`. */
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
-  /** JSON body limit; bodies larger than this get a 413. */
-  bodyLimit?: string;
+  /** JSON body limit (bytes, or a size such as `64kb`); bodies larger than this get a 413 naming it. */
+  bodyLimit?: string | number;
+  /**
+   * JSON body limits of their own for the paths under some prefixes, e.g. `{ '/v1': BODY_LIMITS.openAI }`: those
+   * bodies are parsed up to that limit instead of `bodyLimit`.
+   */
+  bodyLimits?: Record<string, string | number>;
   /** Where each request's span goes (OpenTelemetry export); none when tracing is not configured. */
   spans?: SpanRecorder;
   /** The service's own routes, mounted after the shared middleware and before the 404 and error handlers. */
@@ -52,6 +57,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.get('/metrics', async (_req, res) => {
     res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
   });
+  // A body is parsed once: the first parser that reads it marks it parsed, and the general one below skips it.
+  for (const [prefix, limit] of Object.entries(options.bodyLimits ?? {})) app.use(prefix, express.json({ limit }));
   app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
   // After the body parser: it calls next() from the socket's 'end' event, which would leave the request's context.
   app.use((req, res, next) => {

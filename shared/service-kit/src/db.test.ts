@@ -1,3 +1,4 @@
+import mongoose from 'mongoose';
 import { isDatabaseUnavailableError, isTransientDatabaseError, withTransientRetry } from './db';
 
 const busy = Object.assign(new Error('[collection.go:191] database is locked (5) (SQLITE_BUSY)'), {
@@ -76,6 +77,19 @@ describe('isDatabaseUnavailableError', () => {
     expect(
       isDatabaseUnavailableError(new Error('upload failed', { cause: { name: 'MongoNetworkError', message: 'x' } })),
     ).toBe(true);
+  });
+
+  it("recognizes the driver's network errors by class, labels and shutdown codes whatever their names", () => {
+    const { MongoNetworkError } = mongoose.mongo;
+    class RenamedNetworkError extends MongoNetworkError {
+      override get name() {
+        return 'MongoSomeFutureNetworkError';
+      }
+    }
+    expect(isDatabaseUnavailableError(new RenamedNetworkError('connection 4 to 127.0.0.1:27017 closed'))).toBe(true);
+    expect(isDatabaseUnavailableError({ name: 'MongoError', message: 'x', errorLabels: ['ResetPool'] })).toBe(true);
+    expect(isDatabaseUnavailableError({ name: 'MongoServerError', message: 'shutting down', code: 91 })).toBe(true);
+    expect(isDatabaseUnavailableError({ name: 'MongoServerError', message: 'x', code: 11600 })).toBe(true);
   });
 
   it('leaves alone what a retry would not fix', () => {

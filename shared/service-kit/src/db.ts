@@ -120,6 +120,12 @@ const UNREACHABLE_ERRORS = new Set([
   'MongoWaitQueueTimeoutError',
 ]);
 
+/** Server error codes that mean the server is going away or cannot reach its peers (the driver retries these). */
+const SERVER_UNAVAILABLE_CODES = new Set([
+  6 /* HostUnreachable */, 7 /* HostNotFound */, 89 /* NetworkTimeout */, 91 /* ShutdownInProgress */,
+  9001 /* SocketException */, 11600 /* InterruptedAtShutdown */,
+]);
+
 /**
  * Whether an error means the database could not be reached rather than that the request was wrong: the driver found
  * no server in time, the connection dropped, or mongoose gave up waiting for a connection. The error handler answers
@@ -127,8 +133,20 @@ const UNREACHABLE_ERRORS = new Set([
  */
 export function isDatabaseUnavailableError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
-    const { name, message } = e as { name?: string; message?: string };
+    const { name, message, code, errorLabels } = e as {
+      name?: string;
+      message?: string;
+      code?: unknown;
+      errorLabels?: unknown;
+    };
     if (typeof name === 'string' && UNREACHABLE_ERRORS.has(name)) return true;
+    // Any network error of the driver, whatever its class is named in this driver version.
+    if (e instanceof mongoose.mongo.MongoNetworkError || e instanceof mongoose.mongo.MongoServerSelectionError) {
+      return true;
+    }
+    if (typeof code === 'number' && SERVER_UNAVAILABLE_CODES.has(code)) return true;
+    const labels = errorLabels instanceof Set ? [...errorLabels] : Array.isArray(errorLabels) ? errorLabels : [];
+    if (labels.includes('ResetPool') || labels.includes('PoolRequstedRetry')) return true;
     if (name === 'MongooseError' && typeof message === 'string' && /buffering timed out/.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }

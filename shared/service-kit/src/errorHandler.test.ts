@@ -47,3 +47,46 @@ describe('errorHandler', () => {
     expect(JSON.stringify(res.body)).not.toContain('secret detail');
   });
 });
+
+describe('errorHandler with bodies over the limit', () => {
+  function appParsing(limit: number) {
+    const app = express();
+    app.use(express.json({ limit }));
+    app.post(['/api/things', '/v1/things'], (_req, res) => {
+      res.status(201).json({});
+    });
+    app.use(errorHandler());
+    return app;
+  }
+  const big = JSON.stringify({ text: 'x'.repeat(70 * 1024) });
+
+  it('answers 413 payload_too_large naming the limit', async () => {
+    const res = await request(appParsing(64 * 1024))
+      .post('/api/things')
+      .set('content-type', 'application/json')
+      .send(big);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({
+      message: 'The request body is too large: the limit is 64 KB.',
+      code: 'payload_too_large',
+      requestId: expect.any(String),
+    });
+  });
+
+  it('answers in OpenAI’s error shape too on /v1 paths', async () => {
+    const res = await request(appParsing(64 * 1024))
+      .post('/v1/things')
+      .set('content-type', 'application/json')
+      .send(big);
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({
+      code: 'payload_too_large',
+      error: {
+        message: 'The request body is too large: the limit is 64 KB.',
+        type: 'invalid_request_error',
+        code: 'payload_too_large',
+        param: null,
+      },
+    });
+  });
+});

@@ -1,5 +1,12 @@
-import { ErrorCode, type ErrorBody } from '@kasa/contracts';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import {
+  ErrorCode,
+  isOpenAIPath,
+  openAIErrorOf,
+  payloadTooLargeMessage,
+  type ErrorBody,
+  type OpenAIError,
+} from '@kasa/contracts';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { isDatabaseUnavailableError, isQueryTimeLimitError } from './db';
 import { HttpError } from './errors';
@@ -9,6 +16,16 @@ import { describeIssues } from './validation';
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  /** entity.too.large: the limit in bytes. */
+  limit?: number;
+}
+
+/**
+ * The shared error body; on the OpenAI-compatible `/v1/*` paths it also carries OpenAI's `error` object (which
+ * OpenAI's client libraries read), whatever failed: a body too large or not JSON, an unknown path, a thrown error.
+ */
+function errorBodyOf(req: Request, status: number, body: ErrorBody): ErrorBody & { error?: OpenAIError } {
+  return isOpenAIPath(req.originalUrl) ? { ...body, error: openAIErrorOf(status, body) } : body;
 }
 
 function toHttpError(err: unknown): HttpError {
@@ -22,7 +39,13 @@ function toHttpError(err: unknown): HttpError {
     case 'entity.parse.failed':
       return new HttpError(400, ErrorCode.malformedJson, 'The request body is not valid JSON');
     case 'entity.too.large':
-      return new HttpError(413, ErrorCode.payloadTooLarge, 'The request body is too large');
+      return new HttpError(
+        413,
+        ErrorCode.payloadTooLarge,
+        typeof parserError.limit === 'number'
+          ? payloadTooLargeMessage(parserError.limit)
+          : 'The request body is too large',
+      );
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new HttpError(415, ErrorCode.unsupportedMediaType, 'The request body encoding is not supported');
@@ -67,7 +90,7 @@ export function errorHandler(): ErrorRequestHandler {
     } else if (httpError.status >= 500) req.log?.error({ err }, 'request failed');
     const body: ErrorBody = { message: httpError.message, code: httpError.code, requestId: String(req.id ?? '') };
     if (httpError.details !== undefined) body.details = httpError.details;
-    res.status(httpError.status).json(body);
+    res.status(httpError.status).json(errorBodyOf(req, httpError.status, body));
   };
 }
 
@@ -79,6 +102,6 @@ export function notFoundHandler(): RequestHandler {
       code: ErrorCode.notFound,
       requestId: String(req.id ?? ''),
     };
-    res.status(404).json(body);
+    res.status(404).json(errorBodyOf(req, 404, body));
   };
 }

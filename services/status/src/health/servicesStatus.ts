@@ -4,6 +4,7 @@ import { probeService, type ProbeResult } from '../probes/readinessProbe';
 import type { DashboardHealth } from '../queries/queryLimits';
 import type { CallFigures, RequestStore } from '../requests/requestStore';
 import { PLATFORM_SERVICES, type PlatformService } from '../requests/routeAreas';
+import { aiProvidersSummary } from './aiProviders';
 import { fetchVoiceStatus, voiceComponents, type ComponentState } from './voiceComponents';
 
 export interface ServicesStatusOptions {
@@ -184,11 +185,14 @@ export class ServicesStatus {
     return probeService(name, url, this.options.probeTimeoutMs);
   }
 
-  /** Chat's AI providers, from the components of its newest heartbeat; unknown while chat is down. */
+  /**
+   * Chat's AI providers, from the components of its newest heartbeat (unknown while chat is down), and one summary
+   * line for them all (`ai-providers`), which says when no AI provider is configured.
+   */
   private chatParts(chat: { entry: ServiceStatus; instances: ServiceInstance[] }): ServiceStatus[] {
     const newest = chat.instances.find((i) => i.components.length > 0);
     if (!newest) return [];
-    return newest.components.map((c) => ({
+    const parts = newest.components.map((c) => ({
       name: c.name,
       status: chat.entry.status === 'down' ? 'unknown' : c.state,
       provider: c.provider,
@@ -197,6 +201,8 @@ export class ServicesStatus {
       requests: 0,
       errors: 0,
     }));
+    const summary = aiProvidersSummary(parts);
+    return summary ? [summary, ...parts] : parts;
   }
 
   /** Voice's speech engines and translation, as voice reports them now; unknown while it does not answer. */
