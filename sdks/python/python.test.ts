@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { FakeOpenAI, type FakeMode } from '../../tests/support/fakeOpenAI';
+import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
+import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
 import { startPlatform, type RunningPlatform } from '../../tests/support/platform';
 
 /**
@@ -13,34 +12,14 @@ import { startPlatform, type RunningPlatform } from '../../tests/support/platfor
  * tests and integration tests) with Debian's python3 and fails with pytest's output when any Python test fails.
  *
  * The Python tests set the fake provider's behaviour (a long reply, an endless one) and read whether the platform
- * hung up on it through a small control server of this suite (KASA_FAKE_PROVIDER_URL).
+ * hung up on it through a small control server (tests/support/fakeProviderControl.ts, at KASA_FAKE_PROVIDER_URL).
  */
 const ROOT = path.resolve(__dirname, '../..');
 const PYTHON = '/usr/bin/python3';
 
 let platform: RunningPlatform;
 let provider: FakeOpenAI;
-let control: http.Server;
-
-/** PUT /mode sets the provider's mode; GET /requests/last says what the platform last asked it and when it hung up. */
-function startControl(fake: FakeOpenAI): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.method === 'PUT' && req.url === '/mode') {
-        fake.mode = JSON.parse(raw) as FakeMode;
-        send(200, fake.mode);
-      } else if (req.method === 'GET' && req.url === '/requests/last') {
-        const last = fake.requests.at(-1);
-        send(last ? 200 : 404, last ? { ...last, count: fake.requests.length } : { message: 'No request yet' });
-      } else send(404, { message: `No ${req.method} ${req.url}` });
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+let control: FakeProviderControl;
 
 /** How long pytest may run: less than the test's own timeout, so that a hung run is killed and its output shown. */
 const PYTEST_LIMIT_MS = 540_000;
@@ -71,18 +50,17 @@ function runPytest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 
 beforeAll(async () => {
   provider = await new FakeOpenAI().start();
-  control = await startControl(provider);
-  platform = await startPlatform({ CHAT_PROVIDERS: 'fake', FAKE_BASE_URL: provider.baseURL, FAKE_MODEL: 'fake-model' });
+  control = await startFakeProviderControl(provider);
+  platform = await startPlatform(fakeProviderEnv(provider));
 }, 120_000);
 
 afterAll(async () => {
   await platform?.stop();
   await provider?.stop();
-  await new Promise((resolve) => control?.close(resolve));
+  await control?.stop();
 });
 
 it('passes the Python SDK’s unit and integration tests against the platform', async () => {
-  const { port } = control.address() as AddressInfo;
   const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-pytest-'));
   const report = path.join(reportDir, 'report.xml');
   try {
@@ -90,7 +68,7 @@ it('passes the Python SDK’s unit and integration tests against the platform', 
     const only = process.env.KASA_PYTEST_ARGS?.split(' ').filter(Boolean) ?? [];
     const { code, output } = await runPytest([`--junitxml=${report}`, ...only], {
       KASA_BASE_URL: platform.baseUrl,
-      KASA_FAKE_PROVIDER_URL: `http://127.0.0.1:${port}`,
+      KASA_FAKE_PROVIDER_URL: control.url,
     });
     if (code !== 0) {
       const logs = platform.logs.slice(-30).join('\n');

@@ -1,4 +1,4 @@
-import { readServerSentEvents, type ServerSentEvent } from './sse';
+import { readServerSentEvents, type ServerSentEvent } from './sse.js';
 
 /** What a decoder makes of one Server-Sent Event: an item to hand out, nothing (skip it), or the end. */
 export type Decoded<T> = { item: T } | { skip: true } | { end: true; item?: T };

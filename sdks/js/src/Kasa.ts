@@ -1,13 +1,14 @@
-import { HttpClient } from './http';
-import { ApiKeysResource } from './resources/apiKeys';
-import { AuthResource } from './resources/auth';
-import { ChatResource } from './resources/chat';
-import { CompletionsResource } from './resources/completions';
-import { GeoResource } from './resources/geo';
-import { LanguagesResource } from './resources/languages';
-import { PersonasResource } from './resources/personas';
-import { VoiceResource } from './resources/voice';
-import { DEFAULT_RETRY_POLICY } from './retry';
+import { HttpClient } from './http.js';
+import { ApiKeysResource } from './resources/apiKeys.js';
+import { AuthResource } from './resources/auth.js';
+import { ChatResource } from './resources/chat.js';
+import { CompletionsResource } from './resources/completions.js';
+import { GeoResource } from './resources/geo.js';
+import { LanguagesResource } from './resources/languages.js';
+import { PersonasResource } from './resources/personas.js';
+import { VideoResource } from './resources/video.js';
+import { VoiceResource } from './resources/voice.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
 
 export interface KasaOptions {
   /** Where the Kasa API is, e.g. `https://kasa.example` (`''` in a page served by Kasa itself: same origin). */
@@ -16,10 +17,18 @@ export interface KasaOptions {
   apiKey?: string;
   /** An access token from sign-in. Used instead of `apiKey` when both are set; `auth.login` sets it. */
   token?: string;
-  /** Retries after the first attempt, on 429 and (idempotent calls) network errors. Default 2; 0 turns them off. */
+  /**
+   * Retries after the first attempt of a call that is safe to repeat (idempotent, or sent with an Idempotency-Key),
+   * after a 429, 502, 503 or 504 or a failed connection. Default 2; 0 turns them off.
+   */
   maxRetries?: number;
   /** The longest wait before a retry, in ms (default 60 000). A longer Retry-After is not waited for. */
   maxRetryDelayMs?: number;
+  /**
+   * Whether creating calls carry an automatic Idempotency-Key, a new UUID per call kept on its retries (default
+   * true). With false they carry one only when the call passes `idempotencyKey`, and are otherwise never retried.
+   */
+  idempotencyKeys?: boolean;
   /** The fetch to use; the global one by default (browsers, Node 20+). */
   fetch?: typeof fetch;
   /** Headers sent with every call. */
@@ -42,6 +51,7 @@ export class Kasa {
   readonly chat: ChatResource;
   readonly completions: CompletionsResource;
   readonly voice: VoiceResource;
+  readonly video: VideoResource;
   readonly languages: LanguagesResource;
   readonly geo: GeoResource;
   readonly apiKeys: ApiKeysResource;
@@ -67,12 +77,14 @@ export class Kasa {
         ...(options.maxRetryDelayMs === undefined ? {} : { maxRetryDelayMs: options.maxRetryDelayMs }),
       },
       headers: { ...options.headers },
+      idempotencyKeys: options.idempotencyKeys ?? true,
     });
     this.auth = new AuthResource(http, (token) => this.setToken(token));
     this.personas = new PersonasResource(http);
     this.chat = new ChatResource(http);
     this.completions = new CompletionsResource(http);
     this.voice = new VoiceResource(http);
+    this.video = new VideoResource(http);
     this.languages = new LanguagesResource(http);
     this.geo = new GeoResource(http);
     this.apiKeys = new ApiKeysResource(http);

@@ -10,6 +10,10 @@ export interface KasaErrorBody {
 export const NETWORK_ERROR = 'network_error';
 /** `code` of a KasaError raised when a streamed reply reported an error after it had started. */
 export const STREAM_ERROR = 'stream_error';
+/** `code` of a KasaError raised when a wait (`video.wait`) ran out of time before what it waited for happened. */
+export const WAIT_TIMEOUT = 'wait_timeout';
+/** `code` of a KasaError raised by `video.download` for a job that has no video (it has not succeeded). */
+export const VIDEO_NOT_READY = 'video_not_ready';
 
 /**
  * A failed call to the Kasa API. `status` is the HTTP status (0 when no answer arrived), `code` the API's stable

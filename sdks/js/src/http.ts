@@ -1,5 +1,6 @@
-import { KasaError, NETWORK_ERROR, errorFromResponse } from './KasaError';
-import { backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry';
+import { newIdempotencyKey } from './idempotency.js';
+import { KasaError, NETWORK_ERROR, errorFromResponse } from './KasaError.js';
+import { backoffDelay, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -11,6 +12,14 @@ export interface CallOptions {
   maxRetries?: number;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
+  /**
+   * The Idempotency-Key of a creating call (`chat.sessions.create`, `chat.messages.send` and `stream`,
+   * `completions.create` and `stream`, `apiKeys.create`, `voice.synthesize`, `video.create`, `auth.register`). Left
+   * out, the client makes a new one per call (unless `idempotencyKeys: false`); pass your own to tie a retry in
+   * another process to the first attempt. Kasa answers a repeated key with the first answer
+   * (`Idempotent-Replayed: true`).
+   */
+  idempotencyKey?: string;
 }
 
 export type QueryValue = string | number | boolean | undefined;
@@ -22,6 +31,12 @@ export interface RequestSpec {
   body?: unknown;
   /** The Accept header; `application/json` by default. */
   accept?: string;
+  /** A call that creates something: it carries an Idempotency-Key (which makes it safe to repeat). */
+  creates?: boolean;
+  /** A POST or PATCH that is safe to repeat as it is (signing in, renaming, stopping, detecting a language). */
+  idempotent?: boolean;
+  /** Sent without the client's credential (a public address, such as a finished video's). */
+  anonymous?: boolean;
   options?: CallOptions | undefined;
 }
 
@@ -32,21 +47,24 @@ export interface HttpClientConfig {
   credential: () => string | undefined;
   retry: RetryPolicy;
   headers: Record<string, string>;
+  /** Whether creating calls get an automatic Idempotency-Key (without one they are never retried). */
+  idempotencyKeys: boolean;
 }
 
-/** Calls a network failure may be retried on: repeating them cannot do anything twice. */
-const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
+/** Methods that are safe to repeat: doing them twice has the effect of doing them once. */
+const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
 
 /**
  * The transport under every SDK call: JSON in and out, the bearer credential, Kasa's error body turned into a
- * KasaError, and bounded retries — on 429 for any call (the API refused it before doing anything), waiting as long as
- * Retry-After says, and on network errors for idempotent calls only.
+ * KasaError, Idempotency-Keys on creating calls, and bounded retries of the calls that are safe to repeat (see
+ * `retryDelay` for which failures, and how long it waits).
  */
 export class HttpClient {
   constructor(private readonly config: HttpClientConfig) {}
 
   url(path: string, query?: Record<string, QueryValue>): string {
-    const base = this.config.baseUrl.replace(/\/+$/, '');
+    // A full address (a file on another host) is used as it is; a path is the API's.
+    const base = /^https?:\/\//i.test(path) ? '' : this.config.baseUrl.replace(/\/+$/, '');
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, String(value));
     const search = params.toString();
@@ -57,28 +75,30 @@ export class HttpClient {
   async send(spec: RequestSpec): Promise<Response> {
     const url = this.url(spec.path, spec.query);
     const signal = spec.options?.signal;
-    const policy = this.config.retry;
-    const maxRetries = spec.options?.maxRetries ?? policy.maxRetries;
+    const policy = { ...this.config.retry, maxRetries: spec.options?.maxRetries ?? this.config.retry.maxRetries };
+    // One key per call, the same on each of its retries: that is what lets the server answer a retry of a call whose
+    // answer was lost with the first answer, instead of doing it twice.
+    const idempotencyKey = this.idempotencyKey(spec);
+    const safeToRepeat =
+      IDEMPOTENT_METHODS.has(spec.method) || spec.idempotent === true || idempotencyKey !== undefined;
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await this.config.fetch(url, this.init(spec));
+        response = await this.config.fetch(url, this.init(spec, body, idempotencyKey));
       } catch (err) {
         if (signal?.aborted) throw signal.reason ?? err;
-        if (!IDEMPOTENT.has(spec.method) || attempt >= maxRetries) throw networkError(this.config.baseUrl, err);
+        if (!safeToRepeat || attempt >= policy.maxRetries) throw networkError(this.config.baseUrl, err);
         await sleep(backoffDelay(attempt, policy), signal);
         continue;
       }
       if (response.ok) return response;
-      if (response.status === 429 && attempt < maxRetries) {
-        const wait = parseRetryAfter(response.headers.get('retry-after')) ?? backoffDelay(attempt, policy);
-        if (wait <= policy.maxRetryDelayMs) {
-          await response.body?.cancel().catch(() => undefined);
-          await sleep(wait, signal);
-          continue;
-        }
-      }
-      throw await errorFromResponse(response);
+      const error = await errorFromResponse(response);
+      const wait = safeToRepeat
+        ? retryDelay({ status: response.status, code: error.code, headers: response.headers }, attempt, policy)
+        : undefined;
+      if (wait === undefined) throw error;
+      await sleep(wait, signal);
     }
   }
 
@@ -89,18 +109,33 @@ export class HttpClient {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  private init(spec: RequestSpec): RequestInit {
+  /** The call's Idempotency-Key: the caller's (option or header), else a new one for a creating call. */
+  private idempotencyKey(spec: RequestSpec): string | undefined {
+    if (spec.options?.idempotencyKey !== undefined) return spec.options.idempotencyKey;
+    const header = Object.entries(spec.options?.headers ?? {}).find(
+      ([name]) => name.toLowerCase() === 'idempotency-key',
+    );
+    if (header) return header[1];
+    return spec.creates && this.config.idempotencyKeys ? newIdempotencyKey() : undefined;
+  }
+
+  private init(spec: RequestSpec, body: string | undefined, idempotencyKey: string | undefined): RequestInit {
     const headers: Record<string, string> = {
       Accept: spec.accept ?? 'application/json',
       ...this.config.headers,
       ...spec.options?.headers,
     };
-    const credential = this.config.credential();
+    // The credential is read on every attempt: a sign-in between two tries is used by the second.
+    const credential = spec.anonymous ? undefined : this.config.credential();
     if (credential) headers.Authorization = `Bearer ${credential}`;
+    if (idempotencyKey !== undefined) {
+      for (const name of Object.keys(headers)) if (name.toLowerCase() === 'idempotency-key') delete headers[name];
+      headers['Idempotency-Key'] = idempotencyKey;
+    }
     const init: RequestInit = { method: spec.method, headers };
-    if (spec.body !== undefined) {
+    if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(spec.body);
+      init.body = body;
     }
     if (spec.options?.signal) init.signal = spec.options.signal;
     return init;

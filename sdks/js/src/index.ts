@@ -1,19 +1,29 @@
-export { Kasa, type KasaOptions } from './Kasa';
-export { KasaError, isKasaError, NETWORK_ERROR, STREAM_ERROR, type KasaErrorBody } from './KasaError';
-export { EventStream } from './EventStream';
-export { ReplyStream } from './resources/messages';
-export type { ChatCompletionStream } from './resources/completions';
-export type { CallOptions } from './http';
-export { readServerSentEvents, type ServerSentEvent } from './sse';
-export { parseRetryAfter, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
-export type { AuthResource } from './resources/auth';
-export type { PersonasResource } from './resources/personas';
-export type { ChatResource } from './resources/chat';
-export type { SessionsResource } from './resources/sessions';
-export type { MessagesResource } from './resources/messages';
-export type { CompletionsResource } from './resources/completions';
-export type { VoiceResource } from './resources/voice';
-export type { LanguagesResource } from './resources/languages';
-export type { GeoResource } from './resources/geo';
-export type { ApiKeysResource } from './resources/apiKeys';
-export type * from './types';
+export { Kasa, type KasaOptions } from './Kasa.js';
+export {
+  KasaError,
+  isKasaError,
+  NETWORK_ERROR,
+  STREAM_ERROR,
+  WAIT_TIMEOUT,
+  VIDEO_NOT_READY,
+  type KasaErrorBody,
+} from './KasaError.js';
+export { EventStream } from './EventStream.js';
+export { ReplyStream } from './resources/messages.js';
+export type { ChatCompletionStream } from './resources/completions.js';
+export type { CallOptions } from './http.js';
+export { readServerSentEvents, type ServerSentEvent } from './sse.js';
+export { parseRetryAfter, DEFAULT_RETRY_POLICY, QUOTA_EXCEEDED, type RetryPolicy } from './retry.js';
+export { newIdempotencyKey } from './idempotency.js';
+export type { AuthResource } from './resources/auth.js';
+export type { PersonasResource } from './resources/personas.js';
+export type { ChatResource } from './resources/chat.js';
+export type { SessionsResource } from './resources/sessions.js';
+export type { MessagesResource } from './resources/messages.js';
+export type { CompletionsResource } from './resources/completions.js';
+export type { VoiceResource } from './resources/voice.js';
+export type { VideoResource } from './resources/video.js';
+export type { LanguagesResource } from './resources/languages.js';
+export type { GeoResource } from './resources/geo.js';
+export type { ApiKeysResource } from './resources/apiKeys.js';
+export type * from './types.js';

@@ -1,4 +1,4 @@
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, sleep } from './retry';
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay, sleep } from './retry';
 
 describe('parseRetryAfter', () => {
   it('reads delta-seconds', () => {
@@ -29,6 +29,48 @@ describe('backoffDelay', () => {
       expect(backoffDelay(2, policy)).toBeLessThanOrEqual(400);
       expect(backoffDelay(10, policy)).toBeLessThanOrEqual(1000);
     }
+  });
+});
+
+describe('retryDelay', () => {
+  const answer = (status: number, code: string, headers: Record<string, string> = {}) => ({
+    status,
+    code,
+    headers: new Headers(headers),
+  });
+
+  it('retries 429, 502, 503 and 504 after the wait they name, retry-after-ms first', () => {
+    for (const status of [429, 502, 503, 504]) {
+      expect(retryDelay(answer(status, 'x', { 'retry-after': '2' }), 0, DEFAULT_RETRY_POLICY)).toBe(2000);
+    }
+    const both = answer(503, 'x', { 'retry-after': '2', 'retry-after-ms': '150' });
+    expect(retryDelay(both, 0, DEFAULT_RETRY_POLICY)).toBe(150);
+  });
+
+  it('backs off between half and all of 0.5 s doubling, capped at 8 s, when no wait is named', () => {
+    for (let i = 0; i < 50; i++) {
+      const first = retryDelay(answer(503, 'x'), 0, DEFAULT_RETRY_POLICY)!;
+      expect(first).toBeGreaterThanOrEqual(250);
+      expect(first).toBeLessThanOrEqual(500);
+      const late = retryDelay(answer(503, 'x'), 8, { ...DEFAULT_RETRY_POLICY, maxRetries: 10 })!;
+      expect(late).toBeGreaterThanOrEqual(4000);
+      expect(late).toBeLessThanOrEqual(8000);
+    }
+  });
+
+  it('does not retry other statuses, a spent quota, x-should-retry: false, a long wait or past maxRetries', () => {
+    expect(retryDelay(answer(400, 'validation_failed'), 0, DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(retryDelay(answer(500, 'internal'), 0, DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(retryDelay(answer(429, 'quota_exceeded'), 0, DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(retryDelay(answer(503, 'x', { 'x-should-retry': 'false' }), 0, DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(retryDelay(answer(429, 'rate_limited', { 'retry-after': '3600' }), 0, DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(retryDelay(answer(503, 'x'), 2, DEFAULT_RETRY_POLICY)).toBeUndefined();
+  });
+
+  it('retries whatever the server marks x-should-retry: true', () => {
+    expect(retryDelay(answer(500, 'internal', { 'x-should-retry': 'true' }), 0, DEFAULT_RETRY_POLICY)).toEqual(
+      expect.any(Number),
+    );
   });
 });
 

@@ -1,17 +1,33 @@
-/** How the client retries: bounded, and never longer than the caller is willing to wait. */
+/**
+ * How the client retries: only calls that are safe to repeat, only failures worth another try, bounded, and never
+ * longer than the caller is willing to wait.
+ */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 2). 0 turns retrying off. */
   maxRetries: number;
   /**
-   * The longest single wait (default 60 000 ms). A 429 whose Retry-After asks for more (a monthly quota that is used
-   * up, say) is not retried: the error is thrown at once, since waiting that long is rarely what a caller wants.
+   * The longest single wait (default 60 000 ms). An answer whose Retry-After asks for more is not retried: the error
+   * is thrown at once, since waiting that long inside a call is rarely what a caller wants.
    */
   maxRetryDelayMs: number;
-  /** First back-off after a network error (default 500 ms); it doubles with each attempt, with jitter. */
+  /** The first back-off when the answer names no wait (default 500 ms); it doubles with each attempt, with jitter. */
   baseDelayMs: number;
+  /** The longest back-off the doubling reaches (default 8 000 ms). */
+  maxBackoffMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 2, maxRetryDelayMs: 60_000, baseDelayMs: 500 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 2,
+  maxRetryDelayMs: 60_000,
+  baseDelayMs: 500,
+  maxBackoffMs: 8_000,
+};
+
+/** Statuses worth another try: too many requests, and a gateway or service that is away for now. */
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** `code` of a 429 whose monthly quota is used up: asking again before the month turns cannot help. */
+export const QUOTA_EXCEEDED = 'quota_exceeded';
 
 /**
  * Milliseconds a `Retry-After` header asks to wait: delta-seconds or an HTTP date. Undefined when absent or
@@ -27,10 +43,38 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Math.max(0, date - now);
 }
 
-/** Exponential back-off with full jitter for the `attempt`-th retry (0-based). */
+/** The wait an answer asks for: `retry-after-ms` (finer, when a server sends it), else `Retry-After`. */
+export function requestedWait(headers: Headers, now: number = Date.now()): number | undefined {
+  const millis = headers.get('retry-after-ms')?.trim();
+  if (millis && /^\d+(\.\d+)?$/.test(millis)) return Math.round(Number(millis));
+  return parseRetryAfter(headers.get('retry-after'), now);
+}
+
+/** Exponential back-off with jitter for the `attempt`-th retry (0-based): between half and all of the ceiling. */
 export function backoffDelay(attempt: number, policy: RetryPolicy): number {
-  const ceiling = Math.min(policy.maxRetryDelayMs, policy.baseDelayMs * 2 ** attempt);
+  const ceiling = Math.min(policy.maxRetryDelayMs, policy.maxBackoffMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/**
+ * How long to wait before repeating a call that is safe to repeat and was answered with `status` and error `code`
+ * (the `attempt`-th failure, 0-based), or undefined to throw the error instead. The server has the last word:
+ * `x-should-retry: false` is never retried and `x-should-retry: true` always is (within `maxRetries`). Otherwise only
+ * 429, 502, 503 and 504 are, and never a used-up monthly quota.
+ */
+export function retryDelay(
+  answer: { status: number; code: string; headers: Headers },
+  attempt: number,
+  policy: RetryPolicy,
+): number | undefined {
+  if (attempt >= policy.maxRetries) return undefined;
+  const shouldRetry = answer.headers.get('x-should-retry')?.trim().toLowerCase();
+  if (shouldRetry === 'false') return undefined;
+  if (shouldRetry !== 'true' && (!RETRY_STATUSES.has(answer.status) || answer.code === QUOTA_EXCEEDED)) {
+    return undefined;
+  }
+  const wait = requestedWait(answer.headers) ?? backoffDelay(attempt, policy);
+  return wait > policy.maxRetryDelayMs ? undefined : wait;
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */

@@ -1,75 +1,266 @@
 /**
- * The request and response types of the Kasa API. They are the API's own contracts (zod schemas in
- * `@kasa/contracts`), imported as types only: nothing of zod reaches a bundle that uses this package.
+ * The request and response types of the Kasa API, written out here so that the published declarations stand alone
+ * (no import of the platform's internal packages, nothing of a schema library). They follow the API's contracts
+ * exactly: `test/contractTypes.ts` checks each against its contract both ways, so the type check fails when one of
+ * them drifts.
  */
-import type {
-  ApiKey,
-  ApiKeyScope,
-  AssistantReply,
-  AuthResponse,
-  CreateApiKeyRequest,
-  CreateApiKeyResponse,
-  CreateMessageRequest,
-  CreateSessionRequest,
-  DetectLanguageRequest,
-  DetectLanguageResponse,
-  GeoLookupResponse,
-  Language,
-  LanguageCapability,
-  LanguageList,
-  LoginRequest,
-  MeResponse,
-  Message,
-  OpenAIChatCompletionRequest,
-  Persona,
-  RegisterRequest,
-  Session,
-  SessionPage,
-  SessionWithMessages,
-  StoredMessage,
-  StreamMetaEvent,
-  SubscriptionTier,
-  SynthesizeRequest,
-  SynthesizeResponse,
-  User,
-  Voice,
-  z,
-} from '@kasa/contracts';
 
-export type {
-  ApiKey,
-  ApiKeyScope,
-  AssistantReply,
-  AuthResponse,
-  CreateApiKeyRequest,
-  CreateApiKeyResponse,
-  CreateSessionRequest,
-  DetectLanguageRequest,
-  DetectLanguageResponse,
-  GeoLookupResponse,
-  Language,
-  LanguageCapability,
-  LanguageList,
-  LoginRequest,
-  MeResponse,
-  Message,
-  Persona,
-  RegisterRequest,
-  Session,
-  SessionPage,
-  SessionWithMessages,
-  StoredMessage,
-  SubscriptionTier,
-  SynthesizeResponse,
-  User,
-  Voice,
-};
+/** A plan: what a subscription includes (voice needs Pro or Enterprise). */
+export type SubscriptionTier = 'free' | 'pro' | 'enterprise';
 
-/** What `messages.send` and `messages.stream` take: the message; `role` is always `user` and filled in. */
-export type SendMessageInput = Omit<z.input<typeof CreateMessageRequest>, 'role'>;
+/** A signed-up person. `createdAt` is an ISO 8601 date-time. */
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+  subscriptionTier: SubscriptionTier;
+  createdAt: string;
+}
+
+/** POST /api/auth/register. */
+export interface RegisterRequest {
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** POST /api/auth/login. */
+export interface LoginRequest {
+  email: string;
+  password: string;
+}
+
+/** The answer to register and login: the access token and who it belongs to. */
+export interface AuthResponse {
+  success: true;
+  token: string;
+  user: User;
+  message: string;
+}
+
+/** GET /api/auth/me. */
+export interface MeResponse {
+  success: true;
+  user: User;
+}
+
+/** What an API key may be used for. */
+export type ApiKeyScope = 'chat' | 'voice' | 'analytics';
+
+/** POST /api/developer/keys. `expiresInDays` null or left out: the key does not expire. */
+export interface CreateApiKeyRequest {
+  name: string;
+  expiresInDays?: number | null | undefined;
+  /** Default: every scope. */
+  scopes?: ApiKeyScope[] | undefined;
+  /** A key of the caller's team rather than their own (team admins). */
+  team?: boolean | undefined;
+}
+
+/** An API key as listed: masked, never its secret. Dates are ISO 8601 date-times. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  maskedKey: string;
+  scopes: ApiKeyScope[];
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  teamId: string | null;
+}
+
+/** The answer to creating a key: `secret` is shown this once. */
+export interface CreateApiKeyResponse {
+  secret: string;
+  key: ApiKey;
+  message: string;
+}
+
+/** A persona to chat with (Kasa's six, and an Enterprise account's own). */
+export interface Persona {
+  id: string;
+  name: string;
+  expertise: string;
+  systemPrompt: string;
+  avatar?: string | undefined;
+  color?: string | undefined;
+  greeting?: string | undefined;
+}
+
+/** POST /api/chat/sessions. */
+export interface CreateSessionRequest {
+  personaId: string;
+  title: string;
+}
+
+/** A conversation with one persona. `createdAt` is an ISO 8601 date-time. */
+export interface Session {
+  id: string;
+  personaId: string;
+  title: string;
+  createdAt: string;
+}
+
+/** One page of sessions, newest first; `nextCursor` leads to older ones (null on the last page). */
+export interface SessionPage {
+  sessions: Session[];
+  nextCursor: string | null;
+}
+
+export type MessageRole = 'user' | 'assistant';
+export type MessageType = 'text' | 'voice' | 'image';
+/** How a stored assistant message ended (`streaming` while it is being written). */
+export type MessageStatus = 'streaming' | 'complete' | 'stopped' | 'failed';
+
+/** A message as the spec names it. `timestamp` is an ISO 8601 date-time. */
+export interface Message {
+  id: string;
+  role: MessageRole;
+  content: string;
+  timestamp: string;
+}
+
+/** A message as stored: the spec's fields plus its type, how it ended and who wrote it. */
+export interface StoredMessage extends Message {
+  type: MessageType;
+  status: MessageStatus;
+  provider?: string | undefined;
+  model?: string | undefined;
+}
+
+/** A session with one page of its messages (oldest first within the page); `nextCursor` leads to older ones. */
+export interface SessionWithMessages extends Session {
+  messages: StoredMessage[];
+  nextCursor: string | null;
+}
+
+/** A conversation's read-only link: `path` (`/share/<token>`) on the site's origin. `sharedAt` is ISO 8601. */
+export interface ConversationShare {
+  token: string;
+  path: string;
+  sessionId: string;
+  /** Messages a reader sees: those written up to `sharedAt` (sharing again moves it to now). */
+  messageCount: number;
+  sharedAt: string;
+}
+
+/** What anyone with the link reads: the conversation as it was when last shared, nothing about its owner. */
+export interface SharedConversation {
+  title: string;
+  persona: { id: string; name: string; avatar?: string | undefined; color?: string | undefined };
+  sharedAt: string;
+  messages: Message[];
+  /** True when older messages were left out (a shared page shows at most the latest 200). */
+  truncated: boolean;
+}
+
+/** The stored assistant reply to a message, with the id of the stored user message. */
+export interface AssistantReply extends StoredMessage {
+  userMessageId: string;
+}
+
+/** What `messages.send` and `messages.stream` take: the message (its `role` is always `user` and filled in). */
+export interface SendMessageInput {
+  content: string;
+  /** Default `text`. */
+  type?: MessageType | undefined;
+  /** The user's language as a BCP 47 tag (`tw`, `fr-CI`), or `auto` (the default) to detect it. */
+  language?: string | undefined;
+  /**
+   * With `true`, a streamed reply survives a dropped connection: it goes on being written and stored, and only
+   * `messages.stop` stops it. By default the client going away is the stop.
+   */
+  resumable?: boolean | undefined;
+}
 
 /** What `voice.synthesize` takes (`language` defaults to `en`; `auto` detects it). */
-export type SynthesizeInput = z.input<typeof SynthesizeRequest>;
+export interface SynthesizeInput {
+  text: string;
+  voice?: string | undefined;
+  language?: string | undefined;
+}
+
+/** The answer to `voice.synthesize`: where the audio is (no credential needed to fetch it) and how long it lasts. */
+export interface SynthesizeResponse {
+  audioUrl: string;
+  /** Seconds. */
+  duration: number;
+  id?: string | undefined;
+  contentType?: string | undefined;
+  language?: string | undefined;
+  voice?: string | undefined;
+  engine?: string | undefined;
+}
+
+/** A voice of an installed speech engine. */
+export interface Voice {
+  id: string;
+  name: string;
+  language: string;
+  locale: string;
+  engine: string;
+  gender?: 'male' | 'female' | undefined;
+}
+
+/** Something Kasa can do in a language. */
+export type LanguageCapability = 'detect' | 'chat' | 'speak' | 'listen' | 'translate';
+
+/** A language of the catalogue and what Kasa can do in it. */
+export interface Language {
+  code: string;
+  iso6391: string | null;
+  iso6393: string;
+  name: string;
+  nativeName: string;
+  capabilities: Record<LanguageCapability, boolean>;
+}
+
+/** GET /api/languages. */
+export interface LanguageList {
+  count: number;
+  languages: Language[];
+}
+
+/** POST /api/languages/detect: the text, and what else is known about the writer's language. */
+export interface DetectLanguageRequest {
+  text: string;
+  hints?:
+    | {
+        userLanguage?: string | undefined;
+        browserLocale?: string | undefined;
+        recent?: string[] | undefined;
+      }
+    | undefined;
+}
+
+/** One candidate language with its confidence (0 to 1). */
+export interface LanguageGuess {
+  language: string;
+  name: string;
+  confidence: number;
+}
+
+/** The likeliest language, and the other candidates. */
+export interface DetectLanguageResponse extends LanguageGuess {
+  /** False when Kasa is not sure (a text too short or too mixed): `language` is then only a guess. */
+  reliable: boolean;
+  alternatives: LanguageGuess[];
+}
+
+/** GET /api/geo: where an IP address appears to be; `found: false` (and nulls) when it is not known. */
+export interface GeoLookupResponse {
+  ip: string;
+  found: boolean;
+  country: string | null;
+  countryName: string | null;
+  region: string | null;
+  city: string | null;
+  timezone: string | null;
+  currency: string | null;
+  suggestedLanguages: string[];
+  message?: string | undefined;
+}
 
 /** Paging of sessions and messages: at most 50 a page; `cursor` is the previous page's `nextCursor`. */
 export interface PageQuery {
@@ -84,14 +275,53 @@ export interface MessagePage {
 }
 
 /** When a provider starts answering (again with `continued: true` after a mid-reply failover). */
-export type ReplyMeta = z.infer<typeof StreamMetaEvent>;
+export interface ReplyMeta {
+  userMessageId: string;
+  assistantMessageId: string;
+  provider: string;
+  model: string;
+  continued: boolean;
+}
 
 /** The events of a streamed reply, in order: `meta`, `token`…, then `done` with the stored reply. */
 export type ReplyEvent =
   ({ type: 'meta' } & ReplyMeta) | { type: 'token'; text: string } | { type: 'done'; message: AssistantReply };
 
-/** The body of POST /v1/chat/completions (OpenAI's Chat Completions; the model is a persona id). */
-export type ChatCompletionRequest = z.input<typeof OpenAIChatCompletionRequest>;
+/** A part of a multi-part OpenAI message (Kasa reads the `text` parts). */
+export interface ChatCompletionContentPart {
+  [key: string]: unknown;
+  type: string;
+  text?: string | undefined;
+}
+
+/** One message of an OpenAI Chat Completions request. */
+export interface ChatCompletionMessageParam {
+  role: 'system' | 'user' | 'assistant' | 'developer';
+  content: string | ChatCompletionContentPart[];
+  name?: string | undefined;
+}
+
+/**
+ * The body of POST /v1/chat/completions (OpenAI's Chat Completions; the model is a persona id). Parameters Kasa does
+ * not support (`tools`, `functions`, `audio`, `n` above 1) are refused with a 400 that names them.
+ */
+export interface ChatCompletionRequest {
+  [key: string]: unknown;
+  model: string;
+  messages: ChatCompletionMessageParam[];
+  stream?: boolean | undefined;
+  stream_options?: { [key: string]: unknown; include_usage?: boolean | undefined } | null | undefined;
+  temperature?: number | null | undefined;
+  top_p?: number | null | undefined;
+  max_tokens?: number | null | undefined;
+  max_completion_tokens?: number | null | undefined;
+  stop?: string | string[] | null | undefined;
+  seed?: number | null | undefined;
+  presence_penalty?: number | null | undefined;
+  frequency_penalty?: number | null | undefined;
+  n?: number | null | undefined;
+  user?: string | undefined;
+}
 
 export interface ChatCompletionUsage {
   prompt_tokens: number;
@@ -135,4 +365,56 @@ export interface ChatCompletionChunk {
 export interface ModelList {
   object: 'list';
   data: Array<{ id: string; object: 'model'; created: number; owned_by: string; name: string; description: string }>;
+}
+
+/** Where a video job is: `queued`, then `running`, then `succeeded` or `failed`. */
+export type VideoJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** POST /api/video/generations (Enterprise): a video made from a prompt. */
+export interface VideoGenerationRequest {
+  /** What the video says and shows (1 to 2,000 characters): read aloud, its sentences shown as captions. */
+  prompt: string;
+  /** The prompt's language as a BCP 47 tag (`tw`, `fr-CI`), or `auto` to detect it. */
+  language: string;
+  /** A voice id from `voice.voices()`; the language's default voice when left out. */
+  voice?: string | undefined;
+}
+
+/** A video being made, or made. Dates are ISO 8601 date-times. */
+export interface VideoJob {
+  id: string;
+  status: VideoJobStatus;
+  /** 0 to 100. */
+  progress: number;
+  prompt: string;
+  language: string;
+  voice?: string | undefined;
+  /** What makes the video: `offline` (speech and caption frames made on the server) or a hosted video model. */
+  renderer: string;
+  /** Captions drawn on the frames, or a subtitle track beside plain frames; set once rendering starts. */
+  captions?: 'burned-in' | 'subtitle-track' | undefined;
+  /** Where to fetch the MP4 once the job succeeded (no credential needed: the address itself is the secret). */
+  videoUrl?: string | undefined;
+  /** Seconds of video, once the job succeeded. */
+  duration?: number | undefined;
+  /** Why the job failed, fit to show. */
+  error?: string | undefined;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/video/generations: how many of the newest jobs (1 to 50, default 20), and only those with a status. */
+export interface VideoJobListQuery {
+  limit?: number | undefined;
+  status?: VideoJobStatus | undefined;
+}
+
+/** How `video.wait` polls a job. */
+export interface VideoWaitOptions {
+  /** Between two reads of the job, in ms (default 2 000). */
+  intervalMs?: number | undefined;
+  /** How long to wait in all, in ms (default 900 000, 15 minutes); then it rejects with `code: 'wait_timeout'`. */
+  timeoutMs?: number | undefined;
+  /** Called with the job each time it is read (its `status` and `progress`, for a progress bar). */
+  onProgress?: ((job: VideoJob) => void) | undefined;
 }

@@ -6,6 +6,7 @@ export interface SeenRequest {
   url: string;
   at: number;
   authorization: string | undefined;
+  idempotencyKey: string | undefined;
 }
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, index: number) => void;
@@ -26,6 +27,7 @@ export async function localServer(handlers: Handler[]): Promise<{
         url: req.url ?? '',
         at: Date.now(),
         authorization: req.headers.authorization,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
       });
       handlers[Math.min(index, handlers.length - 1)]!(req, res, index);
     });

@@ -1,25 +1,9 @@
 import { Kasa, KasaError, type ReplyEvent } from '@kasa/sdk';
 import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
-import { FakeOpenAI } from '../../../tests/support/fakeOpenAI';
-import { startPlatform, type RunningPlatform } from '../../../tests/support/platform';
+import { usePlatformWithFakeProvider } from '../../../tests/support/fakeProviderPlatform';
 
-let platform: RunningPlatform;
-let provider: FakeOpenAI;
-
-beforeAll(async () => {
-  provider = await new FakeOpenAI().start();
-  platform = await startPlatform({ CHAT_PROVIDERS: 'fake', FAKE_BASE_URL: provider.baseURL, FAKE_MODEL: 'fake-model' });
-}, 120_000);
-
-afterAll(async () => {
-  await platform?.stop();
-  await provider?.stop();
-});
-
-beforeEach(() => {
-  provider.mode = { kind: 'ok', text: 'Hello from the fake provider.' };
-});
+const world = usePlatformWithFakeProvider();
 
 function newPerson() {
   const id = randomUUID().slice(0, 8);
@@ -28,7 +12,7 @@ function newPerson() {
 
 /** A client signed in as a new person. */
 async function signedIn(): Promise<Kasa> {
-  const kasa = new Kasa({ baseUrl: platform.baseUrl });
+  const kasa = new Kasa({ baseUrl: world.platform.baseUrl });
   await kasa.auth.register(newPerson());
   return kasa;
 }
@@ -36,13 +20,13 @@ async function signedIn(): Promise<Kasa> {
 describe('auth', () => {
   it('registers, signs in with the new token, reads me, and signs out', async () => {
     const person = newPerson();
-    const kasa = new Kasa({ baseUrl: platform.baseUrl });
+    const kasa = new Kasa({ baseUrl: world.platform.baseUrl });
 
     const registered = await kasa.auth.register(person);
     expect(registered).toMatchObject({ success: true, user: { username: person.username, subscriptionTier: 'free' } });
     expect(kasa.token).toBe(registered.token);
 
-    const other = new Kasa({ baseUrl: platform.baseUrl });
+    const other = new Kasa({ baseUrl: world.platform.baseUrl });
     const login = await other.auth.login({ email: person.email, password: person.password });
     expect(other.token).toBe(login.token);
     await expect(other.auth.me()).resolves.toMatchObject({ email: person.email, username: person.username });
@@ -50,14 +34,14 @@ describe('auth', () => {
     await other.auth.logout();
     expect(other.token).toBeUndefined();
     // The revoked token no longer works anywhere.
-    const revoked = new Kasa({ baseUrl: platform.baseUrl, token: login.token });
+    const revoked = new Kasa({ baseUrl: world.platform.baseUrl, token: login.token });
     await expect(revoked.auth.me()).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
   });
 
   it('turns a wrong password into a 401 KasaError carrying the API’s message and request id', async () => {
     const person = newPerson();
-    await new Kasa({ baseUrl: platform.baseUrl }).auth.register(person);
-    const error = await new Kasa({ baseUrl: platform.baseUrl }).auth
+    await new Kasa({ baseUrl: world.platform.baseUrl }).auth.register(person);
+    const error = await new Kasa({ baseUrl: world.platform.baseUrl }).auth
       .login({ email: person.email, password: 'not-the-password' })
       .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(KasaError);
@@ -81,7 +65,11 @@ describe('personas, sessions and messages', () => {
     expect(session).toMatchObject({ personaId: 'ticha', title: 'Algebra' });
 
     const reply = await kasa.chat.messages.send(session.id, { content: 'What is 2 + 2?' });
-    expect(reply).toMatchObject({ role: 'assistant', content: 'Hello from the fake provider.', status: 'complete' });
+    expect(reply).toMatchObject({
+      role: 'assistant',
+      content: 'Hello from the fake provider.',
+      status: 'complete',
+    });
 
     const page = await kasa.chat.messages.list(session.id);
     expect(page.messages.map((m) => [m.role, m.content])).toEqual([
@@ -91,6 +79,15 @@ describe('personas, sessions and messages', () => {
     expect((await kasa.chat.sessions.list()).sessions.map((s) => s.id)).toContain(session.id);
     await expect(kasa.chat.sessions.rename(session.id, 'Maths')).resolves.toMatchObject({ title: 'Maths' });
 
+    const link = await kasa.chat.sessions.share(session.id);
+    expect(link).toMatchObject({ sessionId: session.id, messageCount: 2, path: `/share/${link.token}` });
+    await expect(kasa.chat.sessions.getShare(session.id)).resolves.toEqual(link);
+    const shared = await kasa.chat.sessions.readShared(link.token);
+    expect(shared).toMatchObject({ title: 'Maths', persona: { id: 'ticha' }, truncated: false });
+    expect(shared.messages.map((m) => m.content)).toEqual(['What is 2 + 2?', 'Hello from the fake provider.']);
+    await kasa.chat.sessions.stopSharing(session.id);
+    await expect(kasa.chat.sessions.readShared(link.token)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+
     await kasa.chat.sessions.delete(session.id);
     await expect(kasa.chat.sessions.get(session.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
@@ -99,7 +96,7 @@ describe('personas, sessions and messages', () => {
 describe('streamed replies', () => {
   it('hands out meta, the tokens in order, then the stored reply', async () => {
     const text = 'Akwaaba one two three four five six seven eight nine ten';
-    provider.mode = { kind: 'ok', text, delayMs: 5 };
+    world.provider.mode = { kind: 'ok', text, delayMs: 5 };
     const kasa = await signedIn();
     const session = await kasa.chat.sessions.create({ personaId: 'kasa', title: 'Stream' });
 
@@ -115,7 +112,7 @@ describe('streamed replies', () => {
   });
 
   it('stops the reply on the server when the call’s signal aborts', async () => {
-    provider.mode = { kind: 'endless', intervalMs: 20 };
+    world.provider.mode = { kind: 'endless', intervalMs: 20 };
     const kasa = await signedIn();
     const session = await kasa.chat.sessions.create({ personaId: 'kasa', title: 'Stop' });
     const controller = new AbortController();
@@ -135,7 +132,7 @@ describe('streamed replies', () => {
 
     await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
     expect(tokens).toEqual(['w1 ', 'w2 ', 'w3 ']);
-    const call = provider.requests.at(-1)!;
+    const call = world.provider.requests.at(-1)!;
     await eventually(async () => call.closedAt, { timeoutMs: 1_000, what: 'the provider call to be cancelled' });
     const stopped = await eventually(
       async () => {
@@ -148,12 +145,12 @@ describe('streamed replies', () => {
   });
 
   it('stops the reply when the reader leaves the loop early', async () => {
-    provider.mode = { kind: 'endless', intervalMs: 20 };
+    world.provider.mode = { kind: 'endless', intervalMs: 20 };
     const kasa = await signedIn();
     const session = await kasa.chat.sessions.create({ personaId: 'kasa', title: 'Break' });
     const stream = await kasa.chat.messages.stream(session.id, { content: 'Go on' });
     for await (const event of stream) if (event.type === 'token') break;
-    const call = provider.requests.at(-1)!;
+    const call = world.provider.requests.at(-1)!;
     await eventually(async () => call.closedAt, { timeoutMs: 1_000, what: 'the provider call to be cancelled' });
   });
 
@@ -168,7 +165,7 @@ describe('streamed replies', () => {
   });
 
   it('streams OpenAI-compatible completion chunks, and completes without streaming', async () => {
-    provider.mode = { kind: 'ok', text: 'Me din de Ama', delayMs: 2 };
+    world.provider.mode = { kind: 'ok', text: 'Me din de Ama', delayMs: 2 };
     const kasa = await signedIn();
     const messages = [{ role: 'user' as const, content: 'Hi' }];
 
@@ -188,13 +185,74 @@ describe('streamed replies', () => {
   });
 });
 
+/** A fetch that keeps every answer it hands over, to read headers the SDK does not surface. */
+function recordingFetch(): {
+  fetch: typeof fetch;
+  answers: Array<{ method: string; url: string; response: Response }>;
+} {
+  const answers: Array<{ method: string; url: string; response: Response }> = [];
+  return {
+    answers,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      answers.push({ method: init?.method ?? 'GET', url: String(input), response });
+      return response;
+    },
+  };
+}
+
+describe('idempotency keys', () => {
+  it('replays a creating call sent twice with the same key: one session, the second marked Idempotent-Replayed', async () => {
+    const recorded = recordingFetch();
+    const kasa = new Kasa({ baseUrl: world.platform.baseUrl, fetch: recorded.fetch });
+    await kasa.auth.register(newPerson());
+    const idempotencyKey = `trip-${randomUUID()}`;
+
+    const first = await kasa.chat.sessions.create({ personaId: 'nana', title: 'Kumasi' }, { idempotencyKey });
+    const second = await kasa.chat.sessions.create({ personaId: 'nana', title: 'Kumasi' }, { idempotencyKey });
+
+    expect(second.id).toBe(first.id);
+    const [firstAnswer, secondAnswer] = recorded.answers.slice(-2).map((answer) => answer.response);
+    expect(firstAnswer!.headers.get('idempotent-replayed')).toBeNull();
+    expect(secondAnswer!.headers.get('idempotent-replayed')).toBe('true');
+    expect((await kasa.chat.sessions.list()).sessions.map((session) => session.id)).toEqual([first.id]);
+    // The same key with another body is a mistake the API names.
+    await expect(
+      kasa.chat.sessions.create({ personaId: 'nana', title: 'Accra' }, { idempotencyKey }),
+    ).rejects.toMatchObject({ status: 422, code: 'idempotency_key_reused' });
+  });
+
+  it('retries a create whose answer was lost with its automatic key, and the session is made once', async () => {
+    const recorded = recordingFetch();
+    let lost = false;
+    // The first answer to the create arrives at the server's end but never reaches the caller.
+    const losingFetch: typeof fetch = async (input, init) => {
+      const response = await recorded.fetch(input, init);
+      if (!lost && init?.method === 'POST' && String(input).endsWith('/api/chat/sessions')) {
+        lost = true;
+        await response.body?.cancel();
+        throw new TypeError('fetch failed: the connection was reset');
+      }
+      return response;
+    };
+    const kasa = new Kasa({ baseUrl: world.platform.baseUrl, fetch: losingFetch });
+    await kasa.auth.register(newPerson());
+
+    const session = await kasa.chat.sessions.create({ personaId: 'kasa', title: 'Once' });
+
+    const creates = recorded.answers.filter((answer) => answer.method === 'POST' && answer.url.endsWith('/sessions'));
+    expect(creates.map((answer) => answer.response.headers.get('idempotent-replayed'))).toEqual([null, 'true']);
+    expect((await kasa.chat.sessions.list()).sessions.map((s) => s.id)).toEqual([session.id]);
+  });
+});
+
 describe('API keys', () => {
   it('creates a key that then works as the client’s apiKey, lists and revokes it', async () => {
     const owner = await signedIn();
     const created = await owner.apiKeys.create({ name: 'SDK test', scopes: ['chat'] });
     expect(created.secret).toMatch(/^ksk_/);
 
-    const keyed = new Kasa({ baseUrl: platform.baseUrl, apiKey: created.secret });
+    const keyed = new Kasa({ baseUrl: world.platform.baseUrl, apiKey: created.secret });
     expect((await keyed.personas.list()).length).toBeGreaterThanOrEqual(6);
     const session = await keyed.chat.sessions.create({ personaId: 'massa', title: 'Via key' });
     const reply = await (await keyed.chat.messages.stream(session.id, { content: 'Hello' })).finalMessage();
@@ -215,7 +273,7 @@ describe('API keys', () => {
 
 describe('error mapping', () => {
   it('maps a missing credential to 401 unauthenticated', async () => {
-    const anonymous = new Kasa({ baseUrl: platform.baseUrl });
+    const anonymous = new Kasa({ baseUrl: world.platform.baseUrl });
     const error = await anonymous.chat.sessions.list().catch((err: unknown) => err);
     expect(error).toMatchObject({ name: 'KasaError', status: 401, code: 'unauthenticated' });
     expect((error as KasaError).requestId).toEqual(expect.any(String));
@@ -230,7 +288,7 @@ describe('error mapping', () => {
   });
 
   it('maps invalid input to 400 with the details naming each field', async () => {
-    const error = await new Kasa({ baseUrl: platform.baseUrl }).auth
+    const error = await new Kasa({ baseUrl: world.platform.baseUrl }).auth
       .register({ username: 'x', email: 'not-an-email', password: '123' })
       .catch((err: unknown) => err);
     expect(error).toMatchObject({ status: 400, code: 'validation_failed' });
@@ -249,7 +307,7 @@ describe('error mapping', () => {
 
 describe('languages, voices and geo', () => {
   it('lists and detects languages, lists voices and looks up an address', async () => {
-    const kasa = new Kasa({ baseUrl: platform.baseUrl });
+    const kasa = new Kasa({ baseUrl: world.platform.baseUrl });
     const catalogue = await kasa.languages.list({ capability: 'detect' });
     expect(catalogue.count).toBeGreaterThan(30);
     expect(catalogue.languages.every((l) => l.capabilities.detect)).toBe(true);

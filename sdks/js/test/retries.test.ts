@@ -32,11 +32,15 @@ describe('retries on 429', () => {
     expect(server.seen[1]!.authorization).toBe('Bearer ksk_test');
   });
 
-  it('retries a POST too, since the API refused it before doing anything', async () => {
+  it('retries a creating POST with the same Idempotency-Key on each try', async () => {
     const server = await serve(rateLimited('0'), json(201, { id: 's1', personaId: 'kasa', title: 't', createdAt: '' }));
     const kasa = new Kasa({ baseUrl: server.baseUrl });
     await expect(kasa.chat.sessions.create({ personaId: 'kasa', title: 't' })).resolves.toMatchObject({ id: 's1' });
     expect(server.seen.map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(server.seen[0]!.idempotencyKey).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(server.seen[1]!.idempotencyKey).toBe(server.seen[0]!.idempotencyKey);
   });
 
   it('gives up after maxRetries and throws the 429 as a KasaError', async () => {
@@ -57,11 +61,40 @@ describe('retries on 429', () => {
 
   it('does not wait when Retry-After asks for longer than maxRetryDelayMs', async () => {
     const server = await serve(
-      json(429, { message: 'Monthly quota used up', code: 'quota_exceeded' }, { 'retry-after': '86400' }),
+      json(429, { message: 'Slow down', code: 'rate_limited' }, { 'retry-after': '86400' }),
       json(200, personas),
     );
     const kasa = new Kasa({ baseUrl: server.baseUrl, maxRetryDelayMs: 5_000 });
+    await expect(kasa.personas.list()).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('never retries a used-up monthly quota, which names no Retry-After', async () => {
+    const server = await serve(
+      json(429, { message: 'Monthly quota used up', code: 'quota_exceeded' }, { 'x-should-retry': 'false' }),
+      json(200, personas),
+    );
+    const kasa = new Kasa({ baseUrl: server.baseUrl, maxRetries: 3 });
     await expect(kasa.personas.list()).rejects.toMatchObject({ status: 429, code: 'quota_exceeded' });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('never retries quota_exceeded even when the answer carries no x-should-retry', async () => {
+    const server = await serve(json(429, { message: 'Monthly quota used up', code: 'quota_exceeded' }));
+    const kasa = new Kasa({ baseUrl: server.baseUrl, maxRetries: 3 });
+    await expect(kasa.chat.sessions.create({ personaId: 'kasa', title: 't' })).rejects.toMatchObject({
+      code: 'quota_exceeded',
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('does not retry a 429 marked x-should-retry: false', async () => {
+    const server = await serve(
+      json(429, { message: 'No', code: 'rate_limited' }, { 'retry-after': '0', 'x-should-retry': 'false' }),
+      json(200, personas),
+    );
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await expect(kasa.personas.list()).rejects.toMatchObject({ status: 429 });
     expect(server.seen).toHaveLength(1);
   });
 
@@ -84,6 +117,62 @@ describe('retries on 429', () => {
   });
 });
 
+describe('retries on other answers', () => {
+  it('retries a 503 after retry-after-ms, and not a 400', async () => {
+    const unavailable = json(503, { message: 'Away', code: 'upstream_unavailable' }, { 'retry-after-ms': '10' });
+    const server = await serve(unavailable, json(200, personas));
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await expect(kasa.personas.list()).resolves.toEqual(personas);
+    expect(server.seen).toHaveLength(2);
+
+    const refusing = await serve(json(400, { message: 'Bad', code: 'validation_failed' }), json(200, personas));
+    await expect(new Kasa({ baseUrl: refusing.baseUrl }).personas.list()).rejects.toMatchObject({ status: 400 });
+    expect(refusing.seen).toHaveLength(1);
+  });
+
+  it('retries any status the server marks x-should-retry: true', async () => {
+    const server = await serve(
+      json(500, { message: 'Try again', code: 'internal' }, { 'x-should-retry': 'true', 'retry-after': '0' }),
+      json(200, personas),
+    );
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await expect(kasa.personas.list()).resolves.toEqual(personas);
+    expect(server.seen).toHaveLength(2);
+  });
+});
+
+describe('idempotency keys', () => {
+  const session = { id: 's1', personaId: 'kasa', title: 't', createdAt: '' };
+
+  it('sends a new key with each creating call and none with a read', async () => {
+    const server = await serve(json(201, session));
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await kasa.chat.sessions.create({ personaId: 'kasa', title: 't' });
+    await kasa.chat.sessions.create({ personaId: 'kasa', title: 't' });
+    await kasa.chat.sessions.list();
+    const [first, second, read] = server.seen;
+    expect(first!.idempotencyKey).toEqual(expect.any(String));
+    expect(second!.idempotencyKey).toEqual(expect.any(String));
+    expect(second!.idempotencyKey).not.toBe(first!.idempotencyKey);
+    expect(read!.idempotencyKey).toBeUndefined();
+  });
+
+  it('sends the caller’s own key', async () => {
+    const server = await serve(json(201, session));
+    const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await kasa.chat.sessions.create({ personaId: 'kasa', title: 't' }, { idempotencyKey: 'order-1234' });
+    expect(server.seen[0]!.idempotencyKey).toBe('order-1234');
+  });
+
+  it('with idempotencyKeys: false sends none and does not retry a creating call', async () => {
+    const server = await serve(rateLimited('0'), json(201, session));
+    const kasa = new Kasa({ baseUrl: server.baseUrl, idempotencyKeys: false });
+    await expect(kasa.chat.sessions.create({ personaId: 'kasa', title: 't' })).rejects.toMatchObject({ status: 429 });
+    expect(server.seen).toHaveLength(1);
+    expect(server.seen[0]!.idempotencyKey).toBeUndefined();
+  });
+});
+
 describe('retries on network errors', () => {
   it('retries an idempotent call whose connection dropped', async () => {
     const server = await serve(hangUp, json(200, personas));
@@ -92,9 +181,17 @@ describe('retries on network errors', () => {
     expect(server.seen).toHaveLength(2);
   });
 
-  it('never repeats a POST whose connection dropped: the server may have done it', async () => {
-    const server = await serve(hangUp, json(201, {}));
+  it('repeats a creating POST whose connection dropped with the same key, so the server does it once', async () => {
+    const server = await serve(hangUp, json(201, { id: 's1', personaId: 'kasa', title: 't', createdAt: '' }));
     const kasa = new Kasa({ baseUrl: server.baseUrl });
+    await expect(kasa.chat.sessions.create({ personaId: 'kasa', title: 't' })).resolves.toMatchObject({ id: 's1' });
+    expect(server.seen).toHaveLength(2);
+    expect(server.seen[1]!.idempotencyKey).toBe(server.seen[0]!.idempotencyKey);
+  });
+
+  it('never repeats a POST without a key whose connection dropped: the server may have done it', async () => {
+    const server = await serve(hangUp, json(201, {}));
+    const kasa = new Kasa({ baseUrl: server.baseUrl, idempotencyKeys: false });
     const error = await kasa.chat.sessions.create({ personaId: 'kasa', title: 't' }).catch((err: unknown) => err);
     expect(error).toMatchObject({ name: 'KasaError', status: 0, code: 'network_error' });
     expect(server.seen).toHaveLength(1);

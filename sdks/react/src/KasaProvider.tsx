@@ -1,7 +1,7 @@
 import type { Kasa } from '@kasa/sdk';
 import { QueryClientContext, QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useState, type ReactNode } from 'react';
-import { createKasaQueryClient } from './queryClient';
+import { createKasaQueryClient } from './queryClient.js';
 
 const KasaContext = createContext<Kasa | null>(null);
 

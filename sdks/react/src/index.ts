@@ -1,11 +1,11 @@
-export { KasaProvider, useKasa, type KasaProviderProps } from './KasaProvider';
-export { createKasaQueryClient } from './queryClient';
-export { kasaKeys } from './queryKeys';
-export { usePersonas, useSessions, useMessages, useLanguages, type KasaQueryOptions } from './hooks/queries';
-export { useSendMessage, useSynthesize } from './hooks/mutations';
+export { KasaProvider, useKasa, type KasaProviderProps } from './KasaProvider.js';
+export { createKasaQueryClient } from './queryClient.js';
+export { kasaKeys } from './queryKeys.js';
+export { usePersonas, useSessions, useMessages, useLanguages, type KasaQueryOptions } from './hooks/queries.js';
+export { useSendMessage, useSynthesize, type WithIdempotencyKey } from './hooks/mutations.js';
 export {
   useStreamedReply,
   type StreamedReply,
   type StreamedReplyState,
   type StreamedReplyStatus,
-} from './hooks/useStreamedReply';
+} from './hooks/useStreamedReply.js';

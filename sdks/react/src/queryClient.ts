@@ -1,7 +1,10 @@
 import { isKasaError } from '@kasa/sdk';
 import { QueryClient } from '@tanstack/react-query';
 
-/** A 4xx will not change by asking again (and the SDK already waits out 429s): only other failures are retried. */
+/**
+ * A 4xx will not change by asking again (and the SDK itself retries 429s and 502–504 with back-off): only other
+ * failures are retried.
+ */
 function retryOnce(failureCount: number, error: unknown): boolean {
   if (isKasaError(error) && error.status >= 400 && error.status < 500) return false;
   return failureCount < 1;

@@ -18,29 +18,13 @@ import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/reac
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { randomUUID } from 'node:crypto';
 import { createElement, type ReactNode } from 'react';
-import { FakeOpenAI } from '../../../tests/support/fakeOpenAI';
-import { startPlatform, type RunningPlatform } from '../../../tests/support/platform';
+import { usePlatformWithFakeProvider } from '../../../tests/support/fakeProviderPlatform';
 
-let platform: RunningPlatform;
-let provider: FakeOpenAI;
-
-beforeAll(async () => {
-  provider = await new FakeOpenAI().start();
-  platform = await startPlatform({ CHAT_PROVIDERS: 'fake', FAKE_BASE_URL: provider.baseURL, FAKE_MODEL: 'fake-model' });
-}, 120_000);
-
-afterAll(async () => {
-  await platform?.stop();
-  await provider?.stop();
-});
-
-beforeEach(() => {
-  provider.mode = { kind: 'ok', text: 'Hello from the fake provider.' };
-});
+const world = usePlatformWithFakeProvider();
 
 async function signedIn(): Promise<Kasa> {
   const id = randomUUID().slice(0, 8);
-  const kasa = new Kasa({ baseUrl: platform.baseUrl });
+  const kasa = new Kasa({ baseUrl: world.platform.baseUrl });
   await kasa.auth.register({ username: `kwame_${id}`, email: `kwame.${id}@example.com`, password: 'adinkra-sika' });
   return kasa;
 }
@@ -70,7 +54,7 @@ describe('usePersonas', () => {
 
   it('reports the API’s error as a KasaError without retrying a 401', async () => {
     const { result } = renderHook(() => useMessages('0123456789abcdef01234567'), {
-      wrapper: wrapperFor(new Kasa({ baseUrl: platform.baseUrl })),
+      wrapper: wrapperFor(new Kasa({ baseUrl: world.platform.baseUrl })),
     });
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error).toMatchObject({ name: 'KasaError', status: 401, code: 'unauthenticated' });
@@ -110,7 +94,7 @@ describe('useSendMessage', () => {
 describe('useStreamedReply', () => {
   it('streams the reply into state and ends with the stored message', async () => {
     const text = 'Medaase one two three four five';
-    provider.mode = { kind: 'ok', text, delayMs: 10 };
+    world.provider.mode = { kind: 'ok', text, delayMs: 10 };
     const kasa = await signedIn();
     const session = await kasa.chat.sessions.create({ personaId: 'kasa', title: 'Stream' });
     const { result } = renderHook(() => useStreamedReply(session.id), { wrapper: wrapperFor(kasa) });
@@ -134,7 +118,7 @@ describe('useStreamedReply', () => {
   });
 
   it('stops the reply: state says stopped and the server stores it as stopped', async () => {
-    provider.mode = { kind: 'endless', intervalMs: 20 };
+    world.provider.mode = { kind: 'endless', intervalMs: 20 };
     const kasa = await signedIn();
     const session = await kasa.chat.sessions.create({ personaId: 'kasa', title: 'Stop' });
     const { result } = renderHook(() => useStreamedReply(session.id), { wrapper: wrapperFor(kasa) });

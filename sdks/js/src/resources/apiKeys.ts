@@ -1,5 +1,5 @@
-import type { CallOptions, HttpClient } from '../http';
-import type { ApiKey, CreateApiKeyRequest, CreateApiKeyResponse } from '../types';
+import type { CallOptions, HttpClient } from '../http.js';
+import type { ApiKey, CreateApiKeyRequest, CreateApiKeyResponse } from '../types.js';
 
 /** The caller's API keys. Managing keys needs an access token (sign in first): a key cannot manage keys. */
 export class ApiKeysResource {
@@ -7,7 +7,13 @@ export class ApiKeysResource {
 
   /** POST /api/developer/keys → `{secret, key, message}`. `secret` is shown this once: store it now. */
   create(input: CreateApiKeyRequest, options?: CallOptions): Promise<CreateApiKeyResponse> {
-    return this.http.json<CreateApiKeyResponse>({ method: 'POST', path: '/api/developer/keys', body: input, options });
+    return this.http.json<CreateApiKeyResponse>({
+      method: 'POST',
+      path: '/api/developer/keys',
+      body: input,
+      creates: true,
+      options,
+    });
   }
 
   /** GET /api/developer/keys → my keys, newest first, revoked ones included, masked. */

@@ -1,5 +1,5 @@
-import type { CallOptions, HttpClient } from '../http';
-import type { AuthResponse, LoginRequest, MeResponse, RegisterRequest, User } from '../types';
+import type { CallOptions, HttpClient } from '../http.js';
+import type { AuthResponse, LoginRequest, MeResponse, RegisterRequest, User } from '../types.js';
 
 /** Accounts: sign up, sign in, who am I, sign out. A successful sign-in makes the client use the new token. */
 export class AuthResource {
@@ -14,6 +14,7 @@ export class AuthResource {
       method: 'POST',
       path: '/api/auth/register',
       body: input,
+      creates: true,
       options,
     });
     this.useToken(response.token);
@@ -26,6 +27,7 @@ export class AuthResource {
       method: 'POST',
       path: '/api/auth/login',
       body: input,
+      idempotent: true,
       options,
     });
     this.useToken(response.token);
@@ -41,7 +43,7 @@ export class AuthResource {
   /** POST /api/auth/logout: revokes the token on the server; the client forgets it whatever the answer. */
   async logout(options?: CallOptions): Promise<void> {
     try {
-      await this.http.json<unknown>({ method: 'POST', path: '/api/auth/logout', options });
+      await this.http.json<unknown>({ method: 'POST', path: '/api/auth/logout', idempotent: true, options });
     } finally {
       this.useToken(undefined);
     }

@@ -1,6 +1,6 @@
-import type { HttpClient } from '../http';
-import { MessagesResource } from './messages';
-import { SessionsResource } from './sessions';
+import type { HttpClient } from '../http.js';
+import { MessagesResource } from './messages.js';
+import { SessionsResource } from './sessions.js';
 
 /** Kasa's chat: sessions with a persona, and their messages (sent whole or streamed). */
 export class ChatResource {

@@ -1,9 +1,9 @@
-import { linkedController } from '../abort';
-import { EventStream, type Decoded } from '../EventStream';
-import { KasaError, STREAM_ERROR } from '../KasaError';
-import type { CallOptions, HttpClient } from '../http';
-import type { ServerSentEvent } from '../sse';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from '../types';
+import { linkedController } from '../abort.js';
+import { EventStream, type Decoded } from '../EventStream.js';
+import { KasaError, STREAM_ERROR } from '../KasaError.js';
+import type { CallOptions, HttpClient } from '../http.js';
+import type { ServerSentEvent } from '../sse.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from '../types.js';
 
 /** A streamed chat completion: `for await` gives OpenAI's chunks until `[DONE]`. */
 export type ChatCompletionStream = EventStream<ChatCompletionChunk>;
@@ -30,6 +30,7 @@ export class CompletionsResource {
       method: 'POST',
       path: '/v1/chat/completions',
       body: { ...request, stream: false },
+      creates: true,
       options,
     });
   }
@@ -46,6 +47,7 @@ export class CompletionsResource {
         path: '/v1/chat/completions',
         body: { ...request, stream: true },
         accept: 'text/event-stream',
+        creates: true,
         options: { ...options, signal: controller.signal },
       });
       const endedEarly = () =>

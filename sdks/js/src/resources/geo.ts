@@ -1,5 +1,5 @@
-import type { CallOptions, HttpClient } from '../http';
-import type { GeoLookupResponse } from '../types';
+import type { CallOptions, HttpClient } from '../http.js';
+import type { GeoLookupResponse } from '../types.js';
 
 /** Where an IP address appears to be (the caller's own by default). */
 export class GeoResource {

@@ -1,11 +1,11 @@
-import type { CallOptions, HttpClient } from '../http';
+import type { CallOptions, HttpClient } from '../http.js';
 import type {
   DetectLanguageRequest,
   DetectLanguageResponse,
   Language,
   LanguageCapability,
   LanguageList,
-} from '../types';
+} from '../types.js';
 
 /** The language catalogue (what Kasa can do in each language) and language detection. */
 export class LanguagesResource {
@@ -27,6 +27,7 @@ export class LanguagesResource {
       method: 'POST',
       path: '/api/languages/detect',
       body: input,
+      idempotent: true,
       options,
     });
   }

@@ -1,16 +1,17 @@
-import { linkedController } from '../abort';
-import { EventStream, type Decoded } from '../EventStream';
-import { KasaError, STREAM_ERROR } from '../KasaError';
-import type { CallOptions, HttpClient } from '../http';
-import type { ServerSentEvent } from '../sse';
-import type { AssistantReply, MessagePage, PageQuery, ReplyEvent, SendMessageInput, StoredMessage } from '../types';
+import { linkedController } from '../abort.js';
+import { EventStream, type Decoded } from '../EventStream.js';
+import { KasaError, STREAM_ERROR } from '../KasaError.js';
+import type { CallOptions, HttpClient, RequestSpec } from '../http.js';
+import type { ServerSentEvent } from '../sse.js';
+import type { AssistantReply, MessagePage, PageQuery, ReplyEvent, SendMessageInput, StoredMessage } from '../types.js';
 
 const messagesPath = (sessionId: string) => `/api/chat/sessions/${encodeURIComponent(sessionId)}/messages`;
 
 /**
  * A streamed reply: `for await (const event of stream)` gives `meta`, then each `token` in order, then `done` with
- * the stored reply. `abort()`, the call's AbortSignal or leaving the loop early hangs up, and the server stops the
- * reply (it is stored with `status: 'stopped'`).
+ * the stored reply. `abort()`, the call's AbortSignal or leaving the loop early hangs up; for a reply sent with
+ * `messages.stream` (not `resumable`), the server then stops it and stores it with `status: 'stopped'`. A `resumable`
+ * reply, and any reply followed with `messages.resume`, goes on being written: `messages.stop` stops it.
  */
 export class ReplyStream extends EventStream<ReplyEvent> {
   /** Reads the rest of the stream and resolves with the stored reply. */
@@ -43,7 +44,10 @@ function decodeReplyEvent(requestId: () => string | undefined) {
   };
 }
 
-/** Messages of a session: list, send (the reply as one answer) and stream (the reply token by token). */
+/**
+ * Messages of a session: list, send (the reply as one answer), stream (the reply token by token), and resume or stop a
+ * reply being written.
+ */
 export class MessagesResource {
   constructor(private readonly http: HttpClient) {}
 
@@ -64,6 +68,7 @@ export class MessagesResource {
       method: 'POST',
       path: messagesPath(sessionId),
       body: { ...input, role: 'user' },
+      creates: true,
       options,
     });
   }
@@ -72,22 +77,35 @@ export class MessagesResource {
    * POST /api/chat/sessions/:id/messages with `Accept: text/event-stream`. Resolves once the reply has started
    * (plan, ownership and validation errors reject here, as KasaErrors); then read the ReplyStream.
    */
-  async stream(sessionId: string, input: SendMessageInput, options: CallOptions = {}): Promise<ReplyStream> {
-    const { controller, release } = linkedController(options.signal);
-    try {
-      const response = await this.http.send({
+  stream(sessionId: string, input: SendMessageInput, options: CallOptions = {}): Promise<ReplyStream> {
+    return this.open(
+      {
         method: 'POST',
         path: messagesPath(sessionId),
         body: { ...input, role: 'user' },
         accept: 'text/event-stream',
-        options: { ...options, signal: controller.signal },
-      });
-      const requestId = () => response.headers.get('x-request-id') ?? undefined;
-      return new ReplyStream(response, controller, decodeReplyEvent(requestId), endedEarly, release);
-    } catch (err) {
-      release();
-      throw err;
-    }
+        creates: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * GET /api/chat/sessions/:id/messages/:messageId/stream: follows a reply again, after a dropped connection or a
+   * reloaded page, or from another process. The ReplyStream gives `meta`, the text written so far as one `token`, then
+   * the rest as it is written, then `done` with the stored reply (at once for a reply that has already ended). An
+   * unknown message or someone else's rejects here with a 404. Leaving this stream stops following only: to stop a
+   * `resumable` reply itself, call `stop`.
+   */
+  resume(sessionId: string, messageId: string, options: CallOptions = {}): Promise<ReplyStream> {
+    return this.open(
+      {
+        method: 'GET',
+        path: `${messagesPath(sessionId)}/${encodeURIComponent(messageId)}/stream`,
+        accept: 'text/event-stream',
+      },
+      options,
+    );
   }
 
   /** POST /api/chat/sessions/:id/messages/:messageId/stop: stops a reply being written (a resumable one, too). */
@@ -95,8 +113,22 @@ export class MessagesResource {
     return this.http.json<StoredMessage>({
       method: 'POST',
       path: `${messagesPath(sessionId)}/${encodeURIComponent(messageId)}/stop`,
+      idempotent: true,
       options,
     });
+  }
+
+  /** Sends a request answered with a reply's events and wraps the answer, once it has started, in a ReplyStream. */
+  private async open(spec: Omit<RequestSpec, 'options'>, options: CallOptions): Promise<ReplyStream> {
+    const { controller, release } = linkedController(options.signal);
+    try {
+      const response = await this.http.send({ ...spec, options: { ...options, signal: controller.signal } });
+      const requestId = () => response.headers.get('x-request-id') ?? undefined;
+      return new ReplyStream(response, controller, decodeReplyEvent(requestId), endedEarly, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
-import type { CallOptions, HttpClient } from '../http';
-import type { Persona } from '../types';
+import type { CallOptions, HttpClient } from '../http.js';
+import type { Persona } from '../types.js';
 
 /** The personas to chat with: Kasa's six, then (signed in) the caller's own custom ones. */
 export class PersonasResource {

@@ -1,5 +1,5 @@
-import type { CallOptions, HttpClient } from '../http';
-import type { SynthesizeInput, SynthesizeResponse, Voice } from '../types';
+import type { CallOptions, HttpClient } from '../http.js';
+import type { SynthesizeInput, SynthesizeResponse, Voice } from '../types.js';
 
 /** Speech: text to speech (Pro and Enterprise plans) and the voices available. */
 export class VoiceResource {
@@ -7,7 +7,13 @@ export class VoiceResource {
 
   /** POST /api/voice/synthesize → `{audioUrl, duration, ...}`; `audioUrl` needs no credential to fetch. */
   synthesize(input: SynthesizeInput, options?: CallOptions): Promise<SynthesizeResponse> {
-    return this.http.json<SynthesizeResponse>({ method: 'POST', path: '/api/voice/synthesize', body: input, options });
+    return this.http.json<SynthesizeResponse>({
+      method: 'POST',
+      path: '/api/voice/synthesize',
+      body: input,
+      creates: true,
+      options,
+    });
   }
 
   /** GET /api/voice/voices → the voices of the installed engines, optionally of one language. */

@@ -184,6 +184,8 @@ class LanguageGuess(TypedDict):
 
 
 class DetectedLanguage(LanguageGuess):
+    reliable: bool
+    """False when Kasa is not sure (a text too short or too mixed): ``language`` is then only a guess."""
     alternatives: list[LanguageGuess]
 
 

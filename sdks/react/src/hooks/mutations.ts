@@ -1,18 +1,38 @@
-import type { AssistantReply, KasaError, SendMessageInput, SynthesizeInput, SynthesizeResponse } from '@kasa/sdk';
+import type {
+  AssistantReply,
+  CallOptions,
+  KasaError,
+  SendMessageInput,
+  SynthesizeInput,
+  SynthesizeResponse,
+} from '@kasa/sdk';
 import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import { useKasa } from '../KasaProvider';
-import { kasaKeys } from '../queryKeys';
+import { useKasa } from '../KasaProvider.js';
+import { kasaKeys } from '../queryKeys.js';
+
+/**
+ * A mutation's input plus, optionally, the Idempotency-Key to send it with (the SDK makes one per call otherwise):
+ * pass your own to tie a send after a reload to the first attempt.
+ */
+export type WithIdempotencyKey<Input> = Input & { idempotencyKey?: string };
+
+function callOptions(idempotencyKey: string | undefined): CallOptions {
+  return idempotencyKey === undefined ? {} : { idempotencyKey };
+}
 
 /**
  * Sends a message to a session and resolves with the complete reply; the session's messages and the session list
- * are refetched after. Never retried by react-query: a repeated send would post the message twice (the SDK itself
- * retries only what the API refused with a 429).
+ * are refetched after. Not retried by react-query: the SDK already retries it, with one Idempotency-Key for all of
+ * its tries so that the message is posted once, whereas a second `mutate` would be a second message.
  */
-export function useSendMessage(sessionId: string): UseMutationResult<AssistantReply, KasaError, SendMessageInput> {
+export function useSendMessage(
+  sessionId: string,
+): UseMutationResult<AssistantReply, KasaError, WithIdempotencyKey<SendMessageInput>> {
   const kasa = useKasa();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SendMessageInput) => kasa.chat.messages.send(sessionId, input),
+    mutationFn: ({ idempotencyKey, ...input }: WithIdempotencyKey<SendMessageInput>) =>
+      kasa.chat.messages.send(sessionId, input, callOptions(idempotencyKey)),
     retry: false,
     onSettled: () =>
       Promise.all([
@@ -23,7 +43,10 @@ export function useSendMessage(sessionId: string): UseMutationResult<AssistantRe
 }
 
 /** Turns text into speech (Pro and Enterprise plans): resolves with `{audioUrl, duration, ...}`. */
-export function useSynthesize(): UseMutationResult<SynthesizeResponse, KasaError, SynthesizeInput> {
+export function useSynthesize(): UseMutationResult<SynthesizeResponse, KasaError, WithIdempotencyKey<SynthesizeInput>> {
   const kasa = useKasa();
-  return useMutation({ mutationFn: (input: SynthesizeInput) => kasa.voice.synthesize(input) });
+  return useMutation({
+    mutationFn: ({ idempotencyKey, ...input }: WithIdempotencyKey<SynthesizeInput>) =>
+      kasa.voice.synthesize(input, callOptions(idempotencyKey)),
+  });
 }

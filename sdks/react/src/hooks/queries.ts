@@ -8,8 +8,8 @@ import type {
   SessionPage,
 } from '@kasa/sdk';
 import { useQuery, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
-import { useKasa } from '../KasaProvider';
-import { kasaKeys } from '../queryKeys';
+import { useKasa } from '../KasaProvider.js';
+import { kasaKeys } from '../queryKeys.js';
 
 /** react-query options the hooks pass through (everything but the key and the fetcher, which they own). */
 export type KasaQueryOptions<T> = Omit<UseQueryOptions<T, KasaError>, 'queryKey' | 'queryFn'>;

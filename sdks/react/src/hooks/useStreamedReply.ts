@@ -1,8 +1,8 @@
 import type { AssistantReply, ReplyMeta, SendMessageInput } from '@kasa/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useKasa } from '../KasaProvider';
-import { kasaKeys } from '../queryKeys';
+import { useKasa } from '../KasaProvider.js';
+import { kasaKeys } from '../queryKeys.js';
 
 export type StreamedReplyStatus = 'idle' | 'streaming' | 'done' | 'stopped' | 'error';
 

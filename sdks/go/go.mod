@@ -1,0 +1,3 @@
+module github.com/kasa-ai/kasa-go
+
+go 1.22

@@ -1,0 +1,430 @@
+package kasa
+
+import "time"
+
+// User is a Kasa account as GET /api/auth/me gives it.
+type User struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	Email    string `json:"email"`
+	// SubscriptionTier is the plan: "free", "pro" or "enterprise".
+	SubscriptionTier string    `json:"subscriptionTier"`
+	CreatedAt        time.Time `json:"createdAt"`
+}
+
+// AuthResponse is the answer of signing up or in; the client sends Token on later calls.
+type AuthResponse struct {
+	Success bool   `json:"success"`
+	Token   string `json:"token"`
+	User    User   `json:"user"`
+	Message string `json:"message"`
+}
+
+// Persona is one of the assistants to chat with: Kasa's six (kasa, merla, ticha, massa, nana, dokta), then the
+// caller's own custom ones.
+type Persona struct {
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Expertise    string `json:"expertise"`
+	SystemPrompt string `json:"systemPrompt"`
+	Avatar       string `json:"avatar,omitempty"`
+	Color        string `json:"color,omitempty"`
+	Greeting     string `json:"greeting,omitempty"`
+}
+
+// Session is a conversation with one persona. Only its owner sees it.
+type Session struct {
+	ID        string    `json:"id"`
+	PersonaID string    `json:"personaId"`
+	Title     string    `json:"title"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// SessionPage is one page of the caller's sessions, newest first.
+type SessionPage struct {
+	Sessions []Session `json:"sessions"`
+	// NextCursor leads to the next (older) page: pass it as PageParams.Cursor. "" on the last page.
+	NextCursor string `json:"nextCursor"`
+}
+
+// Message statuses (StoredMessage.Status).
+const (
+	StatusStreaming = "streaming"
+	StatusComplete  = "complete"
+	StatusStopped   = "stopped"
+	StatusFailed    = "failed"
+)
+
+// StoredMessage is a message of a session as stored.
+type StoredMessage struct {
+	ID string `json:"id"`
+	// Role is "user" or "assistant".
+	Role      string    `json:"role"`
+	Content   string    `json:"content"`
+	Timestamp time.Time `json:"timestamp"`
+	// Type is "text", "voice" or "image".
+	Type string `json:"type"`
+	// Status is how the reply ended: StatusComplete, StatusStopped, StatusFailed (StatusStreaming while written).
+	Status   string `json:"status"`
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+}
+
+// AssistantReply is a stored reply, with the id of the user message it answers.
+type AssistantReply struct {
+	StoredMessage
+	UserMessageID string `json:"userMessageId"`
+}
+
+// SessionWithMessages is a session and one page of its messages, oldest first within the page.
+type SessionWithMessages struct {
+	Session
+	Messages []StoredMessage `json:"messages"`
+	// NextCursor leads to the page of older messages; "" when there are none.
+	NextCursor string `json:"nextCursor"`
+}
+
+// MessagePage is one page of a session's messages, oldest first within the page.
+type MessagePage struct {
+	Messages []StoredMessage `json:"messages"`
+	// NextCursor leads to the page of older messages; "" when there are none.
+	NextCursor string `json:"nextCursor"`
+}
+
+// ChatMessage is a message of /v1/chat/completions, in OpenAI's shape. Content is a string, or a list of content
+// parts ([]map[string]any{{"type": "text", "text": "..."}}).
+type ChatMessage struct {
+	// Role is "system", "developer", "user" or "assistant".
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+	Name    string `json:"name,omitempty"`
+}
+
+// UserMessage is a ChatMessage from the user.
+func UserMessage(content string) ChatMessage { return ChatMessage{Role: "user", Content: content} }
+
+// SystemMessage is a ChatMessage with instructions for the model.
+func SystemMessage(content string) ChatMessage { return ChatMessage{Role: "system", Content: content} }
+
+// AssistantMessage is a ChatMessage the model said earlier.
+func AssistantMessage(content string) ChatMessage {
+	return ChatMessage{Role: "assistant", Content: content}
+}
+
+// CompletionUsage counts a completion's tokens.
+type CompletionUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// CompletionMessage is the answer of a completion.
+type CompletionMessage struct {
+	Role    string  `json:"role"`
+	Content string  `json:"content"`
+	Refusal *string `json:"refusal"`
+}
+
+// CompletionChoice is one choice of a completion (Kasa gives one).
+type CompletionChoice struct {
+	Index        int               `json:"index"`
+	Message      CompletionMessage `json:"message"`
+	FinishReason string            `json:"finish_reason"`
+}
+
+// ChatCompletion is the whole answer of POST /v1/chat/completions.
+type ChatCompletion struct {
+	ID                string             `json:"id"`
+	Object            string             `json:"object"`
+	Created           int64              `json:"created"`
+	Model             string             `json:"model"`
+	Choices           []CompletionChoice `json:"choices"`
+	Usage             CompletionUsage    `json:"usage"`
+	SystemFingerprint string             `json:"system_fingerprint,omitempty"`
+}
+
+// ChunkDelta is what a chunk adds to the answer.
+type ChunkDelta struct {
+	Role    string `json:"role,omitempty"`
+	Content string `json:"content,omitempty"`
+}
+
+// ChunkChoice is one choice of a chunk.
+type ChunkChoice struct {
+	Index int        `json:"index"`
+	Delta ChunkDelta `json:"delta"`
+	// FinishReason is set on a choice's last chunk ("stop", "length"), nil before.
+	FinishReason *string `json:"finish_reason"`
+}
+
+// ChatCompletionChunk is one chunk of a streamed completion. The last may carry only Usage (and no choices).
+type ChatCompletionChunk struct {
+	ID                string           `json:"id"`
+	Object            string           `json:"object"`
+	Created           int64            `json:"created"`
+	Model             string           `json:"model"`
+	Choices           []ChunkChoice    `json:"choices"`
+	Usage             *CompletionUsage `json:"usage,omitempty"`
+	SystemFingerprint string           `json:"system_fingerprint,omitempty"`
+}
+
+// Model is a model of the OpenAI-compatible API: a persona.
+type Model struct {
+	ID          string `json:"id"`
+	Object      string `json:"object"`
+	Created     int64  `json:"created"`
+	OwnedBy     string `json:"owned_by"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// ModelList is the answer of GET /v1/models.
+type ModelList struct {
+	Object string  `json:"object"`
+	Data   []Model `json:"data"`
+}
+
+// LanguageCapabilities says what Kasa can do in a language on the running platform.
+type LanguageCapabilities struct {
+	Detect    bool `json:"detect"`
+	Chat      bool `json:"chat"`
+	Speak     bool `json:"speak"`
+	Listen    bool `json:"listen"`
+	Translate bool `json:"translate"`
+}
+
+// Language is a language of the catalogue.
+type Language struct {
+	// Code is the code to use everywhere in Kasa: ISO 639-1 where one exists, else ISO 639-3 ("gaa").
+	Code string `json:"code"`
+	// ISO6391 is "" when the language has no two-letter code.
+	ISO6391      string               `json:"iso6391"`
+	ISO6393      string               `json:"iso6393"`
+	Name         string               `json:"name"`
+	NativeName   string               `json:"nativeName"`
+	Capabilities LanguageCapabilities `json:"capabilities"`
+}
+
+// LanguageList is the answer of GET /api/languages.
+type LanguageList struct {
+	Count     int        `json:"count"`
+	Languages []Language `json:"languages"`
+}
+
+// Language capabilities, to filter the catalogue with LanguagesService.List.
+const (
+	CapabilityDetect    = "detect"
+	CapabilityChat      = "chat"
+	CapabilitySpeak     = "speak"
+	CapabilityListen    = "listen"
+	CapabilityTranslate = "translate"
+)
+
+// LanguageGuess is a language a text may be in, with the detector's confidence (0 to 1).
+type LanguageGuess struct {
+	Language   string  `json:"language"`
+	Name       string  `json:"name"`
+	Confidence float64 `json:"confidence"`
+}
+
+// DetectedLanguage is the likeliest language of a text, and the alternatives.
+type DetectedLanguage struct {
+	LanguageGuess
+	// Reliable is false when Kasa is not sure (a text too short or too mixed): Language is then only a guess.
+	Reliable     bool            `json:"reliable"`
+	Alternatives []LanguageGuess `json:"alternatives"`
+}
+
+// DetectHints help language detection with what the app knows.
+type DetectHints struct {
+	// UserLanguage is the language the user chose in your app.
+	UserLanguage string `json:"userLanguage,omitempty"`
+	// BrowserLocale is the browser's or system's locale, e.g. "fr-CI".
+	BrowserLocale string `json:"browserLocale,omitempty"`
+	// Recent holds the user's latest messages, oldest first (at most 10).
+	Recent []string `json:"recent,omitempty"`
+}
+
+// Voice is a voice of an installed speech engine.
+type Voice struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Language is the language code (as in the catalogue); Locale the locale the voice speaks.
+	Language string `json:"language"`
+	Locale   string `json:"locale"`
+	Engine   string `json:"engine"`
+	// Gender is "male", "female" or "".
+	Gender string `json:"gender,omitempty"`
+}
+
+// Synthesis says where the stored audio of a synthesis is: AudioURL needs no credential to fetch, and expires.
+type Synthesis struct {
+	// AudioURL is relative to the API's address (or absolute, from a cloud store).
+	AudioURL string `json:"audioUrl"`
+	// Duration is the audio's length in seconds.
+	Duration    float64 `json:"duration"`
+	ID          string  `json:"id,omitempty"`
+	ContentType string  `json:"contentType,omitempty"`
+	Language    string  `json:"language,omitempty"`
+	Voice       string  `json:"voice,omitempty"`
+	Engine      string  `json:"engine,omitempty"`
+}
+
+// Audio is synthesized speech.
+type Audio struct {
+	// Data is the audio's bytes.
+	Data []byte
+	// ContentType is "audio/mpeg" (the platform's default), "audio/ogg" or "audio/wav".
+	ContentType string
+	// AudioURL is the address of the stored copy (no credential needed to fetch it; it expires); "" when the API
+	// named none.
+	AudioURL string
+}
+
+// GeoLookup says where an IP address appears to be; the place fields are "" when Found is false.
+type GeoLookup struct {
+	IP    string `json:"ip"`
+	Found bool   `json:"found"`
+	// Country is ISO 3166-1 alpha-2, e.g. "GH".
+	Country     string `json:"country"`
+	CountryName string `json:"countryName"`
+	Region      string `json:"region"`
+	City        string `json:"city"`
+	// Timezone is an IANA time zone, e.g. "Africa/Accra".
+	Timezone string `json:"timezone"`
+	// Currency is ISO 4217, e.g. "GHS".
+	Currency string `json:"currency"`
+	// SuggestedLanguages are codes of the languages spoken there, most used first.
+	SuggestedLanguages []string `json:"suggestedLanguages"`
+	// Message says why nothing was found, when Found is false.
+	Message string `json:"message,omitempty"`
+}
+
+// API key scopes: what a key may call.
+const (
+	// ScopeChat allows /api/personas, /api/chat/* and /v1/*.
+	ScopeChat = "chat"
+	// ScopeVoice allows /api/voice/*, /api/translate and /api/video/*.
+	ScopeVoice = "voice"
+	// ScopeAnalytics allows /api/developer/services/*, /api/developer/analytics and /api/analytics/*.
+	ScopeAnalytics = "analytics"
+)
+
+// APIKey is an API key as listed: masked, never the secret.
+type APIKey struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// MaskedKey is e.g. "ksk_ab12…wxyz": the first eight and the last four characters.
+	MaskedKey string    `json:"maskedKey"`
+	Scopes    []string  `json:"scopes"`
+	CreatedAt time.Time `json:"createdAt"`
+	// ExpiresAt is nil for a key that never expires.
+	ExpiresAt *time.Time `json:"expiresAt"`
+	// LastUsedAt is nil for a key never used (it is updated at most once a minute).
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	// RevokedAt is nil for a key that works.
+	RevokedAt *time.Time `json:"revokedAt"`
+	// TeamID is the team the key belongs to, "" for a personal key.
+	TeamID string `json:"teamId"`
+}
+
+// CreatedAPIKey is a new key. Secret ("ksk_…") is shown this once: store it now.
+type CreatedAPIKey struct {
+	Secret  string `json:"secret"`
+	Key     APIKey `json:"key"`
+	Message string `json:"message"`
+}
+
+// QuotaUsage is the caller's plan quota for the current calendar month (UTC).
+type QuotaUsage struct {
+	// Period is the month, e.g. "2026-11".
+	Period string `json:"period"`
+	Used   int64  `json:"used"`
+	// Limit is nil on unlimited plans.
+	Limit *int64 `json:"limit"`
+}
+
+// AnalyticsUsage is the caller's calls: their share per API area and the monthly quota.
+type AnalyticsUsage struct {
+	// Breakdown maps an API area (chat, voice, auth, analytics...) to its percent of the caller's calls.
+	Breakdown  map[string]float64 `json:"breakdown"`
+	TotalCalls int64              `json:"totalCalls"`
+	Quota      QuotaUsage         `json:"quota"`
+}
+
+// AnalyticsPerformance covers the caller's calls over the last 30 days.
+type AnalyticsPerformance struct {
+	// AverageResponseTime is the mean response time in milliseconds.
+	AverageResponseTime float64 `json:"averageResponseTime"`
+	// Uptime is in percent.
+	Uptime float64 `json:"uptime"`
+	// ErrorRate is the percent of calls answered with a 5xx.
+	ErrorRate float64 `json:"errorRate"`
+}
+
+// Analytics is the caller's own figures (GET /api/developer/analytics).
+type Analytics struct {
+	Usage       AnalyticsUsage       `json:"usage"`
+	Performance AnalyticsPerformance `json:"performance"`
+	// PersonaUsage counts sessions per persona id.
+	PersonaUsage map[string]int64 `json:"personaUsage"`
+	// LanguageUsage counts user messages per language code.
+	LanguageUsage map[string]int64 `json:"languageUsage"`
+	Sessions      int64            `json:"sessions"`
+	Messages      int64            `json:"messages"`
+}
+
+// UsageDay is one UTC day of API calls.
+type UsageDay struct {
+	// Date is e.g. "2026-11-24".
+	Date   string `json:"date"`
+	Calls  int64  `json:"calls"`
+	Errors int64  `json:"errors"`
+}
+
+// EndpointUsage counts the calls of one endpoint ("METHOD route", e.g. "GET chat").
+type EndpointUsage struct {
+	Endpoint string `json:"endpoint"`
+	Calls    int64  `json:"calls"`
+}
+
+// StatusUsage counts the calls answered with one HTTP status.
+type StatusUsage struct {
+	Status int   `json:"status"`
+	Calls  int64 `json:"calls"`
+}
+
+// KeyUsage counts the calls made with one API key; KeyID is "" for calls made with an access token.
+type KeyUsage struct {
+	KeyID string `json:"keyId"`
+	Calls int64  `json:"calls"`
+}
+
+// Usage is the caller's API calls over a window of days (GET /api/analytics/usage).
+type Usage struct {
+	From       time.Time `json:"from"`
+	To         time.Time `json:"to"`
+	TotalCalls int64     `json:"totalCalls"`
+	// Days has one entry per UTC day of the window, oldest first, days without calls included.
+	Days []UsageDay `json:"days"`
+	// ByEndpoint lists the most called endpoints first.
+	ByEndpoint []EndpointUsage `json:"byEndpoint"`
+	ByStatus   []StatusUsage   `json:"byStatus"`
+	ByKey      []KeyUsage      `json:"byKey"`
+}
+
+// AnalyticsSession is one of the caller's chat sessions with its message count.
+type AnalyticsSession struct {
+	ID           string    `json:"id"`
+	PersonaID    string    `json:"personaId"`
+	Title        string    `json:"title"`
+	CreatedAt    time.Time `json:"createdAt"`
+	MessageCount int64     `json:"messageCount"`
+	// LastMessageAt is nil for a session without messages.
+	LastMessageAt *time.Time `json:"lastMessageAt"`
+}
+
+// dataEnvelope is the {"data": ...} wrapper of the status service's answers.
+type dataEnvelope[T any] struct {
+	Data T `json:"data"`
+}

@@ -1,0 +1,156 @@
+import { connectDatabase, createLogger } from '@kasa/service-kit';
+import type { Connection } from 'mongoose';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
+import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
+import { deleteQueues, startPlatform, type RunningPlatform } from '../../tests/support/platform';
+
+/**
+ * The Rust SDK (crate `kasa`, sdks/rust) against the built platform: this suite starts the gateway and services from
+ * their built output with a fake OpenAI-compatible provider at the edge, then runs the crate's `cargo test --offline`
+ * (unit tests and integration tests, built from Debian's librust-*-dev crates) and fails with cargo's output when
+ * any Rust test fails.
+ *
+ * The Rust integration tests (tests/platform.rs) read the platform's address from KASA_BASE_URL (without it they
+ * return at once, so that a plain `cargo test` in sdks/rust runs the unit tests alone), set the fake provider's
+ * behaviour through KASA_FAKE_PROVIDER_URL, and move a new account to the Enterprise plan (sold by the sales team,
+ * not the checkout) through KASA_PLAN_CONTROL_URL, a control here that sets the plan in auth's database.
+ */
+const SDK_DIR = __dirname;
+const run = randomUUID().slice(0, 8);
+const AUTH_DB_NAME = `kasa_auth_rust_${run}`;
+/** A video work queue of this run's own: voice services of other runs on the broker never take its jobs. */
+const VIDEO_QUEUE = `kasa.voice.video.rust-${run}`;
+
+/** `cargo` from PATH, else where rustup installs it. */
+function cargoBinary(): string {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  dirs.push(path.join(process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'), 'bin'));
+  for (const dir of dirs) {
+    const candidate = path.join(dir, 'cargo');
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return 'cargo';
+}
+
+/**
+ * Where cargo builds: outside the source tree and outside node_modules (which `npm ci` empties), so that a later run
+ * on the same machine reuses the compiled crates.
+ */
+const TARGET_DIR = process.env.CARGO_TARGET_DIR ?? path.join(os.tmpdir(), 'kasa-sdk-rust-target');
+
+/** How long cargo test may run (a cold build included): less than the test's own timeout, so that its output shows. */
+const CARGO_TEST_LIMIT_MS = 840_000;
+
+/** Runs `cargo test --offline` to the end (or CARGO_TEST_LIMIT_MS) and gives its exit code and everything it printed. */
+function runCargoTest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cargoBinary(), ['test', '--offline', ...args], {
+      cwd: SDK_DIR,
+      env: { ...process.env, ...env, CARGO_TARGET_DIR: TARGET_DIR, CARGO_TERM_COLOR: 'never' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => {
+      output += `\n[killed: cargo test ran longer than ${CARGO_TEST_LIMIT_MS / 1000} s]`;
+      child.kill('SIGKILL');
+    }, CARGO_TEST_LIMIT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/** PUT /plan {email, plan}: sets an account's plan in auth's database (a new sign-in then carries it). */
+function startPlanControl(authDb: Connection): Promise<{ url: string; stop(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.method !== 'PUT' || req.url !== '/plan') return send(404, { message: `No ${req.method} ${req.url}` });
+      const { email, plan } = JSON.parse(raw) as { email: string; plan: string };
+      authDb
+        .collection('users')
+        .updateOne({ email }, { $set: { subscriptionTier: plan } })
+        .then((result) => send(result.matchedCount === 1 ? 200 : 404, { matched: result.matchedCount }))
+        .catch((error: Error) => send(500, { message: error.message }));
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        stop: () => new Promise<void>((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
+
+let platform: RunningPlatform;
+let provider: FakeOpenAI;
+let control: FakeProviderControl;
+let authDb: Connection;
+let planControl: { url: string; stop(): Promise<void> };
+
+beforeAll(async () => {
+  provider = await new FakeOpenAI().start();
+  control = await startFakeProviderControl(provider);
+  platform = await startPlatform({
+    ...fakeProviderEnv(provider),
+    AUTH_DB_NAME,
+    VOICE_VIDEO_QUEUE: VIDEO_QUEUE,
+  });
+  authDb = await connectDatabase({
+    url: process.env.MONGO_URL!,
+    dbName: AUTH_DB_NAME,
+    logger: createLogger({ service: 'rust-sdk-it', version: 'test', level: 'silent' }),
+    maxAttempts: 3,
+  });
+  planControl = await startPlanControl(authDb);
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await provider?.stop();
+  await control?.stop();
+  await planControl?.stop();
+  await authDb?.dropDatabase().catch(() => undefined);
+  await authDb?.close();
+  await deleteQueues(process.env.AMQP_URL, [VIDEO_QUEUE, `${VIDEO_QUEUE}.dlq`]);
+});
+
+it('passes the Rust SDK’s unit and integration tests against the platform', async () => {
+  // KASA_CARGO_TEST_ARGS narrows the run while working on the SDK (e.g. "--test platform stop -- --nocapture").
+  const only = process.env.KASA_CARGO_TEST_ARGS?.split(' ').filter(Boolean) ?? [];
+  const started = Date.now();
+  const { code, output } = await runCargoTest(only, {
+    KASA_BASE_URL: platform.baseUrl,
+    KASA_FAKE_PROVIDER_URL: control.url,
+    KASA_PLAN_CONTROL_URL: planControl.url,
+    // The tests choose their credentials; a key of the developer's environment must not leak into them.
+    KASA_API_KEY: '',
+  });
+  if (code !== 0) {
+    const logs = platform.logs.slice(-30).join('\n');
+    throw new Error(`cargo test exited with ${code}:\n${output}\n--- the platform's last log lines ---\n${logs}`);
+  }
+  console.log(`cargo test took ${Math.round((Date.now() - started) / 1000)} s (target dir ${TARGET_DIR})`);
+  if (only.length > 0) return;
+  // Every test passed, none was ignored, and the integration tests (the reason for this suite) were among them.
+  const passed = [...output.matchAll(/^test (\S+) \.\.\. ok$/gm)].map((m) => m[1]!);
+  expect(output).not.toMatch(/^test \S+ \.\.\. ignored/m);
+  expect(passed.filter((name) => name.startsWith('platform_')).length).toBeGreaterThan(20);
+  expect(passed.filter((name) => !name.startsWith('platform_')).length).toBeGreaterThan(30);
+}, 900_000);

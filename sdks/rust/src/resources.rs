@@ -1,0 +1,674 @@
+//! The API's resources, each a borrowed view of the [`Client`] (`client.sessions()`, `client.messages()`, ...).
+
+use std::time::Duration;
+
+use reqwest::Method;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::client::{decode, escape, Call, Client, Whole};
+use crate::error::{Error, Result};
+use crate::stream::{CompletionStream, ReplyStream};
+use crate::types::*;
+
+/// The audio the client takes, in the server's order of preference: the format is the server's setting (MP3 by
+/// default), not the caller's.
+const ACCEPT_AUDIO: &str = "audio/mpeg, audio/ogg, audio/wav";
+
+fn session_path(session_id: &str) -> String {
+    format!("/api/chat/sessions/{}", escape(session_id))
+}
+
+fn message_path(session_id: &str, message_id: &str) -> String {
+    format!("{}/messages/{}", session_path(session_id), escape(message_id))
+}
+
+/// The `{"data": ...}` wrapper of the analytics answers.
+#[derive(Deserialize)]
+struct Data<T> {
+    data: T,
+}
+
+/// The media type of an answer, without its parameters.
+fn media_type(answer: &Whole) -> String {
+    answer
+        .headers
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or("").trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "application/octet-stream".to_string())
+}
+
+// Accounts.
+
+/// The details of a new account.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RegisterParams {
+    pub username: String,
+    pub email: String,
+    /// At least 6 characters.
+    pub password: String,
+}
+
+/// An account's e-mail address and password.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct LoginParams {
+    pub email: String,
+    pub password: String,
+}
+
+/// Signs up, in and out, and says who is signed in. Signing up or in makes the client send the new access token
+/// (it wins over an API key); account calls need that token: API keys are refused on them.
+#[derive(Debug, Clone, Copy)]
+pub struct Auth<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Auth<'_> {
+    /// Creates an account (`POST /api/auth/register`); later calls send its token. A taken e-mail address is a
+    /// [`Conflict`](crate::ErrorKind::Conflict), a wrong field a [`BadRequest`](crate::ErrorKind::BadRequest)
+    /// naming it.
+    pub async fn register(&self, params: &RegisterParams) -> Result<AuthResponse> {
+        let call = Call::post("/api/auth/register").json(params).creates(None);
+        let answer: AuthResponse = self.client.call(call).await?;
+        self.client.set_token(Some(answer.token.clone()));
+        Ok(answer)
+    }
+
+    /// Signs in (`POST /api/auth/login`); later calls send the token. A wrong password is an
+    /// [`Authentication`](crate::ErrorKind::Authentication) error.
+    pub async fn login(&self, params: &LoginParams) -> Result<AuthResponse> {
+        // Signing in twice only issues a second token: safe to retry.
+        let call = Call::post("/api/auth/login").json(params).idempotent();
+        let answer: AuthResponse = self.client.call(call).await?;
+        self.client.set_token(Some(answer.token.clone()));
+        Ok(answer)
+    }
+
+    /// The signed-in user (`GET /api/auth/me`); it needs an access token.
+    pub async fn me(&self) -> Result<User> {
+        #[derive(Deserialize)]
+        struct Me {
+            user: User,
+        }
+        let me: Me = self.client.call(Call::get("/api/auth/me")).await?;
+        Ok(me.user)
+    }
+
+    /// Revokes the token on the server (`POST /api/auth/logout`); the client forgets it whatever the answer, and
+    /// goes back to its API key, if any.
+    pub async fn logout(&self) -> Result<()> {
+        // Revoking a token twice is the same as once.
+        let result = self.client.call_empty(Call::post("/api/auth/logout").idempotent()).await;
+        self.client.set_token(None);
+        result
+    }
+}
+
+// Personas.
+
+/// The personas to chat with.
+#[derive(Debug, Clone, Copy)]
+pub struct Personas<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Personas<'_> {
+    /// Kasa's six personas (kasa, merla, ticha, massa, nana, dokta), then the caller's own custom ones
+    /// (`GET /api/personas`).
+    pub async fn list(&self) -> Result<Vec<Persona>> {
+        self.client.call(Call::get("/api/personas")).await
+    }
+}
+
+// Sessions.
+
+/// A new session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionCreateParams {
+    /// The persona to chat with (`"kasa"`, `"nana"`, ...); an unknown one is a bad request.
+    pub persona_id: String,
+    pub title: String,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
+}
+
+impl SessionCreateParams {
+    /// A session with `persona_id`, titled `title`.
+    pub fn new(persona_id: impl Into<String>, title: impl Into<String>) -> Self {
+        SessionCreateParams { persona_id: persona_id.into(), title: title.into(), idempotency_key: None }
+    }
+}
+
+/// Chat sessions (conversations with one persona). Only their owner sees them: anyone else gets a
+/// [`NotFound`](crate::ErrorKind::NotFound).
+#[derive(Debug, Clone, Copy)]
+pub struct Sessions<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Sessions<'_> {
+    /// Starts a session (`POST /api/chat/sessions`).
+    pub async fn create(&self, params: &SessionCreateParams) -> Result<Session> {
+        let call = Call::post("/api/chat/sessions").json(params).creates(params.idempotency_key.clone());
+        self.client.call(call).await
+    }
+
+    /// One page of the caller's sessions, newest first (`GET /api/chat/sessions`).
+    pub async fn list(&self, page: PageParams) -> Result<SessionPage> {
+        self.client.call(Call::get("/api/chat/sessions").query(page.query())).await
+    }
+
+    /// A session and a page of its messages, the newest page first (`GET /api/chat/sessions/:id`).
+    pub async fn get(&self, session_id: &str, page: PageParams) -> Result<SessionWithMessages> {
+        self.client.call(Call::get(session_path(session_id)).query(page.query())).await
+    }
+
+    /// Sets a session's title (`PATCH /api/chat/sessions/:id`).
+    pub async fn rename(&self, session_id: &str, title: &str) -> Result<Session> {
+        // Setting the same title twice is the same as once.
+        let call = Call::new(Method::PATCH, session_path(session_id)).json(&serde_json::json!({ "title": title }));
+        self.client.call(call.idempotent()).await
+    }
+
+    /// Removes a session and its messages (`DELETE /api/chat/sessions/:id`).
+    pub async fn delete(&self, session_id: &str) -> Result<()> {
+        self.client.call_empty(Call::new(Method::DELETE, session_path(session_id))).await
+    }
+}
+
+// Messages.
+
+/// A user message.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageParams {
+    /// The message's text (required, up to 16,000 characters).
+    pub content: String,
+    /// `"text"` (the default), `"voice"` or `"image"`.
+    pub kind: Option<String>,
+    /// The user's language as a BCP 47 tag (`"tw"`, `"fr-CI"`), or `"auto"` (the default: detected).
+    pub language: Option<String>,
+    /// (Streams only) keeps the reply being written when the connection drops:
+    /// [`Messages::resume`] follows it again, and only a stop stops it. Otherwise hanging up is the stop.
+    pub resumable: bool,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    pub idempotency_key: Option<String>,
+}
+
+impl MessageParams {
+    /// A text message.
+    pub fn new(content: impl Into<String>) -> Self {
+        MessageParams { content: content.into(), ..MessageParams::default() }
+    }
+
+    /// The same message in `language` (a BCP 47 tag, or `"auto"`).
+    pub fn language(mut self, language: impl Into<String>) -> Self {
+        self.language = Some(language.into());
+        self
+    }
+
+    /// The same message, its reply resumable (streams only).
+    pub fn resumable(mut self) -> Self {
+        self.resumable = true;
+        self
+    }
+
+    fn call(&self, session_id: &str, stream: bool) -> Call {
+        let mut body = Map::new();
+        body.insert("role".into(), "user".into());
+        body.insert("content".into(), self.content.clone().into());
+        if let Some(kind) = &self.kind {
+            body.insert("type".into(), kind.clone().into());
+        }
+        if let Some(language) = &self.language {
+            body.insert("language".into(), language.clone().into());
+        }
+        if stream && self.resumable {
+            body.insert("resumable".into(), true.into());
+        }
+        let call = Call::post(format!("{}/messages", session_path(session_id)))
+            .json(&body)
+            .creates(self.idempotency_key.clone());
+        if stream {
+            call.accept("text/event-stream")
+        } else {
+            call
+        }
+    }
+}
+
+/// The messages of a session: list, send (whole or streamed), follow again, stop.
+#[derive(Debug, Clone, Copy)]
+pub struct Messages<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Messages<'_> {
+    /// One page of a session's messages, the newest page first, oldest first within it
+    /// (`GET /api/chat/sessions/:id`).
+    pub async fn list(&self, session_id: &str, page: PageParams) -> Result<MessagePage> {
+        self.client.call(Call::get(session_path(session_id)).query(page.query())).await
+    }
+
+    /// Sends a message and gives the stored reply once it is complete (`POST /api/chat/sessions/:id/messages`).
+    pub async fn send(&self, session_id: &str, params: &MessageParams) -> Result<AssistantReply> {
+        self.client.call(params.call(session_id, false)).await
+    }
+
+    /// Sends a message and gives its reply as it is written (`POST /api/chat/sessions/:id/messages` with `Accept:
+    /// text/event-stream`). It returns once the reply has started: a 400, 401, 403, 404 or 429 is returned here.
+    pub async fn stream(&self, session_id: &str, params: &MessageParams) -> Result<ReplyStream> {
+        let response = self.client.open(params.call(session_id, true)).await?;
+        Ok(ReplyStream::new(self.client, session_id, response))
+    }
+
+    /// Follows a reply being written, after a dropped connection or from another process
+    /// (`GET /api/chat/sessions/:id/messages/:messageId/stream`): its meta event, the text so far as one token,
+    /// then the rest as it is written, then the done event.
+    pub async fn resume(&self, session_id: &str, message_id: &str) -> Result<ReplyStream> {
+        let call = Call::get(format!("{}/stream", message_path(session_id, message_id))).accept("text/event-stream");
+        let response = self.client.open(call).await?;
+        Ok(ReplyStream::new(self.client, session_id, response))
+    }
+
+    /// Stops a reply being written, a resumable one too, and gives it as stored: what was written is kept, with
+    /// status `stopped` (`POST /api/chat/sessions/:id/messages/:messageId/stop`).
+    pub async fn stop(&self, session_id: &str, message_id: &str) -> Result<StoredMessage> {
+        // Stopping a stopped reply changes nothing: safe to repeat.
+        let call = Call::post(format!("{}/stop", message_path(session_id, message_id))).idempotent();
+        self.client.call(call).await
+    }
+}
+
+// The OpenAI-compatible API.
+
+/// A chat completion.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CompletionParams {
+    /// A persona id (`"kasa"`, `"merla"`, ...); an unknown one is a [`NotFound`](crate::ErrorKind::NotFound).
+    pub model: String,
+    /// The conversation so far (at least one).
+    pub messages: Vec<ChatMessage>,
+    /// From 0 to 2; `None` leaves it to the persona.
+    pub temperature: Option<f64>,
+    /// Bounds the answer.
+    pub max_tokens: Option<u32>,
+    /// Your end user's id, for your own tracing.
+    pub user: Option<String>,
+    /// (Streams only) makes the last chunk carry the token counts.
+    pub include_usage: bool,
+    /// OpenAI's other parameters, put into the request body as given.
+    pub extra: Map<String, Value>,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    pub idempotency_key: Option<String>,
+}
+
+impl CompletionParams {
+    /// A completion by `model` of `messages`.
+    pub fn new(model: impl Into<String>, messages: Vec<ChatMessage>) -> Self {
+        CompletionParams { model: model.into(), messages, ..CompletionParams::default() }
+    }
+
+    fn call(&self, stream: bool) -> Call {
+        let mut body = self.extra.clone();
+        body.insert("model".into(), self.model.clone().into());
+        body.insert("messages".into(), serde_json::to_value(&self.messages).unwrap_or_else(|_| Value::Array(vec![])));
+        body.insert("stream".into(), stream.into());
+        if let Some(temperature) = self.temperature {
+            body.insert("temperature".into(), temperature.into());
+        }
+        if let Some(max_tokens) = self.max_tokens {
+            body.insert("max_tokens".into(), max_tokens.into());
+        }
+        if let Some(user) = &self.user {
+            body.insert("user".into(), user.clone().into());
+        }
+        if stream && self.include_usage {
+            body.insert("stream_options".into(), serde_json::json!({ "include_usage": true }));
+        }
+        let call = Call::post("/v1/chat/completions").json(&body).creates(self.idempotency_key.clone());
+        if stream {
+            call.accept("text/event-stream")
+        } else {
+            call
+        }
+    }
+}
+
+/// The OpenAI-compatible API (`/v1`): the personas are the models.
+#[derive(Debug, Clone, Copy)]
+pub struct Completions<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Completions<'_> {
+    /// The whole completion (`POST /v1/chat/completions`).
+    pub async fn create(&self, params: &CompletionParams) -> Result<ChatCompletion> {
+        self.client.call(params.call(false)).await
+    }
+
+    /// The completion as OpenAI's chunks (`POST /v1/chat/completions` with `stream: true`). It returns once the
+    /// answer has started.
+    pub async fn stream(&self, params: &CompletionParams) -> Result<CompletionStream> {
+        let response = self.client.open(params.call(true)).await?;
+        Ok(CompletionStream::new(self.client, response))
+    }
+
+    /// The personas (and the caller's custom ones) as models (`GET /v1/models`).
+    pub async fn models(&self) -> Result<ModelList> {
+        self.client.call(Call::get("/v1/models")).await
+    }
+}
+
+// Speech.
+
+/// What to speak.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SynthesizeParams {
+    /// Up to 5,000 characters.
+    pub text: String,
+    /// A voice id from [`Speech::voices`]; `None`: the language's default voice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub voice: Option<String>,
+    /// The text's language tag (`"en"` when `None`), or `"auto"` to detect it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
+}
+
+impl SynthesizeParams {
+    /// `text`, in `language`.
+    pub fn new(text: impl Into<String>, language: impl Into<String>) -> Self {
+        SynthesizeParams { text: text.into(), language: Some(language.into()), ..SynthesizeParams::default() }
+    }
+}
+
+/// Speech (Pro and Enterprise plans) and the voices.
+#[derive(Debug, Clone, Copy)]
+pub struct Speech<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Speech<'_> {
+    /// The voices of the installed engines, of one language (`None` for all) (`GET /api/voice/voices`).
+    pub async fn voices(&self, language: Option<&str>) -> Result<Vec<Voice>> {
+        #[derive(Deserialize)]
+        struct Voices {
+            voices: Vec<Voice>,
+        }
+        let query = language.map(|l| vec![("language", l.to_string())]).unwrap_or_default();
+        let answer: Voices = self.client.call(Call::get("/api/voice/voices").query(query)).await?;
+        Ok(answer.voices)
+    }
+
+    fn synthesize_call(params: &SynthesizeParams, accept: &'static str) -> Call {
+        Call::post("/api/voice/synthesize").json(params).accept(accept).creates(params.idempotency_key.clone())
+    }
+
+    /// Speaks text and gives the audio's bytes, with its content type (MP3 unless the server is set up otherwise)
+    /// and the stored copy's address (`POST /api/voice/synthesize`). Pro and Enterprise plans only (a
+    /// [`PermissionDenied`](crate::ErrorKind::PermissionDenied) otherwise; the landing page's samples excepted);
+    /// an API key needs the voice scope.
+    pub async fn synthesize(&self, params: &SynthesizeParams) -> Result<Audio> {
+        let answer = self.client.fetch(Self::synthesize_call(params, ACCEPT_AUDIO)).await?;
+        let content_type = media_type(&answer);
+        if content_type != "application/json" {
+            let audio_url = answer.headers.get("x-kasa-audio-url").and_then(|v| v.to_str().ok()).map(str::to_string);
+            return Ok(Audio { data: answer.body, content_type, audio_url });
+        }
+        // Made before: the API answers with the stored copy's address instead of the audio.
+        let stored: Synthesis = decode(&answer, "POST /api/voice/synthesize")?;
+        if stored.audio_url.is_empty() {
+            return Err(Error::decode("The synthesis answer names no audio."));
+        }
+        // The address is itself the secret, and may be on another host: the credential is not sent along.
+        let audio = self.client.fetch(Call::get(stored.audio_url.clone()).accept(ACCEPT_AUDIO).anonymous()).await?;
+        Ok(Audio { content_type: media_type(&audio), data: audio.body, audio_url: Some(stored.audio_url) })
+    }
+
+    /// Speaks text and gives the stored audio's address and length (`POST /api/voice/synthesize`): hand
+    /// `audio_url` to a player; it needs no credential, and expires.
+    pub async fn synthesize_to_url(&self, params: &SynthesizeParams) -> Result<Synthesis> {
+        self.client.call(Self::synthesize_call(params, "application/json")).await
+    }
+}
+
+// Video.
+
+/// A video to make.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct VideoParams {
+    /// What the video says and shows (1 to 2,000 characters): read aloud, its sentences shown as captions.
+    pub prompt: String,
+    /// The prompt's language tag, or `"auto"` to detect it.
+    pub language: String,
+    /// A voice id from [`Speech::voices`]; `None`: the language's default voice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub voice: Option<String>,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
+}
+
+impl VideoParams {
+    /// A video of `prompt`, in `language`.
+    pub fn new(prompt: impl Into<String>, language: impl Into<String>) -> Self {
+        VideoParams { prompt: prompt.into(), language: language.into(), ..VideoParams::default() }
+    }
+}
+
+/// Videos made from a prompt: queued jobs that take seconds to minutes (Enterprise plan; an API key needs the
+/// voice scope).
+#[derive(Debug, Clone, Copy)]
+pub struct Video<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Video<'_> {
+    /// Queues a video (`POST /api/video/generations`, answered 202 with the job). Other plans get a
+    /// [`PermissionDenied`](crate::ErrorKind::PermissionDenied) naming Enterprise; too many unfinished jobs a
+    /// [`RateLimit`](crate::ErrorKind::RateLimit) (`too_many_video_jobs`).
+    pub async fn create(&self, params: &VideoParams) -> Result<VideoJob> {
+        let call = Call::post("/api/video/generations").json(params).creates(params.idempotency_key.clone());
+        self.client.call(call).await
+    }
+
+    /// One of the caller's jobs (`GET /api/video/generations/:id`); someone else's is a
+    /// [`NotFound`](crate::ErrorKind::NotFound).
+    pub async fn get(&self, job_id: &str) -> Result<VideoJob> {
+        self.client.call(Call::get(format!("/api/video/generations/{}", escape(job_id)))).await
+    }
+
+    /// The caller's jobs, newest first (`GET /api/video/generations`): `limit` 1 to 50 (`None`: 20), only those
+    /// with `status` when given.
+    pub async fn list(&self, limit: Option<u32>, status: Option<&str>) -> Result<Vec<VideoJob>> {
+        let mut query = Vec::new();
+        if let Some(limit) = limit {
+            query.push(("limit", limit.to_string()));
+        }
+        if let Some(status) = status {
+            query.push(("status", status.to_string()));
+        }
+        let list: VideoJobList = self.client.call(Call::get("/api/video/generations").query(query)).await?;
+        Ok(list.jobs)
+    }
+
+    /// Polls a job every `interval` until it has succeeded or failed, and gives it (look at its `status`: a failed
+    /// job is not an error of the call). Bound the wait with `tokio::time::timeout`.
+    pub async fn wait(&self, job_id: &str, interval: Duration) -> Result<VideoJob> {
+        loop {
+            let job = self.get(job_id).await?;
+            if job.is_finished() {
+                return Ok(job);
+            }
+            tokio::time::sleep(interval).await;
+        }
+    }
+
+    /// The MP4 of a job that succeeded (its `video_url`, fetched without a credential: the address is the secret).
+    pub async fn download(&self, job: &VideoJob) -> Result<crate::types::VideoFile> {
+        let url =
+            job.video_url.as_deref().filter(|u| !u.is_empty()).ok_or_else(|| {
+                Error::config(format!("The video job {} has no video (status {}).", job.id, job.status))
+            })?;
+        let answer = self.client.fetch(Call::get(url).accept("video/mp4").anonymous()).await?;
+        Ok(crate::types::VideoFile { content_type: media_type(&answer), data: answer.body })
+    }
+}
+
+// Languages.
+
+/// The language catalogue (what Kasa can do in each language) and language detection. No credential needed.
+#[derive(Debug, Clone, Copy)]
+pub struct Languages<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Languages<'_> {
+    /// The catalogue (`GET /api/languages`); with a capability, only the languages that have it.
+    pub async fn list(&self, capability: Option<Capability>) -> Result<LanguageList> {
+        let query = capability.map(|c| vec![("capability", c.as_str().to_string())]).unwrap_or_default();
+        self.client.call(Call::get("/api/languages").query(query)).await
+    }
+
+    /// One language by any of its codes or a tag (`"tw"`, `"twi"`, `"en-GB"`); an unknown one is a
+    /// [`NotFound`](crate::ErrorKind::NotFound) (`GET /api/languages/:code`).
+    pub async fn get(&self, code: &str) -> Result<Language> {
+        self.client.call(Call::get(format!("/api/languages/{}", escape(code)))).await
+    }
+
+    /// The likeliest language of `text`, its confidence and the alternatives (`POST /api/languages/detect`);
+    /// `hints` tell the detector what the app knows.
+    pub async fn detect(&self, text: &str, hints: Option<&DetectHints>) -> Result<DetectedLanguage> {
+        #[derive(Serialize)]
+        struct Body<'a> {
+            text: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            hints: Option<&'a DetectHints>,
+        }
+        // Detection only reads: safe to repeat.
+        let call = Call::post("/api/languages/detect").json(&Body { text, hints }).idempotent();
+        self.client.call(call).await
+    }
+}
+
+// Geo.
+
+/// Where an IP address appears to be.
+#[derive(Debug, Clone, Copy)]
+pub struct Geo<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Geo<'_> {
+    /// The country, region, city, time zone, currency and the languages spoken where `ip` appears to be
+    /// (`GET /api/geo`); `None` looks up the caller's own address. An address Kasa cannot place is `found: false`,
+    /// not an error; something that is not an IP address is a [`BadRequest`](crate::ErrorKind::BadRequest).
+    pub async fn lookup(&self, ip: Option<&str>) -> Result<GeoLookup> {
+        let query = ip.map(|ip| vec![("ip", ip.to_string())]).unwrap_or_default();
+        self.client.call(Call::get("/api/geo").query(query)).await
+    }
+}
+
+// API keys.
+
+/// A new API key.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiKeyCreateParams {
+    /// Up to 60 characters.
+    pub name: String,
+    /// What the key may call; empty: every scope.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<Scope>,
+    /// From 1 to 365; `None`: the key never expires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_in_days: Option<u32>,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
+}
+
+impl ApiKeyCreateParams {
+    /// A key named `name` with `scopes` (empty: every scope) that never expires.
+    pub fn new(name: impl Into<String>, scopes: Vec<Scope>) -> Self {
+        ApiKeyCreateParams { name: name.into(), scopes, ..ApiKeyCreateParams::default() }
+    }
+}
+
+/// The caller's API keys. Managing keys needs an access token (sign in first): a key cannot manage keys.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiKeys<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl ApiKeys<'_> {
+    /// Makes a key (`POST /api/developer/keys`). Its `secret` is shown this once: store it now.
+    pub async fn create(&self, params: &ApiKeyCreateParams) -> Result<CreatedApiKey> {
+        let call = Call::post("/api/developer/keys").json(params).creates(params.idempotency_key.clone());
+        self.client.call(call).await
+    }
+
+    /// The caller's keys, newest first, revoked ones included, masked (`GET /api/developer/keys`).
+    pub async fn list(&self) -> Result<Vec<ApiKey>> {
+        #[derive(Deserialize)]
+        struct Keys {
+            keys: Vec<ApiKey>,
+        }
+        let answer: Keys = self.client.call(Call::get("/api/developer/keys")).await?;
+        Ok(answer.keys)
+    }
+
+    /// Makes a key stop working (`DELETE /api/developer/keys/:id`); revoking it again is fine, an unknown id is a
+    /// [`NotFound`](crate::ErrorKind::NotFound).
+    pub async fn revoke(&self, key_id: &str) -> Result<()> {
+        self.client.call_empty(Call::new(Method::DELETE, format!("/api/developer/keys/{}", escape(key_id)))).await
+    }
+}
+
+// Analytics.
+
+/// The caller's own usage figures. They take an access token or an API key with the analytics scope; reading them
+/// never uses up the monthly quota. The figures follow the calls within seconds, not at once.
+#[derive(Debug, Clone, Copy)]
+pub struct Analytics<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Analytics<'_> {
+    /// The caller's calls per API area and the monthly quota, response times, and the sessions and messages per
+    /// persona and language (`GET /api/developer/analytics`).
+    pub async fn summary(&self) -> Result<crate::types::AnalyticsSummary> {
+        let answer: Data<crate::types::AnalyticsSummary> =
+            self.client.call(Call::get("/api/developer/analytics")).await?;
+        Ok(answer.data)
+    }
+
+    /// The caller's API calls per day, endpoint, status and key (`GET /api/analytics/usage`): over `days` (1 to
+    /// 90; `None`: 30), only those made with the key `key_id` when given.
+    pub async fn usage(&self, days: Option<u32>, key_id: Option<&str>) -> Result<Usage> {
+        let mut query = Vec::new();
+        if let Some(days) = days {
+            query.push(("days", days.to_string()));
+        }
+        if let Some(key_id) = key_id {
+            query.push(("keyId", key_id.to_string()));
+        }
+        let answer: Data<Usage> = self.client.call(Call::get("/api/analytics/usage").query(query)).await?;
+        Ok(answer.data)
+    }
+
+    /// The caller's newest chat sessions with their message counts (`GET /api/analytics/sessions`); `limit` 1 to
+    /// 100 (`None`: 50).
+    pub async fn sessions(&self, limit: Option<u32>) -> Result<Vec<AnalyticsSession>> {
+        let query = limit.map(|l| vec![("limit", l.to_string())]).unwrap_or_default();
+        let answer: Data<Vec<AnalyticsSession>> =
+            self.client.call(Call::get("/api/analytics/sessions").query(query)).await?;
+        Ok(answer.data)
+    }
+}

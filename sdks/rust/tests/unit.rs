@@ -1,0 +1,482 @@
+//! The client against a local fake server: what it sends, how it reads answers and failures, when it retries,
+//! its timeouts, and its streams (events, errors, stop, hang-up).
+
+mod fake;
+
+use std::time::{Duration, Instant};
+
+use fake::{event, Reply, Server, Step};
+use futures_util::StreamExt;
+use kasa::{
+    ApiKeyCreateParams, ChatMessage, CompletionParams, ErrorKind, MessageParams, PageParams, ReplyEvent, Scope,
+    SessionCreateParams, SynthesizeParams,
+};
+use serde_json::json;
+
+const SESSION: &str = "0123456789abcdef01234567";
+
+fn reply_json(status: &str, content: &str) -> String {
+    json!({
+        "id": "m2", "role": "assistant", "content": content, "timestamp": "2026-01-01T00:00:00.000Z",
+        "type": "text", "status": status, "userMessageId": "m1"
+    })
+    .to_string()
+}
+
+fn meta() -> Step {
+    event("meta", r#"{"userMessageId":"m1","assistantMessageId":"m2","provider":"fake","model":"fake-model"}"#)
+}
+
+// What the client sends.
+
+#[tokio::test]
+async fn sends_the_key_then_the_token_the_user_agent_and_its_headers() {
+    let server = Server::start(|_, _| Reply::json(200, json!([]))).await;
+    let client = server.client().api_key("ksk_test").header("x-trace", "t-1").build().unwrap();
+    client.personas().list().await.unwrap();
+    client.set_token(Some("token-1".into()));
+    client.personas().list().await.unwrap();
+    client.set_token(None);
+    client.personas().list().await.unwrap();
+    let sent = server.requests();
+    assert_eq!(sent[0].header("authorization"), Some("Bearer ksk_test"));
+    assert_eq!(sent[1].header("authorization"), Some("Bearer token-1"));
+    assert_eq!(sent[2].header("authorization"), Some("Bearer ksk_test"));
+    assert_eq!(sent[0].header("user-agent"), Some(concat!("kasa-rust/", env!("CARGO_PKG_VERSION"))));
+    assert_eq!(sent[0].header("x-trace"), Some("t-1"));
+    assert_eq!(sent[0].header("accept"), Some("application/json"));
+    assert_eq!((sent[0].method.as_str(), sent[0].path.as_str()), ("GET", "/api/personas"));
+}
+
+#[tokio::test]
+async fn sends_bodies_queries_and_escaped_ids() {
+    let server = Server::start(|request, _| match request.path.as_str() {
+        p if p.starts_with("/api/chat/sessions?") => Reply::json(200, json!({"sessions": [], "nextCursor": null})),
+        "/api/developer/keys" => Reply::json(201, json!({"secret": "ksk_x", "key": {"id": "k1", "name": "n"}})),
+        _ => Reply::json(
+            200,
+            json!({"id": "s1", "personaId": "kasa", "title": "T", "createdAt": "2026-01-01T00:00:00Z"}),
+        ),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let page = client.sessions().list(PageParams::after("c 1&x", Some(5))).await.unwrap();
+    assert_eq!(page.next_cursor, None);
+    client.sessions().rename("../keys", "Maths").await.unwrap();
+    let created = client
+        .api_keys()
+        .create(&ApiKeyCreateParams { expires_in_days: Some(30), ..ApiKeyCreateParams::new("CI", vec![Scope::Chat]) })
+        .await
+        .unwrap();
+    assert_eq!(created.secret, "ksk_x");
+    let sent = server.requests();
+    assert_eq!(sent[0].path, "/api/chat/sessions?limit=5&cursor=c+1%26x");
+    assert_eq!((sent[1].method.as_str(), sent[1].path.as_str()), ("PATCH", "/api/chat/sessions/..%2Fkeys"));
+    assert_eq!(sent[1].json(), json!({"title": "Maths"}));
+    assert_eq!(sent[2].json(), json!({"name": "CI", "scopes": ["chat"], "expiresInDays": 30}));
+    assert_eq!(sent[2].header("content-type"), Some("application/json"));
+}
+
+// Failures.
+
+#[tokio::test]
+async fn reads_kasas_error_body_into_the_error() {
+    let details = json!([{"path": "email", "message": "must be an e-mail address"}]);
+    let server = Server::start(move |_, n| match n {
+        0 => Reply::json(400, json!({"message": "Invalid input", "code": "validation_failed", "requestId": "r-9", "details": details.clone()})),
+        1 => Reply::error(404, "not_found", "Session not found", &[]),
+        _ => Reply::new(502, &[("x-request-id", "proxy-1"), ("content-type", "text/html")], "<html>Bad gateway</html>"),
+    })
+    .await;
+    let client = server.client().max_retries(0).build().unwrap();
+    let bad = client.sessions().create(&SessionCreateParams::new("kasa", "T")).await.unwrap_err();
+    assert_eq!(bad.kind(), ErrorKind::BadRequest);
+    assert_eq!(
+        (bad.status(), bad.code(), bad.message(), bad.request_id()),
+        (400, "validation_failed", "Invalid input", Some("r-9"))
+    );
+    assert_eq!(bad.field_errors()[0].path, "email");
+    let missing = client.sessions().get(SESSION, PageParams::default()).await.unwrap_err();
+    assert_eq!(missing.kind(), ErrorKind::NotFound);
+    assert_eq!(missing.to_string(), "kasa: 404 not_found: Session not found (request id req-1)");
+    let proxy = client.personas().list().await.unwrap_err();
+    assert_eq!(proxy.kind(), ErrorKind::Server);
+    assert!(proxy.is_unavailable());
+    assert_eq!(
+        (proxy.code(), proxy.message(), proxy.request_id()),
+        ("upstream_unavailable", "HTTP error 502", Some("proxy-1"))
+    );
+    assert!(proxy.field_errors().is_empty());
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_a_connection_error() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let client = kasa::Client::builder().base_url(&url).api_key("").max_retries(0).build().unwrap();
+    let error = client.personas().list().await.unwrap_err();
+    assert_eq!((error.kind(), error.status(), error.code()), (ErrorKind::Connection, 0, "network_error"));
+    assert!(error.is_connection());
+    assert!(error.message().contains(&url), "{}", error.message());
+}
+
+#[tokio::test]
+async fn an_answer_that_is_not_the_documented_json_is_a_decode_error() {
+    let server = Server::start(|_, _| Reply::json(200, json!({"unexpected": true}))).await;
+    let error = server.client().build().unwrap().personas().list().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode);
+    assert_eq!(server.requests().len(), 1, "not retried");
+}
+
+// Retries.
+
+#[tokio::test]
+async fn retries_a_read_after_503_and_429_waiting_what_retry_after_asks() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::error(503, "upstream_unavailable", "Away", &[]),
+        1 => Reply::error(429, "rate_limited", "Slow down", &[("retry-after-ms", "300")]),
+        _ => Reply::json(200, json!([])),
+    })
+    .await;
+    let started = Instant::now();
+    server.client().build().unwrap().personas().list().await.unwrap();
+    assert_eq!(server.requests().len(), 3);
+    assert!(started.elapsed() >= Duration::from_millis(300));
+}
+
+#[tokio::test]
+async fn gives_up_after_the_last_retry_with_the_last_error() {
+    let server = Server::start(|_, _| Reply::error(504, "upstream_timeout", "Too slow", &[])).await;
+    let error = server.client().build().unwrap().personas().list().await.unwrap_err();
+    assert_eq!((error.status(), error.code()), (504, "upstream_timeout"));
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[tokio::test]
+async fn retries_a_creating_call_with_the_same_idempotency_key_and_never_one_without_a_key() {
+    let server = Server::start(|_, n| match n {
+        0 | 2 => Reply::hang_up(),
+        _ => Reply::json(
+            201,
+            json!({"id": "s1", "personaId": "kasa", "title": "T", "createdAt": "2026-01-01T00:00:00Z"}),
+        ),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    client.sessions().create(&SessionCreateParams::new("kasa", "T")).await.unwrap();
+    let sent = server.requests();
+    assert_eq!(sent.len(), 2);
+    let key = sent[0].header("idempotency-key").unwrap().to_string();
+    assert_eq!(key.len(), 36);
+    assert_eq!(sent[1].header("idempotency-key"), Some(key.as_str()));
+
+    let without = server.client().idempotency_keys(false).build().unwrap();
+    let error = without.sessions().create(&SessionCreateParams::new("kasa", "T")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Connection);
+    assert_eq!(server.requests().len(), 3, "a creating call without a key is not retried");
+    assert_eq!(server.requests()[2].header("idempotency-key"), None);
+
+    // A key of the caller's own is sent as given.
+    let mut params = SessionCreateParams::new("kasa", "T");
+    params.idempotency_key = Some("my-key-1".into());
+    without.sessions().create(&params).await.unwrap();
+    assert_eq!(server.requests()[3].header("idempotency-key"), Some("my-key-1"));
+}
+
+#[tokio::test]
+async fn never_retries_a_used_up_quota_a_refusal_or_a_wait_longer_than_the_longest() {
+    let server = Server::start(|request, _| match request.path.as_str() {
+        "/api/personas" => Reply::error(429, "quota_exceeded", "Monthly quota used up", &[("retry-after", "1")]),
+        "/v1/models" => Reply::error(503, "upstream_unavailable", "Away", &[("x-should-retry", "false")]),
+        _ => Reply::error(429, "rate_limited", "Later", &[("retry-after", "3600")]),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let quota = client.personas().list().await.unwrap_err();
+    assert!(quota.is_quota_exceeded());
+    assert_eq!(quota.kind(), ErrorKind::RateLimit);
+    client.completions().models().await.unwrap_err();
+    let started = Instant::now();
+    let later = client.languages().list(None).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert_eq!(later.retry_after(), Some(Duration::from_secs(3600)));
+    assert_eq!(server.requests().len(), 3, "each call sent once");
+}
+
+#[tokio::test]
+async fn x_should_retry_true_retries_any_status() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::error(500, "internal", "Oops", &[("x-should-retry", "true")]),
+        _ => Reply::json(200, json!([])),
+    })
+    .await;
+    server.client().build().unwrap().personas().list().await.unwrap();
+    assert_eq!(server.requests().len(), 2);
+}
+
+// Timeouts.
+
+#[tokio::test]
+async fn a_silent_server_is_a_timeout_error() {
+    let server = Server::start(|_, _| Reply::silence()).await;
+    let client = server.client().timeout(Some(Duration::from_millis(200))).max_retries(1).build().unwrap();
+    let started = Instant::now();
+    let error = client.personas().list().await.unwrap_err();
+    assert_eq!((error.kind(), error.code()), (ErrorKind::Timeout, "timeout"));
+    assert!(error.is_timeout() && error.is_connection());
+    assert_eq!(server.requests().len(), 2, "a timeout of a read is retried");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+// Streams.
+
+#[tokio::test]
+async fn streams_meta_then_each_token_then_the_stored_reply() {
+    let server = Server::start(|_, _| {
+        Reply::events(vec![
+            Step::Write(b": keep-alive\n\n".to_vec()),
+            meta(),
+            event("token", r#"{"text":"Akwaaba "}"#),
+            Step::Sleep(Duration::from_millis(20)),
+            event("token", r#"{"text":"o!"}"#),
+            event("unknown", "{}"),
+            event("done", &reply_json("complete", "Akwaaba o!")),
+        ])
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi").resumable()).await.unwrap();
+    assert_eq!(stream.request_id(), Some("stream-1"));
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await.unwrap() {
+        events.push(event);
+    }
+    assert_eq!(events.len(), 4);
+    assert!(matches!(&events[0], ReplyEvent::Meta(m) if m.assistant_message_id == "m2" && m.provider == "fake"));
+    assert_eq!(stream.assistant_message_id().as_deref(), Some("m2"));
+    assert!(matches!(&events[2], ReplyEvent::Token(t) if t.text == "o!"));
+    match &events[3] {
+        ReplyEvent::Done(reply) => {
+            assert_eq!((reply.content.as_str(), reply.status.as_str()), ("Akwaaba o!", kasa::STATUS_COMPLETE));
+            assert_eq!(reply.user_message_id, "m1");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(stream.next().await.unwrap().is_none());
+    let sent = &server.requests()[0];
+    assert_eq!(sent.header("accept"), Some("text/event-stream"));
+    assert_eq!(sent.path, format!("/api/chat/sessions/{SESSION}/messages"));
+    assert_eq!(sent.json(), json!({"role": "user", "content": "Hi", "resumable": true}));
+}
+
+#[tokio::test]
+async fn the_events_are_also_a_futures_stream() {
+    let server = Server::start(|_, _| {
+        Reply::events(vec![meta(), event("token", r#"{"text":"a"}"#), event("done", &reply_json("complete", "a"))])
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    let events: Vec<_> = stream.into_stream().collect().await;
+    assert_eq!(events.len(), 3);
+    assert!(events.iter().all(|e| e.is_ok()));
+}
+
+#[tokio::test]
+async fn an_error_event_ends_the_stream_with_a_503() {
+    let server = Server::start(|_, _| {
+        Reply::events(vec![meta(), event("error", r#"{"message":"No AI provider could answer"}"#)])
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    assert!(matches!(stream.next().await.unwrap(), Some(ReplyEvent::Meta(_))));
+    let error = stream.next().await.unwrap_err();
+    assert_eq!((error.kind(), error.status(), error.code()), (ErrorKind::Server, 503, "upstream_unavailable"));
+    assert_eq!((error.message(), error.request_id()), ("No AI provider could answer", Some("stream-1")));
+    assert!(stream.next().await.unwrap().is_none(), "nothing after the error");
+}
+
+#[tokio::test]
+async fn a_stream_that_closes_before_its_end_is_a_stream_error_and_a_silent_one_a_timeout() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::events(vec![meta(), event("token", r#"{"text":"a"}"#)]),
+        _ => Reply::events(vec![meta(), Step::Sleep(Duration::from_secs(30))]),
+    })
+    .await;
+    let client = server.client().timeout(Some(Duration::from_millis(300))).build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    stream.next().await.unwrap();
+    stream.next().await.unwrap();
+    let broken = stream.next().await.unwrap_err();
+    assert_eq!((broken.kind(), broken.code(), broken.status()), (ErrorKind::Stream, "stream_error", 0));
+
+    let mut silent = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    silent.next().await.unwrap();
+    let timeout = silent.next().await.unwrap_err();
+    assert_eq!(timeout.kind(), ErrorKind::Timeout);
+    let final_message = client.messages().stream(SESSION, &MessageParams::new("Hi")).await;
+    // A stream that opened (the 2nd handler answer repeats): reading it to the end times out the same way.
+    assert_eq!(final_message.unwrap().final_message().await.unwrap_err().kind(), ErrorKind::Timeout);
+}
+
+#[tokio::test]
+async fn a_refused_stream_is_returned_by_the_call_that_opens_it() {
+    let server = Server::start(|_, _| Reply::error(404, "not_found", "Session not found", &[])).await;
+    let client = server.client().build().unwrap();
+    let error = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotFound);
+    let error = client.messages().resume(SESSION, "m2").await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotFound);
+    assert_eq!(server.requests()[1].path, format!("/api/chat/sessions/{SESSION}/messages/m2/stream"));
+}
+
+fn stop_server() -> impl Fn(&fake::Request, usize) -> Reply + Send + Sync + 'static {
+    |request, _| {
+        if request.path.ends_with("/stop") {
+            return Reply::new(200, &[("content-type", "application/json")], reply_json("stopped", "w1 "));
+        }
+        Reply::events(vec![
+            Step::Sleep(Duration::from_millis(50)),
+            meta(),
+            event("token", r#"{"text":"w1 "}"#),
+            Step::Sleep(Duration::from_millis(200)),
+            event("done", &reply_json("stopped", "w1 ")),
+        ])
+    }
+}
+
+#[tokio::test]
+async fn stop_before_the_first_event_reads_ahead_to_the_replys_id_and_keeps_the_events() {
+    let server = Server::start(stop_server()).await;
+    let client = server.client().build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    let stopped = stream.stop().await.unwrap();
+    assert_eq!((stopped.id.as_str(), stopped.status.as_str()), ("m2", kasa::STATUS_STOPPED));
+    let stop = &server.requests()[1];
+    assert_eq!(
+        (stop.method.as_str(), stop.path.as_str()),
+        ("POST", format!("/api/chat/sessions/{SESSION}/messages/m2/stop").as_str())
+    );
+    assert!(matches!(stream.next().await.unwrap(), Some(ReplyEvent::Meta(_))));
+    assert!(matches!(stream.next().await.unwrap(), Some(ReplyEvent::Token(_))));
+    assert!(matches!(stream.next().await.unwrap(), Some(ReplyEvent::Done(r)) if r.status == "stopped"));
+}
+
+#[tokio::test]
+async fn a_stop_handle_stops_from_another_task_once_the_id_is_known() {
+    let server = Server::start(stop_server()).await;
+    let client = server.client().build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    let handle = stream.stop_handle();
+    let stopper = tokio::spawn(async move { handle.stop().await });
+    let mut last = None;
+    while let Some(event) = stream.next().await.unwrap() {
+        last = Some(event);
+    }
+    assert_eq!(stopper.await.unwrap().unwrap().status, "stopped");
+    assert!(matches!(last, Some(ReplyEvent::Done(_))));
+    // A handle of a stream that ended without naming its reply says so instead of waiting.
+    let empty = Server::start(|_, _| Reply::events(vec![])).await;
+    let client = empty.client().build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    let handle = stream.stop_handle();
+    assert_eq!(stream.next().await.unwrap_err().kind(), ErrorKind::Stream);
+    drop(stream);
+    assert_eq!(handle.stop().await.unwrap_err().kind(), ErrorKind::Stream);
+}
+
+#[tokio::test]
+async fn dropping_a_stream_hangs_up() {
+    let server = Server::start(|_, _| {
+        Reply::events(vec![
+            meta(),
+            Step::Repeat(b"event: token\ndata: {\"text\":\"w \"}\n\n".to_vec(), Duration::from_millis(10)),
+        ])
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    for _ in 0..3 {
+        stream.next().await.unwrap();
+    }
+    assert!(!server.hung_up());
+    stream.close();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !server.hung_up() {
+        assert!(Instant::now() < deadline, "the server never saw the hang-up");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_too_large_event_ends_the_stream() {
+    let server =
+        Server::start(|_, _| Reply::events(vec![event("token", &format!("{{\"text\":\"{}\"}}", "x".repeat(200)))]))
+            .await;
+    let client = server.client().max_event_bytes(64).build().unwrap();
+    let mut stream = client.messages().stream(SESSION, &MessageParams::new("Hi")).await.unwrap();
+    let error = stream.next().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Stream);
+    assert!(error.message().contains("larger"), "{}", error.message());
+}
+
+#[tokio::test]
+async fn streams_completion_chunks_to_done_and_reads_an_error_chunk_as_a_503() {
+    let server = Server::start(|_, n| {
+        let chunk = |text: &str| Step::Write(format!("data: {}\n\n", json!({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "kasa", "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]})).into_bytes());
+        match n {
+            0 => Reply::events(vec![chunk("Me "), chunk("din"), Step::Write(b"data: [DONE]\n\n".to_vec())]),
+            _ => Reply::events(vec![chunk("Me "), Step::Write(b"data: {\"error\":{\"message\":\"All providers failed\"}}\n\n".to_vec())]),
+        }
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let params =
+        CompletionParams { include_usage: true, ..CompletionParams::new("kasa", vec![ChatMessage::user("Hi")]) };
+    let mut stream = client.completions().stream(&params).await.unwrap();
+    let mut text = String::new();
+    while let Some(chunk) = stream.next().await.unwrap() {
+        text.push_str(chunk.choices[0].delta.content.as_deref().unwrap_or(""));
+    }
+    assert_eq!(text, "Me din");
+    let body = server.requests()[0].json();
+    assert_eq!(body["stream"], json!(true));
+    assert_eq!(body["stream_options"], json!({"include_usage": true}));
+    assert_eq!(body["messages"], json!([{"role": "user", "content": "Hi"}]));
+
+    let mut failing = client.completions().stream(&params).await.unwrap();
+    failing.next().await.unwrap();
+    let error = failing.next().await.unwrap_err();
+    assert_eq!((error.status(), error.message()), (503, "All providers failed"));
+    assert!(failing.next().await.unwrap().is_none());
+}
+
+// Speech.
+
+#[tokio::test]
+async fn synthesize_gives_the_audio_and_fetches_a_stored_copy_without_the_credential() {
+    let server = Server::start(|request, n| match (request.path.as_str(), n) {
+        ("/api/voice/synthesize", 0) => Reply::new(
+            200,
+            &[("content-type", "audio/mpeg"), ("x-kasa-audio-url", "/api/voice/audio/a1")],
+            b"ID3-audio".to_vec(),
+        ),
+        ("/api/voice/synthesize", _) => Reply::json(200, json!({"audioUrl": "/api/voice/audio/a1", "duration": 1.5})),
+        _ => Reply::new(200, &[("content-type", "audio/mpeg; charset=binary")], b"ID3-audio".to_vec()),
+    })
+    .await;
+    let client = server.client().api_key("ksk_voice").build().unwrap();
+    let first = client.voice().synthesize(&SynthesizeParams::new("Akwaaba", "en")).await.unwrap();
+    assert_eq!((first.data.as_slice(), first.content_type.as_str()), (&b"ID3-audio"[..], "audio/mpeg"));
+    assert_eq!(first.audio_url.as_deref(), Some("/api/voice/audio/a1"));
+    let again = client.voice().synthesize(&SynthesizeParams::new("Akwaaba", "en")).await.unwrap();
+    assert_eq!(again, first);
+    let sent = server.requests();
+    assert_eq!(sent[0].header("accept"), Some("audio/mpeg, audio/ogg, audio/wav"));
+    assert_eq!(sent[0].json(), json!({"text": "Akwaaba", "language": "en"}));
+    assert!(sent[0].header("idempotency-key").is_some());
+    assert_eq!(sent[2].path, "/api/voice/audio/a1");
+    assert_eq!(sent[2].header("authorization"), None, "the stored copy is fetched without the key");
+}
