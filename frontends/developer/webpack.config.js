@@ -4,7 +4,7 @@
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { sharedSingletons } = require('../federation/shared');
-const { baseConfig } = require('../federation/webpackBase');
+const { baseConfig, compressionPlugins } = require('../federation/webpackBase');
 
 /** react, react-dom, react-router-dom, react-query, emotion and @kasa/api-client: singletons, nothing else. */
 const shared = sharedSingletons(require('./package.json'));
@@ -33,6 +33,7 @@ module.exports = (env, argv) => {
       }),
       // The standalone page (npm run serve, or dist/index.html behind any static server) for working alone.
       new HtmlWebpackPlugin({ template: './public/index.html', publicPath: htmlPublicPath }),
+      ...compressionPlugins(production),
     ],
     performance: { hints: false },
     devServer: {

@@ -11,6 +11,9 @@ const SINGLETONS = [
   '@emotion/react',
   '@emotion/styled',
   '@kasa/api-client',
+  'lucide-react',
+  // One interface-language context for the whole page: the shell's provider reaches every remote's hooks.
+  '@kasa/i18n',
 ];
 
 /**
@@ -30,6 +33,13 @@ function sharedSingletons(appPackage) {
     ...shared['react-router-dom'],
     import: path.join(__dirname, 'react-router-dom.ts'),
     version: require('react-router-dom/package.json').version,
+  };
+  // lucide-react likewise: the icons in use (./lucide-react.ts), so that one copy of them serves every frontend
+  // and the rest of the set stays out of the bundles.
+  shared['lucide-react'] = {
+    ...shared['lucide-react'],
+    import: path.join(__dirname, 'lucide-react.ts'),
+    version: require('lucide-react/package.json').version,
   };
   return shared;
 }

@@ -4,7 +4,8 @@
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { sharedSingletons } = require('../federation/shared');
-const { baseConfig } = require('../federation/webpackBase');
+const path = require('node:path');
+const { baseConfig, compressionPlugins, PublicFilesPlugin } = require('../federation/webpackBase');
 
 /** react, react-dom, react-router-dom, react-query, emotion and @kasa/api-client: singletons, nothing else. */
 const shared = sharedSingletons(require('./package.json'));
@@ -56,6 +57,9 @@ module.exports = (_env, argv) => {
       new RemotesManifestPlugin(remotes),
       // Absolute script URLs: index.html is the SPA fallback for every path, /chat/anything included.
       new HtmlWebpackPlugin({ template: './public/index.html', publicPath: '/' }),
+      // The favicon, the web app manifest and its icons, served from the site's root.
+      new PublicFilesPlugin({ dir: path.join(__dirname, 'public'), skip: ['index.html'] }),
+      ...compressionPlugins(production),
     ],
     performance: { hints: false },
   };

@@ -5,9 +5,13 @@ import { completeSignIn, login, useAuth } from '@kasa/api-client';
 import ChatApp from './ChatApp';
 import { describeFailure } from './conversation/useConversation';
 import { Button, Muted, TextInput } from './ui/controls';
+import { RemoteCatalogue } from '@kasa/i18n';
+import { CHAT_ENGLISH, CHAT_LOADERS } from './i18n/catalogues';
+import { useT } from './i18n/useT';
 
 /** Running alone there is no shell to sign in with: a bare sign-in form against the platform's API. */
 function StandaloneSignIn() {
+  const t = useT();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -22,10 +26,10 @@ function StandaloneSignIn() {
   };
   return (
     <form onSubmit={(event) => void onSubmit(event)} style={{ maxWidth: '22rem', margin: '3rem auto' }}>
-      <h1>Sign in to chat</h1>
-      <label htmlFor="standalone-email">Email</label>
+      <h1>{t('standalone.title')}</h1>
+      <label htmlFor="standalone-email">{t('standalone.email')}</label>
       <TextInput id="standalone-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-      <label htmlFor="standalone-password">Password</label>
+      <label htmlFor="standalone-password">{t('standalone.password')}</label>
       <TextInput
         id="standalone-password"
         type="password"
@@ -34,22 +38,32 @@ function StandaloneSignIn() {
       />
       {error ? <Muted role="alert">{error}</Muted> : null}
       <Button type="submit" style={{ marginTop: '1rem' }}>
-        Sign In
+        {t('standalone.signIn')}
       </Button>
     </form>
   );
 }
 
+function Loading() {
+  const t = useT();
+  return <Muted role="status">{t('common.loading')}</Muted>;
+}
+
 /** The chat area's routes when running alone; in the product the shell mounts ChatApp on /chat/:sessionId?. */
 export function App() {
   const { isAuthenticated, isLoading } = useAuth();
-  if (isLoading) return <Muted role="status">Loading…</Muted>;
   return (
-    <main id="main">
-      <Routes>
-        <Route path="chat/:sessionId?" element={isAuthenticated ? <ChatApp /> : <StandaloneSignIn />} />
-        <Route path="*" element={<Navigate to="/chat" replace />} />
-      </Routes>
-    </main>
+    <RemoteCatalogue english={CHAT_ENGLISH} loaders={CHAT_LOADERS}>
+      {isLoading ? (
+        <Loading />
+      ) : (
+        <main id="main">
+          <Routes>
+            <Route path="chat/:sessionId?" element={isAuthenticated ? <ChatApp /> : <StandaloneSignIn />} />
+            <Route path="*" element={<Navigate to="/chat" replace />} />
+          </Routes>
+        </main>
+      )}
+    </RemoteCatalogue>
   );
 }

@@ -1,5 +1,5 @@
 import styled from '@emotion/styled';
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useAuth } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
@@ -11,6 +11,12 @@ import { PersonaPicker } from './personas/PersonaPicker';
 import { Sidebar } from './sidebar/Sidebar';
 import { Button } from './ui/controls';
 import { loadVoiceMode, planHasVoice, saveVoiceMode } from './voice/voicePreferences';
+import { RemoteCatalogue } from '@kasa/i18n';
+import { CHAT_ENGLISH, CHAT_LOADERS } from './i18n/catalogues';
+import { useT } from './i18n/useT';
+
+/** At this width and below the sidebar becomes a drawer and the composer is pinned to the bottom of the screen. */
+const PHONE_QUERY = '(max-width: 48rem)';
 
 const Workspace = styled.div`
   display: grid;
@@ -22,11 +28,17 @@ const Workspace = styled.div`
   padding: 1rem 1rem 1.5rem;
   /* The conversation scrolls inside the page, so the composer stays in view. */
   height: max(34rem, calc(100dvh - 5rem));
-  @media (max-width: 48rem) {
+  @media ${PHONE_QUERY} {
     grid-template-columns: minmax(0, 1fr);
-    grid-template-rows: auto auto minmax(0, 1fr);
-    padding: 0.5rem 0.5rem 1rem;
-    height: max(32rem, calc(100dvh - 4.5rem));
+    /* The bar, then the conversation; the sidebar is a drawer (position: fixed), out of the grid. */
+    grid-template-rows: auto minmax(0, 1fr);
+    gap: 0.5rem;
+    /* Notched phones held sideways: keep clear of the cut-outs. */
+    padding: 0.5rem max(0.5rem, env(safe-area-inset-right)) 0.5rem max(0.5rem, env(safe-area-inset-left));
+    /* Exactly the screen below the shell's navigation bar (measured into --kasa-chat-top), so the composer sits at
+       the bottom of the viewport, above the on-screen keyboard where the browser resizes the layout for it. */
+    height: calc(100dvh - var(--kasa-chat-top, 4.5rem));
+    min-height: 18rem;
   }
 `;
 
@@ -36,16 +48,73 @@ const Main = styled.div`
   gap: 0.75rem;
   min-height: 0;
   min-width: 0;
+  @media ${PHONE_QUERY} {
+    gap: 0.5rem;
+  }
 `;
 
 const PhoneBar = styled.div`
   display: none;
-  @media (max-width: 48rem) {
+  @media ${PHONE_QUERY} {
     display: flex;
     justify-content: space-between;
     gap: 0.5rem;
+    button {
+      min-height: 2.75rem;
+    }
+    /* While the drawer is open its own Hide chats button stands for this one. */
+    button[aria-expanded='true'] {
+      visibility: hidden;
+    }
   }
 `;
+
+/** Dims the conversation behind the open drawer; a tap on it closes the drawer. */
+const Backdrop = styled.div`
+  display: none;
+  @media ${PHONE_QUERY} {
+    display: block;
+    position: fixed;
+    inset: 0;
+    z-index: 39;
+    background: rgba(15, 23, 42, 0.5);
+  }
+`;
+
+/** Follows a media query (false before the first render in a browser that lacks matchMedia). */
+function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia?.(query).matches ?? false);
+  useEffect(() => {
+    const list = window.matchMedia?.(query);
+    if (!list) return;
+    const onChange = () => setMatches(list.matches);
+    onChange();
+    list.addEventListener('change', onChange);
+    return () => list.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
+
+/**
+ * Makes everything on the page outside `keep` inert (no focus, no clicks, hidden from assistive technology) until
+ * the returned function restores it: the elements beside each of `keep`'s ancestors, up to <body>, so the shell's
+ * navigation and footer are covered too. Elements that were already inert stay so.
+ */
+function inertOutside(keep: readonly HTMLElement[]): () => void {
+  const changed: HTMLElement[] = [];
+  const kept = (element: Element) => keep.some((k) => element === k || element.contains(k));
+  for (const start of keep) {
+    for (let node: HTMLElement | null = start; node && node !== document.body; node = node.parentElement) {
+      for (const sibling of node.parentElement?.children ?? []) {
+        if (!(sibling instanceof HTMLElement) || kept(sibling) || sibling.inert) continue;
+        if (['SCRIPT', 'STYLE', 'LINK', 'TEMPLATE'].includes(sibling.tagName)) continue;
+        sibling.inert = true;
+        changed.push(sibling);
+      }
+    }
+  }
+  return () => changed.forEach((element) => (element.inert = false));
+}
 
 const DEFAULT_PERSONA_ID = 'kasa';
 
@@ -61,13 +130,21 @@ const fallbackPersona = (id: string): Persona => ({
  * The chat workspace, mounted by the shell at /chat and /chat/:sessionId for a signed-in user: sidebar, persona
  * picker and the conversation. The URL names the open session, so a reload opens it again.
  */
-export default function ChatApp() {
+function ChatWorkspace() {
+  const t = useT();
   const { sessionId } = useParams();
   const navigate = useNavigate();
   const personas = usePersonas();
   const openSession = useSessionMessages(sessionId);
   const sidebarId = useId();
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const phone = useMediaQuery(PHONE_QUERY);
+  // On a phone the sidebar is a drawer over the conversation; wider screens always show it beside.
+  const drawerOpen = sidebarOpen && phone;
+  const workspace = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const drawer = useRef<HTMLElement>(null);
+  const backdrop = useRef<HTMLDivElement>(null);
   const [newChatPersonaId, setNewChatPersonaId] = useState(DEFAULT_PERSONA_ID);
   const [language, setLanguage] = useState(loadLanguage);
   const [voiceMode, setVoiceMode] = useState(loadVoiceMode);
@@ -118,26 +195,95 @@ export default function ChatApp() {
     saveVoiceMode(on);
   };
 
+  // The workspace fills the screen below the shell's navigation bar, whose height varies (a wrapped title, the open
+  // menu): its distance from the top of the page is measured into a CSS variable.
+  useLayoutEffect(() => {
+    const element = workspace.current;
+    if (!element) return;
+    const measure = () => {
+      const top = Math.max(0, Math.round(element.getBoundingClientRect().top + window.scrollY));
+      element.style.setProperty('--kasa-chat-top', `${top}px`);
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(document.body);
+    return () => {
+      window.removeEventListener('resize', measure);
+      observer?.disconnect();
+    };
+  }, []);
+
+  // Leaving the phone layout (a rotated tablet, a wider window) leaves no drawer open to come back to.
+  useEffect(() => {
+    if (!phone) setSidebarOpen(false);
+  }, [phone]);
+
+  // The open drawer is modal: the rest of the page is inert, focus moves into it, Escape closes it, and focus goes
+  // back to the toggle when it closes (however it closes: Escape, the backdrop, a conversation, New chat).
+  useEffect(() => {
+    if (!drawerOpen || !drawer.current || !backdrop.current) return;
+    const panel = drawer.current;
+    const toggleButton = toggle.current;
+    const restore = inertOutside([panel, backdrop.current]);
+    panel.querySelector<HTMLElement>('[data-drawer-close]')?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      // A dialog opened from the drawer (delete) or a field that uses Escape itself (rename) takes it first.
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (event.target instanceof Element && event.target.closest('dialog')) return;
+      setSidebarOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      restore();
+      const focused = document.activeElement;
+      // Focus in the drawer, on the page itself or on the element holding the page (a tap on the backdrop) goes back
+      // to the toggle; focus that moved elsewhere on purpose stays.
+      if (!focused || focused === document.body || panel.contains(focused) || focused.contains(panel)) {
+        toggleButton?.focus();
+      }
+    };
+  }, [drawerOpen]);
+
   return (
-    <Workspace data-testid="chat-app">
-      <PhoneBar>
+    <Workspace data-testid="chat-app" ref={workspace}>
+      <PhoneBar inert={drawerOpen}>
         <Button
+          ref={toggle}
           type="button"
           variant="secondary"
           compact
           aria-expanded={sidebarOpen}
           aria-controls={sidebarId}
           onClick={() => setSidebarOpen((open) => !open)}
+          data-testid="sidebar-toggle"
         >
-          {sidebarOpen ? 'Hide chats' : 'Chats'}
+          {sidebarOpen ? t('chat.hideChats') : t('chat.chats')}
         </Button>
-        <Button type="button" variant="ghost" compact onClick={() => startNewChat(persona.id)}>
-          + New chat
+        <Button
+          type="button"
+          variant="ghost"
+          compact
+          onClick={() => startNewChat(persona.id)}
+          data-testid="phone-new-chat"
+        >
+          {t('sidebar.newChat')}
         </Button>
       </PhoneBar>
+      {drawerOpen ? (
+        <Backdrop
+          ref={backdrop}
+          aria-hidden="true"
+          data-testid="drawer-backdrop"
+          onClick={() => setSidebarOpen(false)}
+        />
+      ) : null}
       <Sidebar
         id={sidebarId}
+        ref={drawer}
         open={sidebarOpen}
+        onClose={() => setSidebarOpen(false)}
         activeSessionId={sessionId}
         onNewChat={() => startNewChat(persona.id)}
         onNavigate={() => setSidebarOpen(false)}
@@ -145,7 +291,7 @@ export default function ChatApp() {
           if (session.id === sessionId) navigate('/chat', { replace: true });
         }}
       />
-      <Main>
+      <Main inert={drawerOpen}>
         <PersonaPicker
           personas={personaList}
           selectedId={activePersonaId}
@@ -170,5 +316,14 @@ export default function ChatApp() {
         />
       </Main>
     </Workspace>
+  );
+}
+
+/** What the shell mounts: the workspace with the chat's messages in the shell's language. */
+export default function ChatApp() {
+  return (
+    <RemoteCatalogue english={CHAT_ENGLISH} loaders={CHAT_LOADERS}>
+      <ChatWorkspace />
+    </RemoteCatalogue>
   );
 }

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { completeSignIn, login, useAuth } from '@kasa/api-client';
-import { describeFailure } from './api/describeFailure';
+import { completeSignIn, describeFailure, login, useAuth } from '@kasa/api-client';
 import DeveloperApp from './DeveloperApp';
 import { Button, Muted, TextInput } from './ui/controls';
 

@@ -8,6 +8,8 @@ import { Badge, Muted } from './ui/controls';
 import { Loading } from './ui/States';
 import { TabBoundary } from './ui/TabBoundary';
 import { Tabs, type TabItem } from './ui/Tabs';
+import { Globe } from 'lucide-react';
+import { ICON } from './ui/icons';
 
 // Overview is the first thing people see, so it comes with the page; every other tab is a chunk of its own,
 // loaded when it is opened (the first load of /developer stays within the web budget).
@@ -110,7 +112,7 @@ export default function DeveloperApp() {
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.5rem' }}>
           <StatusBadge />
           <Badge>
-            <span aria-hidden="true">◎</span>
+            <Globe {...ICON} size={14} />
             Global Edge Network
           </Badge>
         </div>

@@ -6,6 +6,9 @@ import { Layout } from './layout/Layout';
 import { DocumentTitle } from './layout/useDocumentTitle';
 import { marketingRoutes } from './remotes/marketingRoutes';
 import { RemotePage } from './remotes/RemotePage';
+import { LanguageProvider } from './i18n/LanguageProvider';
+import { PagesCatalogue } from './i18n/PagesCatalogue';
+import { useT, type MessageId } from './i18n/useT';
 import { GlobalStyles } from './theme/GlobalStyles';
 import { ThemeProvider } from './theme/ThemeProvider';
 import { ThemeSync } from './theme/ThemeSync';
@@ -20,13 +23,19 @@ const SettingsPage = lazy(() => import('./routes/SettingsPage'));
 const ThemeSettingsPage = lazy(() => import('./routes/ThemeSettingsPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
 
-function Titled({ title, children }: { title: string; children: ReactNode }) {
+function Titled({ titleId, children }: { titleId: MessageId; children: ReactNode }) {
+  const t = useT();
   return (
     <>
-      <DocumentTitle title={title} />
+      <DocumentTitle title={t(titleId)} />
       {children}
     </>
   );
+}
+
+/** A shell page, with its messages (loaded with it). */
+function Page({ element }: { element: ReactNode }) {
+  return <PagesCatalogue>{element}</PagesCatalogue>;
 }
 
 export function AppRoutes() {
@@ -36,46 +45,49 @@ export function AppRoutes() {
         <Route
           index
           element={
-            <Titled title="Kasa">
-              <RemotePage id="marketing/LandingPage" label="the home page" />
+            <Titled titleId="app.home">
+              <RemotePage id="marketing/LandingPage" name="the home page" />
             </Titled>
           }
         />
         <Route
           path="welcome"
           element={
-            <Titled title="Welcome">
-              <RemotePage id="marketing/WelcomePage" label="the welcome page" />
+            <Titled titleId="app.welcome">
+              <RemotePage id="marketing/WelcomePage" name="the welcome page" />
             </Titled>
           }
         />
         {marketingRoutes()}
-        <Route path="auth" element={<AuthPage />} />
+        <Route path="auth" element={<Page element={<AuthPage />} />} />
         <Route path="chat/:sessionId?" element={<ChatPage />} />
+        <Route path="share/:token" element={<RemotePage id="chat/SharedConversation" name="a shared conversation" />} />
         <Route path="developer" element={<DeveloperPage />} />
-        <Route path="settings" element={<SettingsPage />} />
-        <Route path="theme-settings" element={<ThemeSettingsPage />} />
-        <Route path="*" element={<NotFoundPage />} />
+        <Route path="settings" element={<Page element={<SettingsPage />} />} />
+        <Route path="theme-settings" element={<Page element={<ThemeSettingsPage />} />} />
+        <Route path="*" element={<Page element={<NotFoundPage />} />} />
       </Route>
     </Routes>
   );
 }
 
-/** Providers, in the order the pages rely on them, then the routes. */
+/** Providers, in the order the pages rely on them (the language first: every page's text needs it), then the routes. */
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <ThemeProvider>
-        <GlobalStyles />
-        <BrowserRouter>
-          <AuthSession />
-          <ThemeSync />
-          <TourProvider>
-            <AppRoutes />
-          </TourProvider>
-          <Toaster />
-        </BrowserRouter>
-      </ThemeProvider>
+      <LanguageProvider>
+        <ThemeProvider>
+          <GlobalStyles />
+          <BrowserRouter>
+            <AuthSession />
+            <ThemeSync />
+            <TourProvider>
+              <AppRoutes />
+            </TourProvider>
+            <Toaster />
+          </BrowserRouter>
+        </ThemeProvider>
+      </LanguageProvider>
     </QueryClientProvider>
   );
 }

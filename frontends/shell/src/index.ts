@@ -16,6 +16,8 @@ const { pathname } = window.location;
 if (pathname === '/') preloadRemoteModule('marketing/LandingPage');
 // A signed-in visit to /chat (the token key of @kasa/api-client, read directly: no shared module may load here).
 else if (/^\/chat(\/|$)/.test(pathname) && hasStoredToken()) preloadRemoteModule('chat/ChatApp');
+// A shared conversation's link: its page, fetched while the frame starts.
+else if (/^\/share\/[^/]+$/.test(pathname)) preloadRemoteModule('chat/SharedConversation');
 else
   ensureRemotesRegistered().catch(() => {
     // Reported where it matters: a page that needs a remote shows an error card with Retry.

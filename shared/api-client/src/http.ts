@@ -53,6 +53,18 @@ export interface ApiRequestOptions {
   accept?: string;
   /** Aborts the request, and the reading of a streamed body. */
   signal?: AbortSignal;
+  /**
+   * Gives up after this many milliseconds with an Error named `TimeoutError` (see `isTimeout`), so that a slow
+   * back end costs the person a bounded wait instead of the gateway's whole timeout. No limit by default.
+   */
+  timeoutMs?: number;
+}
+
+/** The request's signal: the caller's, the time limit's, or one that aborts on either. */
+function signalOf(options: ApiRequestOptions): AbortSignal | undefined {
+  const limit = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  if (!limit) return options.signal;
+  return options.signal ? AbortSignal.any([options.signal, limit]) : limit;
 }
 
 /**
@@ -68,7 +80,8 @@ export async function apiRequest(
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', ...authHeaders() };
   const init: RequestInit = { method, headers, credentials: 'include' };
-  if (options.signal) init.signal = options.signal;
+  const signal = signalOf(options);
+  if (signal) init.signal = signal;
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -82,8 +95,13 @@ export async function apiRequest(
 }
 
 /** `apiRequest` plus JSON parsing of the answer, typed by the caller (use a contract type). */
-export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
-  const response = await apiRequest(method, url, body);
+export async function apiJson<T>(
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+  options: Omit<ApiRequestOptions, 'accept'> = {},
+): Promise<T> {
+  const response = await apiRequest(method, url, body, options);
   return (await response.json()) as T;
 }
 

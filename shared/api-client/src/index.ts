@@ -27,3 +27,11 @@ export {
   type AuthState,
 } from './auth';
 export { queryClientDefaults, createQueryClient } from './queryClient';
+export {
+  describeFailure,
+  failureKind,
+  isTimeout,
+  NETWORK_FAILURE_MESSAGE,
+  TIMEOUT_FAILURE_MESSAGE,
+  type FailureKind,
+} from './failures';

@@ -3,7 +3,7 @@ import type {
   AssistantReply,
   ChatSearchResults,
   Persona,
-  PlatformStatusResponse,
+  ServicesStatusResponse,
   Session,
   SessionPage,
   SessionWithMessages,
@@ -58,7 +58,9 @@ export const deleteSession = (id: string) =>
 export const searchMessages = (q: string) =>
   apiJson<ChatSearchResults>('GET', `/api/chat/search${query({ q, limit: 20 })}`);
 
-export const fetchPlatformStatus = () => apiJson<PlatformStatusResponse>('GET', '/api/status');
+/** The status service's snapshot of Kasa's services and their parts (the sidebar's health list reads it). */
+export const fetchPlatformStatus = () =>
+  apiJson<ServicesStatusResponse>('GET', '/api/developer/services/status', undefined, { timeoutMs: 15_000 });
 
 /** What the composer sends: text, the language override (`auto` or a BCP 47 tag), and typed or spoken. */
 export interface OutgoingMessage {

@@ -80,7 +80,7 @@ export function useMessageSearch(q: string) {
   });
 }
 
-/** GET /api/status from the status service, refreshed every 30 s while the page is open. */
+/** GET /api/developer/services/status from the status service, refreshed every 30 s while the page is open. */
 export function usePlatformStatus() {
   return useQuery({
     queryKey: chatKeys.platformStatus,
@@ -90,12 +90,19 @@ export function usePlatformStatus() {
   });
 }
 
-/** Seeds the cache of a session just created, so opening it shows it at once without asking the server. */
+/**
+ * Seeds the cache of a session just created, so opening it shows it at once without asking the server. The sidebar
+ * lists it only once its first message is stored (`invalidateSessionList` then).
+ */
 export function seedNewSession(queryClient: QueryClient, session: Session): void {
   queryClient.setQueryData<MessagePages>(chatKeys.session(session.id), {
     pages: [{ ...session, messages: [], nextCursor: null }],
     pageParams: [null],
   });
+}
+
+/** Asks for the sidebar's sessions again (a new conversation has its first message). */
+export function invalidateSessionList(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
 }
 
@@ -123,6 +130,11 @@ function updateSessionPages(queryClient: QueryClient, update: (sessions: Session
   );
 }
 
+/** Takes a session out of the sidebar's cached pages (deleted). */
+export function dropFromSessionList(queryClient: QueryClient, id: string): void {
+  updateSessionPages(queryClient, (sessions) => sessions.filter((s) => s.id !== id));
+}
+
 export function useRenameSession() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -143,7 +155,7 @@ export function useDeleteSession() {
     mutationFn: (id: string) => deleteSession(id),
     retry: retryUnlessClientError,
     onSuccess: (_nothing, id) => {
-      updateSessionPages(queryClient, (sessions) => sessions.filter((s) => s.id !== id));
+      dropFromSessionList(queryClient, id);
       queryClient.removeQueries({ queryKey: chatKeys.session(id) });
       void queryClient.invalidateQueries({ queryKey: ['chat', 'search'] });
     },

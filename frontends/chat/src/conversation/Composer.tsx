@@ -1,9 +1,11 @@
 import styled from '@emotion/styled';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '../api/chatApi';
-import { Button, HiddenLabel, Select } from '../ui/controls';
-import { VoiceComposerControls } from '../voice/VoiceComposerControls';
+import { Button, HiddenLabel, Select, visuallyHidden } from '../ui/controls';
+import { VoiceUpgradeNotice } from '../voice/VoiceUpgradeNotice';
+import { preloadConversationParts } from './conversationParts';
 import { isFreeLanguageChoice, LANGUAGE_CHOICES } from './languages';
+import { useT } from '../i18n/useT';
 
 /** The composer's voice settings and what it does with a transcript. */
 export interface ComposerVoice {
@@ -15,6 +17,16 @@ export interface ComposerVoice {
   onTranscript: (text: string, language: string) => void;
 }
 
+/** The microphone, audio file and voice mode controls load only for a plan with voice. */
+const VoiceComposerControls = lazy(() =>
+  import('../voice/VoiceComposerControls').then((module) => ({ default: module.VoiceComposerControls })),
+);
+
+/** Holds the voice row's height while its controls load, so the composer does not jump. */
+const VoiceRowPlaceholder = styled.div`
+  min-height: 2rem;
+`;
+
 const Form = styled.form`
   display: flex;
   flex-direction: column;
@@ -23,6 +35,17 @@ const Form = styled.form`
   border: 1px solid var(--kasa-border);
   border-radius: calc(var(--kasa-radius) * 1.5);
   background: var(--kasa-surface);
+  /* On a phone the composer is the bottom of the screen: compact, clear of the home indicator, 44 px controls. */
+  @media (max-width: 48rem) {
+    flex: none;
+    gap: 0.375rem;
+    padding: 0.5rem 0.5rem calc(0.5rem + env(safe-area-inset-bottom));
+    select,
+    button,
+    label:has(> svg) {
+      min-height: 2.75rem;
+    }
+  }
 `;
 
 const TextArea = styled.textarea`
@@ -37,6 +60,11 @@ const TextArea = styled.textarea`
   font: inherit;
   line-height: 1.4;
   resize: vertical;
+  @media (max-width: 48rem) {
+    /* Two lines at most, so the conversation keeps the room above; it scrolls beyond that. */
+    max-height: 6rem;
+    resize: none;
+  }
   &:disabled {
     opacity: 0.7;
   }
@@ -54,6 +82,21 @@ const Bar = styled.div`
     display: inline-flex;
     align-items: center;
     gap: 0.375rem;
+  }
+  /* On a phone the selector and Send share one row; the selector's label is still its name for screen readers. */
+  @media (max-width: 48rem) {
+    flex-wrap: nowrap;
+    label {
+      position: relative;
+      min-width: 0;
+    }
+    label > span {
+      ${visuallyHidden}
+    }
+    select {
+      min-width: 0;
+      max-width: 100%;
+    }
   }
 `;
 
@@ -88,6 +131,7 @@ export function Composer({
   onLanguageChange: (tag: string) => void;
   voice: ComposerVoice;
 }) {
+  const t = useT();
   const [text, setText] = useState('');
   const field = useRef<HTMLTextAreaElement>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
@@ -123,37 +167,47 @@ export function Composer({
   };
 
   const languageLabel = LANGUAGE_CHOICES.find((choice) => choice.tag === language)?.label ?? language;
+  const choiceLabel = (tag: string, label: string) => (tag === 'auto' ? t('composer.autoDetect') : label);
 
   return (
-    <Form aria-label="Send a message" onSubmit={onSubmit} data-tour="chat-composer">
-      <HiddenLabel htmlFor={fieldId}>Message {personaName}</HiddenLabel>
+    <Form aria-label={t('composer.form')} onSubmit={onSubmit} data-tour="chat-composer">
+      <HiddenLabel htmlFor={fieldId}>{t('composer.label', { name: personaName })}</HiddenLabel>
       <TextArea
         id={fieldId}
         ref={field}
         rows={2}
         value={text}
         maxLength={MAX_MESSAGE_LENGTH}
-        placeholder={`Message ${personaName}…`}
+        placeholder={t('composer.placeholder', { name: personaName })}
         disabled={busy}
         aria-describedby={hintId}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          preloadConversationParts(); // what a sent message needs, while it is being written
+        }}
         onKeyDown={onKeyDown}
         onFocus={() => (hadFocus.current = true)}
       />
-      <VoiceComposerControls
-        allowed={voice.allowed}
-        language={language}
-        disabled={busy}
-        voiceMode={voice.voiceMode}
-        onVoiceModeChange={voice.onVoiceModeChange}
-        onTranscript={(spoken, lang) => {
-          hadFocus.current = false;
-          voice.onTranscript(spoken, lang);
-        }}
-      />
+      {voice.allowed ? (
+        <Suspense fallback={<VoiceRowPlaceholder />}>
+          <VoiceComposerControls
+            allowed
+            language={language}
+            disabled={busy}
+            voiceMode={voice.voiceMode}
+            onVoiceModeChange={voice.onVoiceModeChange}
+            onTranscript={(spoken, lang) => {
+              hadFocus.current = false;
+              voice.onTranscript(spoken, lang);
+            }}
+          />
+        </Suspense>
+      ) : (
+        <VoiceUpgradeNotice />
+      )}
       <Bar>
         <label>
-          <span>Reply language</span>
+          <span>{t('composer.replyLanguage')}</span>
           <Select
             value={language}
             onChange={(event) => onLanguageChange(event.target.value)}
@@ -163,25 +217,24 @@ export function Composer({
               const locked = !voice.allowed && !isFreeLanguageChoice(choice.tag);
               return (
                 <option key={choice.tag} value={choice.tag} disabled={locked}>
-                  {choice.label}
-                  {choice.tag === 'auto' ? '' : ` (${choice.tag})`}
-                  {locked ? ' · Pro' : ''}
+                  {choice.tag === 'auto'
+                    ? choiceLabel(choice.tag, choice.label)
+                    : t(locked ? 'composer.choiceLocked' : 'composer.choice', { name: choice.label, tag: choice.tag })}
                 </option>
               );
             })}
           </Select>
         </label>
         <Hint id={hintId}>
-          Enter to send, Shift+Enter for a new line ·{' '}
-          {language === 'auto' ? 'Language: auto' : `Language: ${languageLabel}`}
+          {language === 'auto' ? t('composer.hintAuto') : t('composer.hint', { language: languageLabel })}
         </Hint>
         {busy ? (
           <Button ref={stopButton} type="button" variant="secondary" onClick={onStop} disabled={stopping}>
-            {stopping ? 'Stopping…' : 'Stop'}
+            {stopping ? t('composer.stopping') : t('composer.stop')}
           </Button>
         ) : (
           <Button type="submit" disabled={text.trim() === ''}>
-            Send
+            {t('composer.send')}
           </Button>
         )}
       </Bar>

@@ -1,14 +1,18 @@
 import styled from '@emotion/styled';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isApiError } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
-import { Button, InlineError, Muted } from '../ui/controls';
+import { Button, InlineError, Muted, VisuallyHidden } from '../ui/controls';
+import { SkeletonBar } from '../ui/Skeleton';
 import { PersonaAvatar } from '../personas/PersonaAvatar';
 import { loadedReplyPlayer, loadReplyPlayer } from '../voice/voicePreferences';
 import { Composer } from './Composer';
-import { MessageBubble } from './MessageBubble';
+import { loadMessageBubble, preloadConversationParts } from './conversationParts';
 import { describeFailure, useConversation } from './useConversation';
+import { useT } from '../i18n/useT';
+import { personaText } from '../i18n/personaText';
+import { ShareButton } from '../share/ShareButton';
 
 const Column = styled.section`
   display: flex;
@@ -34,12 +38,20 @@ const Header = styled.header`
   }
 `;
 
+const HeaderActions = styled.div`
+  margin-inline-start: auto;
+  flex-shrink: 0;
+`;
+
 const Scroller = styled.div`
   flex: 1;
   min-height: 12rem;
   overflow-y: auto;
   padding: 0.25rem 0.25rem 0.5rem;
   overscroll-behavior: contain;
+  @media (max-width: 48rem) {
+    min-height: 6rem;
+  }
 `;
 
 const List = styled.ol`
@@ -77,6 +89,51 @@ const Centered = styled.div`
   }
 `;
 
+const MessageBubble = lazy(() => loadMessageBubble().then((module) => ({ default: module.MessageBubble })));
+
+/** Runs `run` each time it commits: placed inside a Suspense boundary, once its content has appeared. */
+function OnShown({ run }: { run: () => void }) {
+  useLayoutEffect(run, [run]);
+  return null;
+}
+
+/** Stays at the bottom of the messages while they scroll, over the newest text, above the composer. */
+const JumpBar = styled.div`
+  position: sticky;
+  bottom: 0.25rem;
+  display: flex;
+  justify-content: center;
+  pointer-events: none;
+  button {
+    pointer-events: auto;
+    background: var(--kasa-surface);
+    box-shadow: var(--kasa-shadow);
+  }
+`;
+
+const SkeletonTurn = styled.div<{ mine: boolean }>`
+  display: flex;
+  flex-direction: column;
+  gap: 0.5rem;
+  align-items: ${({ mine }) => (mine ? 'flex-end' : 'flex-start')};
+  margin-bottom: 1.25rem;
+`;
+
+/** Grey bars in the shape of a few messages, while the conversation loads. */
+function ConversationSkeleton({ label }: { label: string }) {
+  return (
+    <div data-testid="conversation-skeleton">
+      <VisuallyHidden>{label}</VisuallyHidden>
+      {[true, false, true, false].map((mine, index) => (
+        <SkeletonTurn key={index} mine={mine} aria-hidden="true">
+          <SkeletonBar width={mine ? '45%' : '80%'} />
+          {mine ? null : <SkeletonBar width="65%" />}
+        </SkeletonTurn>
+      ))}
+    </div>
+  );
+}
+
 /** How close to the bottom (px) still counts as reading the newest message, so new text scrolls into view. */
 const STICK_TO_BOTTOM_PX = 96;
 
@@ -102,10 +159,14 @@ export function ConversationView({
   onVoiceModeChange: (on: boolean) => void;
   onSessionCreated: (session: Session) => void;
 }) {
+  const t = useT();
   const conversation = useConversation({ sessionId, personaId: persona.id, language, onSessionCreated });
   const { query, messages, turn, busy } = conversation;
   const scroller = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
+  // Following: the view keeps the newest text in sight. Scrolling up stops that (and offers "Jump to latest");
+  // coming back to the bottom, or the button, starts it again.
+  const following = useRef(true);
+  const [awayFromBottom, setAwayFromBottom] = useState(false);
 
   // Voice mode: a reply to a message sent here is read aloud once its stream has ended (a stopped or failed one
   // is not). Each reply once, whatever renders follow.
@@ -120,18 +181,33 @@ export function ConversationView({
   // Another conversation (or leaving the chat) silences this one's reply.
   useEffect(() => () => void loadedReplyPlayer()?.then(({ replyPlayer }) => replyPlayer.stop()), []);
 
-  const lastContent = messages.at(-1)?.content;
-  useLayoutEffect(() => {
+  // A stored conversation shows messages: their code starts loading now, beside the messages themselves.
+  useEffect(() => {
+    if (sessionId) preloadConversationParts();
+  }, [sessionId]);
+
+  const followLatest = useCallback(() => {
     const element = scroller.current;
-    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [messages.length, lastContent]);
+    if (element && following.current) element.scrollTop = element.scrollHeight;
+  }, []);
+  const lastContent = messages.at(-1)?.content;
+  useLayoutEffect(followLatest, [followLatest, messages.length, lastContent]);
+
+  const jumpToLatest = () => {
+    const element = scroller.current;
+    if (!element) return;
+    following.current = true;
+    setAwayFromBottom(false);
+    element.scrollTop = element.scrollHeight;
+    element.focus({ preventScroll: true }); // the button goes away; the reader stays in the messages
+  };
 
   if (query.isError && isApiError(query.error) && (query.error.status === 404 || query.error.status === 400)) {
     return (
       <Centered role="alert" data-testid="conversation-not-found">
-        <h1>Conversation not found</h1>
-        <Muted>It may have been deleted, or it belongs to another account.</Muted>
-        <Link to="/chat">Start a new chat</Link>
+        <h1>{t('conversation.notFound')}</h1>
+        <Muted>{t('conversation.notFoundText')}</Muted>
+        <Link to="/chat">{t('conversation.startNew')}</Link>
       </Centered>
     );
   }
@@ -139,28 +215,36 @@ export function ConversationView({
   const title = query.data?.pages[0]?.title;
   const lastReplyIndex = messages.findLastIndex((m) => m.role === 'assistant');
   const empty = !sessionId || (query.isSuccess && messages.length === 0);
+  const loading = Boolean(sessionId) && query.isPending;
 
   return (
     <Column aria-labelledby="conversation-title">
       <Header>
         <PersonaAvatar persona={persona} size="2.5rem" />
         <div>
-          <h1 id="conversation-title">{title ?? (sessionId ? 'Conversation' : `New chat with ${persona.name}`)}</h1>
-          <p>
-            {persona.name} · {persona.expertise}
-          </p>
+          <h1 id="conversation-title">
+            {title ?? (sessionId ? t('conversation.title') : t('conversation.newWith', { name: persona.name }))}
+          </h1>
+          <p>{t('conversation.persona', { name: persona.name, expertise: personaText(t, persona, 'expertise') })}</p>
         </div>
+        {sessionId && messages.length > 0 ? (
+          <HeaderActions>
+            <ShareButton sessionId={sessionId} />
+          </HeaderActions>
+        ) : null}
       </Header>
 
       <Scroller
         ref={scroller}
         onScroll={(event) => {
           const el = event.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_TO_BOTTOM_PX;
+          following.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_TO_BOTTOM_PX;
+          setAwayFromBottom(!following.current);
         }}
         tabIndex={0}
         role="region"
-        aria-label="Messages"
+        aria-label={t('conversation.messages')}
+        aria-busy={loading}
         data-testid="messages"
       >
         {query.hasNextPage ? (
@@ -172,50 +256,60 @@ export function ConversationView({
               disabled={query.isFetchingNextPage}
               onClick={() => void query.fetchNextPage()}
             >
-              {query.isFetchingNextPage ? 'Loading…' : 'Load earlier messages'}
+              {query.isFetchingNextPage ? t('common.loading') : t('conversation.loadEarlier')}
             </Button>
           </div>
         ) : null}
-        {sessionId && query.isPending ? <Muted role="status">Loading the conversation…</Muted> : null}
+        {loading ? <ConversationSkeleton label={t('conversation.loading')} /> : null}
         {query.isError && !query.data ? (
           <InlineError role="alert">
-            <p>Could not load this conversation: {describeFailure(query.error)}</p>
+            <p>{t('conversation.loadFailed', { reason: describeFailure(query.error) })}</p>
             <Button type="button" compact onClick={() => void query.refetch()}>
-              Retry
+              {t('common.retry')}
             </Button>
           </InlineError>
         ) : null}
         {empty && !turn ? (
           <Greeting data-testid="persona-greeting">
             <PersonaAvatar persona={persona} size="2rem" />
-            <p>{persona.greeting ?? `Hello, I am ${persona.name}. How can I help?`}</p>
+            <p>{personaText(t, persona, 'greeting')}</p>
           </Greeting>
         ) : null}
-        <List>
-          {messages.map((message, index) => (
-            <MessageBubble
-              key={message.key}
-              message={message}
-              authorName={persona.name}
-              voiceLanguage={voiceAllowed ? language : undefined}
-              onRegenerate={
-                !busy && index === lastReplyIndex && index === messages.length - 1 && !turn?.error
-                  ? conversation.regenerate
-                  : undefined
-              }
-            />
-          ))}
-        </List>
+        <Suspense fallback={messages.length > 0 ? <ConversationSkeleton label={t('conversation.loading')} /> : null}>
+          <OnShown run={followLatest} />
+          <List>
+            {messages.map((message, index) => (
+              <MessageBubble
+                key={message.key}
+                message={message}
+                authorName={persona.name}
+                voiceLanguage={voiceAllowed ? language : undefined}
+                onRegenerate={
+                  !busy && index === lastReplyIndex && index === messages.length - 1 && !turn?.error
+                    ? conversation.regenerate
+                    : undefined
+                }
+              />
+            ))}
+          </List>
+        </Suspense>
         {turn?.error ? (
           <InlineError role="alert" style={{ marginTop: '0.75rem' }} data-testid="send-error">
             <p>{turn.error}</p>
             <Button type="button" compact onClick={conversation.retry}>
-              Retry
+              {t('common.retry')}
             </Button>
             <Button type="button" variant="ghost" compact onClick={conversation.dismissError}>
-              Dismiss
+              {t('common.dismiss')}
             </Button>
           </InlineError>
+        ) : null}
+        {awayFromBottom && messages.length > 0 ? (
+          <JumpBar>
+            <Button type="button" variant="secondary" compact onClick={jumpToLatest} data-testid="jump-to-latest">
+              {t('conversation.jumpToLatest')}
+            </Button>
+          </JumpBar>
         ) : null}
       </Scroller>
 

@@ -3,6 +3,9 @@ import { lazy, Suspense, useId } from 'react';
 import { Button, VisuallyHidden } from '../ui/controls';
 import { CopyButton } from '../ui/CopyButton';
 import type { ShownMessage } from './useConversation';
+import { Mic } from 'lucide-react';
+import { ICON } from '../ui/icons';
+import { useT, type MessageId } from '../i18n/useT';
 
 // The markdown renderer is its own chunk: the page shows and streams text before it arrives.
 const Markdown = lazy(() => import('../markdown/Markdown'));
@@ -54,9 +57,9 @@ const VoiceBadge = styled.span`
   font-size: 0.8125rem;
 `;
 
-const STATUS_LABELS: Partial<Record<ShownMessage['status'], string>> = {
-  stopped: 'Stopped',
-  failed: 'Not completed',
+const STATUS_LABELS: Partial<Record<ShownMessage['status'], MessageId>> = {
+  stopped: 'message.stopped',
+  failed: 'message.failed',
 };
 
 /**
@@ -77,6 +80,7 @@ export function MessageBubble({
   /** Shown on the last reply when nothing is being written. */
   onRegenerate?: () => void;
 }) {
+  const t = useT();
   const contentId = useId();
   const mine = message.role === 'user';
   const streaming = message.status === 'streaming';
@@ -89,7 +93,7 @@ export function MessageBubble({
       data-status={message.status}
       data-type={message.type}
     >
-      <VisuallyHidden>{mine ? 'You said:' : `${authorName} said:`}</VisuallyHidden>
+      <VisuallyHidden>{mine ? t('message.youSaid') : t('message.theySaid', { name: authorName })}</VisuallyHidden>
       <Bubble
         mine={mine}
         id={contentId}
@@ -105,7 +109,7 @@ export function MessageBubble({
             {message.content ? <Markdown text={message.content} /> : null}
             {streaming ? (
               <>
-                {message.content ? null : <VisuallyHidden>{authorName} is writing…</VisuallyHidden>}
+                {message.content ? null : <VisuallyHidden>{t('message.writing', { name: authorName })}</VisuallyHidden>}
                 <Cursor aria-hidden="true" />
               </>
             ) : null}
@@ -114,15 +118,19 @@ export function MessageBubble({
       </Bubble>
       {mine && message.type === 'voice' ? (
         <VoiceBadge data-testid="message-voice">
-          <span aria-hidden="true">🎤 </span>Voice message
+          <Mic {...ICON} size={14} style={{ verticalAlign: '-0.15em', marginInlineEnd: '0.25rem' }} />
+          {t('message.voice')}
         </VoiceBadge>
       ) : null}
       {mine || streaming ? null : (
         <Footer>
-          {statusLabel ? <span data-testid="message-status">{statusLabel}</span> : null}
+          {statusLabel ? <span data-testid="message-status">{t(statusLabel)}</span> : null}
           {message.provider ? (
-            <span data-testid="message-provider" title={message.model ? `Model: ${message.model}` : undefined}>
-              via {message.provider}
+            <span
+              data-testid="message-provider"
+              title={message.model ? t('message.model', { model: message.model }) : undefined}
+            >
+              {t('message.via', { provider: message.provider })}
             </span>
           ) : null}
           {message.content ? <CopyButton text={message.content} describedBy={contentId} /> : null}
@@ -133,7 +141,7 @@ export function MessageBubble({
           ) : null}
           {onRegenerate ? (
             <Button type="button" variant="ghost" compact onClick={onRegenerate}>
-              Regenerate
+              {t('message.regenerate')}
             </Button>
           ) : null}
         </Footer>

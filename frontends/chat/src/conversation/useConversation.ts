@@ -1,11 +1,18 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { isApiError } from '@kasa/api-client';
+import { describeFailure as describeApiFailure } from '@kasa/api-client';
 import type { AssistantReply, Session, StoredMessage } from '@kasa/contracts';
 import { chatKeys, createSession, followReply, sendMessageStreaming, stopReply } from '../api/chatApi';
-import { messagesOf, seedNewSession, upsertMessages, useSessionMessages } from '../api/chatQueries';
-import { readReplyEvents } from '../streaming/replyEvents';
+import {
+  invalidateSessionList,
+  messagesOf,
+  seedNewSession,
+  upsertMessages,
+  useSessionMessages,
+} from '../api/chatQueries';
+import { markPending, settlePending, stopSending, sweepPendingSessions } from '../api/pendingSessions';
 import { TokenBatcher } from '../streaming/tokenBatcher';
+import { loadReplyEvents } from './conversationParts';
 import { titleFrom, turnReducer, type LiveTurn, type MessageType } from './liveTurn';
 
 /** A message as the conversation shows it: stored, or the live one being sent or written. */
@@ -23,12 +30,16 @@ export interface ShownMessage {
   live?: boolean;
 }
 
-/** What a failure says to the person: the server's message, or that the network is away. */
+/**
+ * What a failure says to the person (the shared wording: a 502/503/504 is the service being slow or unavailable,
+ * only a request that never reached Kasa mentions the connection), with the server's message alone, no status.
+ */
 export function describeFailure(error: unknown): string {
-  if (isApiError(error)) return error.serverMessage ?? error.message;
-  if (error instanceof TypeError) return 'Could not reach Kasa. Check your connection and try again.';
-  return error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.';
+  return describeApiFailure(error, { withStatus: false });
 }
+
+/** How long after a new chat is left its still-empty session is checked and deleted. */
+const ABANDONED_SWEEP_DELAY_MS = 2_000;
 
 const toStored = ({ userMessageId: _user, ...message }: AssistantReply): StoredMessage => message;
 
@@ -36,7 +47,7 @@ interface Options {
   sessionId: string | undefined;
   personaId: string;
   language: string;
-  /** A new chat's session was created by its first message (the page then shows its URL). */
+  /** A new chat's first message was stored in the session created for it (the page then shows its URL). */
   onSessionCreated: (session: Session) => void;
 }
 
@@ -56,15 +67,27 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
   const controller = useRef<AbortController | null>(null);
   const stopWanted = useRef(false);
   const followed = useRef(new Set<string>());
+  /** The session created for this new chat's first message, until that message is stored. */
+  const created = useRef<Session | null>(null);
   useEffect(() => {
     if (sessionId) sessionRef.current = sessionId;
   }, [sessionId]);
+  // A new chat left before its first message was stored: its session is deleted if it is still empty (a moment
+  // later, so that a message already on its way is seen and the session kept).
+  const abandonCreated = useCallback(() => {
+    const fresh = created.current;
+    if (!fresh) return;
+    created.current = null;
+    stopSending(fresh.id);
+    setTimeout(() => void sweepPendingSessions(queryClient, fresh.id), ABANDONED_SWEEP_DELAY_MS);
+  }, [queryClient]);
   // Leaving the conversation stops reading (a resumable reply goes on being written and can be followed later).
   // A follow started on mount is forgotten too, so that a remount (React's StrictMode does one) follows again.
   useEffect(
     () => () => {
       controller.current?.abort();
       controller.current = null;
+      abandonCreated();
       const current = turnRef.current;
       if (current?.active && current.kind === 'follow' && current.draft.id) {
         followed.current.delete(current.draft.id);
@@ -72,7 +95,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
         dispatch({ type: 'clear' });
       }
     },
-    [],
+    [abandonCreated],
   );
 
   const finish = useCallback(
@@ -109,6 +132,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
       let assistantId = started.draft.id;
       try {
         if (!response.body) throw new Error('The reply stream could not be read.');
+        const { readReplyEvents } = await loadReplyEvents();
         await readReplyEvents(
           response.body,
           (event) => {
@@ -165,24 +189,41 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
       stopWanted.current = false;
       dispatch({ type: 'start', turn: started });
       turnRef.current = started; // a second Enter before the next render must see this turn
+      let id = sessionRef.current;
       try {
-        let id = sessionRef.current;
         if (!id) {
           const session = await createSession({ personaId, title: titleFrom(started.content ?? '') });
           seedNewSession(queryClient, session);
+          markPending(session.id);
           id = session.id;
           sessionRef.current = id;
-          onSessionCreated(session);
+          created.current = session;
+        } else if (created.current?.id === id) {
+          markPending(id); // a Retry of the first message
         }
-        if (abort.signal.aborted) return;
-        await consume(id, await open(id, abort.signal), abort, started);
+        if (abort.signal.aborted) {
+          abandonCreated();
+          return;
+        }
+        const response = await open(id, abort.signal);
+        // The stream's headers come once the message is stored: the new session is a conversation now, so the
+        // sidebar lists it and the URL names it. Until then a reload leaves no empty conversation behind.
+        const fresh = created.current;
+        if (fresh?.id === id) {
+          created.current = null;
+          settlePending(id);
+          invalidateSessionList(queryClient);
+          onSessionCreated(fresh);
+        }
+        await consume(id, response, abort, started);
       } catch (error) {
+        if (id && created.current?.id === id) stopSending(id);
         if (!abort.signal.aborted) dispatch({ type: 'failed', message: describeFailure(error) });
       } finally {
         if (controller.current === abort) controller.current = null;
       }
     },
-    [consume, onSessionCreated, personaId, queryClient],
+    [abandonCreated, consume, onSessionCreated, personaId, queryClient],
   );
 
   const send = useCallback(

@@ -1,10 +1,18 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { MessagesProvider } from '@kasa/i18n';
+import { CHAT_ENGLISH } from '../i18n/catalogues';
 import { Markdown } from './Markdown';
 
-/** The rendered HTML without emotion's <style> elements. */
+/** The rendered HTML (in English, as the chat shows it) without emotion's <style> elements. */
 const render = (text: string) =>
-  renderToStaticMarkup(createElement(Markdown, { text })).replace(/<style[^>]*>.*?<\/style>/gs, '');
+  renderToStaticMarkup(
+    createElement(MessagesProvider, {
+      locale: 'en',
+      catalogue: CHAT_ENGLISH,
+      children: createElement(Markdown, { text }),
+    }),
+  ).replace(/<style[^>]*>.*?<\/style>/gs, '');
 
 describe('Markdown', () => {
   it('renders emphasis, lists, tables, inline code and links', () => {

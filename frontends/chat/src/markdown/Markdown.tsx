@@ -2,6 +2,7 @@ import styled from '@emotion/styled';
 import MarkdownToJsx, { RuleType, type MarkdownToJSX } from 'markdown-to-jsx/react';
 import type { AnchorHTMLAttributes, ImgHTMLAttributes } from 'react';
 import { CopyButton } from '../ui/CopyButton';
+import { useT } from '../i18n/useT';
 
 const CodeFrame = styled.figure`
   margin: 0.75rem 0;
@@ -30,11 +31,12 @@ const CodeFrame = styled.figure`
 
 /** A fenced code block with its language and a Copy button. */
 function CodeBlock({ code, language }: { code: string; language: string | undefined }) {
+  const t = useT();
   return (
     <CodeFrame>
       <figcaption>
-        <span>{language || 'code'}</span>
-        <CopyButton text={code} label="Copy code" />
+        <span>{language || t('markdown.code')}</span>
+        <CopyButton text={code} label={t('markdown.copyCode')} />
       </figcaption>
       <pre>
         <code data-language={language || undefined}>{code}</code>

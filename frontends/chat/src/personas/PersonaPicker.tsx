@@ -1,7 +1,9 @@
 import styled from '@emotion/styled';
 import type { Persona } from '@kasa/contracts';
-import { Button, InlineError, Muted } from '../ui/controls';
+import { Button, InlineError, Muted, visuallyHidden } from '../ui/controls';
 import { PersonaAvatar } from './PersonaAvatar';
+import { useT } from '../i18n/useT';
+import { personaText } from '../i18n/personaText';
 
 const Strip = styled.ul`
   list-style: none;
@@ -10,6 +12,17 @@ const Strip = styled.ul`
   display: flex;
   gap: 0.5rem;
   overflow-x: auto;
+  /* On a phone: one row of compact choices that scrolls sideways under the thumb. */
+  @media (max-width: 48rem) {
+    gap: 0.375rem;
+    scroll-snap-type: x proximity;
+    overscroll-behavior-x: contain;
+    scrollbar-width: thin;
+    li {
+      flex: none;
+      scroll-snap-align: start;
+    }
+  }
 `;
 
 const Choice = styled.button`
@@ -24,7 +37,7 @@ const Choice = styled.button`
   background: var(--kasa-surface);
   color: var(--kasa-fg);
   font: inherit;
-  text-align: left;
+  text-align: start;
   cursor: pointer;
   &[aria-pressed='true'] {
     border-color: var(--kasa-primary);
@@ -42,6 +55,20 @@ const Choice = styled.button`
     color: var(--kasa-muted);
     font-size: 0.75rem;
     line-height: 1.2;
+  }
+  /* On a phone the avatar and the name; the expertise stays in the button's name for screen readers. */
+  @media (max-width: 48rem) {
+    /* Holds the hidden expertise, so the row's scrolling clips it rather than the page growing sideways. */
+    position: relative;
+    min-width: 0;
+    min-height: 2.75rem;
+    gap: 0.375rem;
+    padding: 0.25rem;
+    padding-inline-end: 0.75rem;
+    white-space: nowrap;
+    small {
+      ${visuallyHidden}
+    }
   }
 `;
 
@@ -64,17 +91,18 @@ export function PersonaPicker({
   error: string | null;
   onRetry: () => void;
 }) {
+  const t = useT();
   return (
-    <nav aria-label="Personas" data-tour="chat-personas">
+    <nav aria-label={t('personas.label')} data-tour="chat-personas">
       {error ? (
         <InlineError role="alert">
-          <p>Could not load the personas: {error}</p>
+          <p>{t('personas.loadFailed', { reason: error })}</p>
           <Button type="button" compact onClick={onRetry}>
-            Retry
+            {t('common.retry')}
           </Button>
         </InlineError>
       ) : isLoading ? (
-        <Muted role="status">Loading personas…</Muted>
+        <Muted role="status">{t('personas.loading')}</Muted>
       ) : (
         <Strip>
           {personas.map((persona) => (
@@ -83,13 +111,13 @@ export function PersonaPicker({
                 type="button"
                 aria-pressed={persona.id === selectedId}
                 onClick={() => onSelect(persona)}
-                title={persona.greeting}
+                title={persona.greeting ? personaText(t, persona, 'greeting') : undefined}
                 data-testid={`persona-${persona.id}`}
               >
                 <PersonaAvatar persona={persona} />
                 <span>
                   <strong>{persona.name}</strong>
-                  <small>{persona.expertise}</small>
+                  <small>{personaText(t, persona, 'expertise')}</small>
                 </span>
               </Choice>
             </li>

@@ -1,6 +1,8 @@
 import styled from '@emotion/styled';
 import { usePlatformStatus } from '../api/chatQueries';
 import { Muted } from '../ui/controls';
+import { healthItems } from './healthItems';
+import { useT, type MessageId, type Translate } from '../i18n/useT';
 
 const List = styled.ul`
   list-style: none;
@@ -41,13 +43,6 @@ const TONE_COLOURS: Record<Tone, string> = {
   bad: 'var(--kasa-danger)',
 };
 
-const SERVICE_NAMES: Record<string, string> = {
-  auth: 'Accounts',
-  chat: 'Chat',
-  voice: 'Voice & Translation',
-  status: 'Status',
-};
-
 /** Spec section 4: the chat sidebar shows healthy and degraded; anything else is shown red. */
 export function healthOf(status: string): { label: string; tone: Tone } {
   if (status === 'operational' || status === 'healthy') return { label: 'healthy', tone: 'good' };
@@ -55,37 +50,45 @@ export function healthOf(status: string): { label: string; tone: Tone } {
   return { label: status || 'unknown', tone: 'bad' };
 }
 
-export const serviceName = (name: string): string =>
-  SERVICE_NAMES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
+/**
+ * Live health of what the person uses (Voice Service, Video Service, Translation, Maps & Geo, AI providers) from the
+ * status service's snapshot, refreshed every 30 seconds.
+ */
+/** The product's name, the same in every language. */
+const PRODUCT_NAME = 'Kasa';
 
-/** Live health of Kasa's services (GET /api/status), refreshed every 30 seconds. */
+const KNOWN_STATES = new Set(['healthy', 'degraded', 'down', 'unknown']);
+const stateLabel = (t: Translate, label: string) =>
+  KNOWN_STATES.has(label) ? t(`health.state.${label}` as MessageId) : label;
+
 export function ServiceHealth() {
+  const t = useT();
   const status = usePlatformStatus();
   return (
     <section aria-labelledby="service-health-heading" data-testid="service-health">
-      <h2 id="service-health-heading">Service health</h2>
-      {status.isPending ? <Muted role="status">Checking…</Muted> : null}
+      <h2 id="service-health-heading">{t('health.title')}</h2>
+      {status.isPending ? <Muted role="status">{t('health.checking')}</Muted> : null}
       {status.isError && !status.data ? (
         <List>
           <li>
-            <span>Kasa</span>
+            <span>{PRODUCT_NAME}</span>
             <State tone="bad">
               <Dot tone="bad" aria-hidden="true" />
-              unavailable
+              {t('health.unavailable')}
             </State>
           </li>
         </List>
       ) : null}
       {status.data ? (
         <List>
-          {status.data.services.map((service) => {
-            const health = healthOf(service.status);
+          {healthItems(status.data.data.services).map((item) => {
+            const health = healthOf(item.status);
             return (
-              <li key={service.name} data-testid={`health-${service.name}`}>
-                <span>{serviceName(service.name)}</span>
+              <li key={item.id} data-testid={`health-${item.id}`}>
+                <span>{t(`health.${item.id}` as MessageId)}</span>
                 <State tone={health.tone}>
                   <Dot tone={health.tone} aria-hidden="true" />
-                  {health.label}
+                  {stateLabel(t, health.label)}
                 </State>
               </li>
             );

@@ -1,12 +1,18 @@
 import styled from '@emotion/styled';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type SyntheticEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { Session } from '@kasa/contracts';
 import { MAX_TITLE_LENGTH } from '../api/chatApi';
 import { useDeleteSession, useRenameSession } from '../api/chatQueries';
 import { describeFailure } from '../conversation/useConversation';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Button, HiddenLabel, TextInput } from '../ui/controls';
+import { Pencil, Trash2 } from 'lucide-react';
+import { ICON } from '../ui/icons';
+import { useT } from '../i18n/useT';
+import { fullWhen, itemWhen, type GroupKind } from './dateGroups';
+
+/** Shown only when a deletion is asked for, so its code loads then rather than with the chat. */
+const ConfirmDialog = lazy(() => import('../ui/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
 
 const Item = styled.li`
   display: flex;
@@ -27,18 +33,31 @@ const Line = styled.div`
 const TitleLink = styled(Link)`
   flex: 1;
   min-width: 0;
+  display: flex;
+  align-items: baseline;
+  gap: 0.5rem;
   padding: 0.375rem 0.5rem;
   border-radius: var(--kasa-radius);
   color: var(--kasa-fg);
   text-decoration: none;
-  overflow: hidden;
-  text-overflow: ellipsis;
-  white-space: nowrap;
   &[aria-current='page'] {
     font-weight: 700;
   }
-  &:hover {
+  &:hover > span {
     text-decoration: underline;
+  }
+  > span {
+    flex: 1;
+    min-width: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  time {
+    flex: none;
+    color: var(--kasa-muted);
+    font-size: 0.75rem;
+    font-weight: 400;
   }
 `;
 
@@ -62,16 +81,36 @@ const ErrorText = styled.p`
   font-size: 0.8125rem;
 `;
 
+/**
+ * The full title as the link's hover text, only when the list cuts it short (the link's text, which screen readers
+ * read, always holds all of it).
+ */
+function showTitleIfCut(event: SyntheticEvent<HTMLAnchorElement>) {
+  const link = event.currentTarget;
+  const text = link.firstElementChild as HTMLElement | null;
+  if (!text) return;
+  if (text.scrollWidth > text.clientWidth) link.title = text.textContent ?? '';
+  else link.removeAttribute('title');
+}
+
 /** One session in the sidebar: opens it; renames it in place; deletes it after a confirmation. */
 export function SessionItem({
   session,
+  group,
+  locale,
   active,
   onDeleted,
 }: {
   session: Session;
+  /** Its date group: today's and yesterday's show their time, older ones their date. */
+  group: GroupKind;
+  /** The interface language, for the date. */
+  locale: string;
   active: boolean;
   onDeleted: (session: Session) => void;
 }) {
+  const t = useT();
+  const created = new Date(session.createdAt);
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(session.title);
   const [confirming, setConfirming] = useState(false);
@@ -91,8 +130,8 @@ export function SessionItem({
   return (
     <Item data-testid="session-item">
       {renaming ? (
-        <RenameForm aria-label={`Rename “${session.title}”`} onSubmit={submitRename}>
-          <HiddenLabel htmlFor={`rename-${session.id}`}>New title</HiddenLabel>
+        <RenameForm aria-label={t('session.renameNamed', { title: session.title })} onSubmit={submitRename}>
+          <HiddenLabel htmlFor={`rename-${session.id}`}>{t('session.newTitle')}</HiddenLabel>
           <TextInput
             id={`rename-${session.id}`}
             value={title}
@@ -101,73 +140,89 @@ export function SessionItem({
             onChange={(event) => setTitle(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === 'Escape') {
+                // Escape cancels the rename only (on a phone it would otherwise also close the drawer).
+                event.preventDefault();
                 setTitle(session.title);
                 setRenaming(false);
               }
             }}
           />
           <Button type="submit" compact disabled={rename.isPending || title.trim() === ''}>
-            Save
+            {t('common.save')}
           </Button>
           <Button type="button" variant="ghost" compact onClick={() => setRenaming(false)}>
-            Cancel
+            {t('common.cancel')}
           </Button>
         </RenameForm>
       ) : (
         <Line>
-          <TitleLink to={`/chat/${session.id}`} aria-current={active ? 'page' : undefined} title={session.title}>
-            {session.title}
+          <TitleLink
+            to={`/chat/${session.id}`}
+            aria-current={active ? 'page' : undefined}
+            onPointerEnter={showTitleIfCut}
+            onFocus={showTitleIfCut}
+          >
+            <span>{session.title}</span>
+            <time dateTime={session.createdAt} title={fullWhen(created, locale)}>
+              {itemWhen(created, group, locale)}
+            </time>
           </TitleLink>
           <IconButton
             type="button"
             variant="ghost"
             compact
-            aria-label={`Rename “${session.title}”`}
-            title="Rename"
+            aria-label={t('session.renameNamed', { title: session.title })}
+            title={t('session.rename')}
             onClick={() => {
               setTitle(session.title);
               rename.reset();
               setRenaming(true);
             }}
           >
-            <span aria-hidden="true">✎</span>
+            <Pencil {...ICON} />
           </IconButton>
           <IconButton
             type="button"
             variant="ghost"
             compact
-            aria-label={`Delete “${session.title}”`}
-            title="Delete"
+            aria-label={t('session.deleteNamed', { title: session.title })}
+            title={t('session.delete')}
             onClick={() => {
               remove.reset();
               setConfirming(true);
             }}
           >
-            <span aria-hidden="true">🗑</span>
+            <Trash2 {...ICON} />
           </IconButton>
         </Line>
       )}
-      {rename.isError ? <ErrorText role="alert">Could not rename: {describeFailure(rename.error)}</ErrorText> : null}
-      {remove.isError ? <ErrorText role="alert">Could not delete: {describeFailure(remove.error)}</ErrorText> : null}
-      {confirming ? (
-        <ConfirmDialog
-          title="Delete this conversation?"
-          confirmLabel="Delete"
-          busy={remove.isPending}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() =>
-            remove.mutate(session.id, {
-              onSuccess: () => {
-                setConfirming(false);
-                onDeleted(session);
-              },
-              onError: () => setConfirming(false),
-            })
-          }
-        >
-          <p>“{session.title}” and all its messages will be deleted. This cannot be undone.</p>
-        </ConfirmDialog>
+      {rename.isError ? (
+        <ErrorText role="alert">{t('session.renameFailed', { reason: describeFailure(rename.error) })}</ErrorText>
       ) : null}
+      {remove.isError ? (
+        <ErrorText role="alert">{t('session.deleteFailed', { reason: describeFailure(remove.error) })}</ErrorText>
+      ) : null}
+      <Suspense fallback={null}>
+        {confirming ? (
+          <ConfirmDialog
+            title={t('session.confirmDelete')}
+            confirmLabel={t('session.delete')}
+            busy={remove.isPending}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() =>
+              remove.mutate(session.id, {
+                onSuccess: () => {
+                  setConfirming(false);
+                  onDeleted(session);
+                },
+                onError: () => setConfirming(false),
+              })
+            }
+          >
+            <p>{t('session.confirmDeleteText', { title: session.title })}</p>
+          </ConfirmDialog>
+        ) : null}
+      </Suspense>
     </Item>
   );
 }

@@ -1,4 +1,6 @@
 import styled from '@emotion/styled';
+import { keyframes } from '@emotion/react';
+import type { Ref } from 'react';
 import { Link } from 'react-router-dom';
 import type { Session } from '@kasa/contracts';
 import { Button } from '../ui/controls';
@@ -6,6 +8,19 @@ import { MessageSearch } from './MessageSearch';
 import { ServiceHealth } from './ServiceHealth';
 import { SessionList } from './SessionList';
 import { UserCard } from './UserCard';
+import { useT } from '../i18n/useT';
+
+const slideInFromLeft = keyframes`
+  from {
+    transform: translateX(-100%);
+  }
+`;
+
+const slideInFromRight = keyframes`
+  from {
+    transform: translateX(100%);
+  }
+`;
 
 const Panel = styled.aside<{ open: boolean }>`
   display: flex;
@@ -24,9 +39,48 @@ const Panel = styled.aside<{ open: boolean }>`
     letter-spacing: 0.04em;
     color: var(--kasa-muted);
   }
+  /* On a phone: an off-canvas drawer from the inline-start edge (the right in Arabic), over a backdrop. */
   @media (max-width: 48rem) {
     display: ${({ open }) => (open ? 'flex' : 'none')};
-    max-height: 70vh;
+    position: fixed;
+    z-index: 40;
+    inset-block: 0;
+    inset-inline-start: 0;
+    width: min(20rem, calc(100vw - 3.5rem));
+    height: 100dvh;
+    border-width: 0;
+    border-inline-end-width: 1px;
+    border-radius: 0;
+    box-shadow: var(--kasa-shadow);
+    overscroll-behavior: contain;
+    /* Clear of a notch, the status bar and the home indicator. */
+    padding: max(0.75rem, env(safe-area-inset-top)) max(1rem, env(safe-area-inset-right))
+      max(1rem, env(safe-area-inset-bottom)) max(1rem, env(safe-area-inset-left));
+    animation: ${slideInFromLeft} 180ms ease-out;
+    [dir='rtl'] & {
+      animation-name: ${slideInFromRight};
+    }
+    /* Touch targets of at least 44 px. */
+    a,
+    button {
+      min-height: 2.75rem;
+    }
+    nav a {
+      display: inline-flex;
+      align-items: center;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    animation: none;
+  }
+`;
+
+/** The drawer's own close button, at its top; wider screens have no drawer to close. */
+const DrawerHead = styled.div`
+  display: none;
+  @media (max-width: 48rem) {
+    display: flex;
+    justify-content: flex-end;
   }
 `;
 
@@ -49,37 +103,57 @@ const Shortcuts = styled.nav`
 /** The chat sidebar: Kasa Chat, shortcuts, new chat, search, my conversations, service health and who I am. */
 export function Sidebar({
   id,
+  ref,
   open,
+  onClose,
   activeSessionId,
   onNewChat,
   onNavigate,
   onDeleted,
 }: {
   id: string;
-  /** On a phone the sidebar folds away behind a toggle; wider screens always show it. */
+  ref?: Ref<HTMLElement>;
+  /** On a phone the sidebar is a drawer, open or closed; wider screens always show it. */
   open: boolean;
+  /** The drawer's Hide chats button was pressed. */
+  onClose: () => void;
   activeSessionId: string | undefined;
   onNewChat: () => void;
   /** A link in the sidebar was followed (a phone then folds the sidebar). */
   onNavigate: () => void;
   onDeleted: (session: Session) => void;
 }) {
+  const t = useT();
   return (
     <Panel
       id={id}
+      ref={ref}
       open={open}
-      aria-label="Chat sidebar"
+      aria-label={t('sidebar.label')}
       onClick={(event) => {
         if ((event.target as HTMLElement).closest('a')) onNavigate();
       }}
     >
-      <Brand to="/chat">Kasa Chat</Brand>
-      <Shortcuts aria-label="Chat shortcuts">
-        <Link to="/">Home</Link>
-        <Link to="/developer">Developer Portal</Link>
+      <DrawerHead>
+        <Button
+          type="button"
+          variant="secondary"
+          compact
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={onClose}
+          data-drawer-close=""
+        >
+          {t('chat.hideChats')}
+        </Button>
+      </DrawerHead>
+      <Brand to="/chat">{t('sidebar.brand')}</Brand>
+      <Shortcuts aria-label={t('sidebar.shortcuts')}>
+        <Link to="/">{t('sidebar.home')}</Link>
+        <Link to="/developer">{t('sidebar.developer')}</Link>
       </Shortcuts>
       <Button type="button" onClick={onNewChat}>
-        + New chat
+        {t('sidebar.newChat')}
       </Button>
       <MessageSearch />
       <SessionList activeSessionId={activeSessionId} onDeleted={onDeleted} />

@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
 import { tierLabel, useAuth } from '@kasa/api-client';
+import { useT } from '../i18n/useT';
 
 const Card = styled.div`
   display: flex;
@@ -27,12 +28,13 @@ const Badge = styled.span`
 
 /** The signed-in person and their plan. */
 export function UserCard() {
+  const t = useT();
   const { user } = useAuth();
   if (!user) return null;
   return (
     <Card data-testid="chat-user">
       <strong title={user.email}>{user.username}</strong>
-      <Badge>{tierLabel(user.subscriptionTier)} plan</Badge>
+      <Badge>{t('user.plan', { plan: tierLabel(user.subscriptionTier) })}</Badge>
     </Card>
   );
 }

@@ -1,37 +1,11 @@
-import styled from '@emotion/styled';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Button } from './controls';
-
-const Dialog = styled.dialog`
-  max-width: min(26rem, calc(100vw - 2rem));
-  padding: 1.25rem;
-  border: 1px solid var(--kasa-border);
-  border-radius: calc(var(--kasa-radius) * 1.5);
-  background: var(--kasa-surface);
-  color: var(--kasa-fg);
-  box-shadow: var(--kasa-shadow);
-  &::backdrop {
-    background: rgba(15, 23, 42, 0.45);
-  }
-  h2 {
-    margin: 0 0 0.5rem;
-    font-size: 1.125rem;
-  }
-  p {
-    margin: 0 0 1rem;
-    color: var(--kasa-muted);
-  }
-`;
-
-const Actions = styled.div`
-  display: flex;
-  justify-content: flex-end;
-  gap: 0.5rem;
-`;
+import { DialogActions, ModalDialog } from './ModalDialog';
+import { useT } from '../i18n/useT';
 
 /**
- * A modal confirmation on the native <dialog> (focus moves in and is kept there, Escape cancels, focus returns
- * to where it was). The cancel button gets focus first, so Enter never confirms a destructive action by accident.
+ * A modal confirmation (see ModalDialog: focus kept inside, Escape cancels, focus returns). The cancel button gets
+ * focus first, so Enter never confirms a destructive action by accident.
  */
 export function ConfirmDialog({
   title,
@@ -48,41 +22,19 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const t = useT();
   const cancel = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    const previous = document.activeElement as HTMLElement | null;
-    if (!element.open) element.showModal();
-    cancel.current?.focus();
-    return () => {
-      if (element.open) element.close();
-      previous?.focus?.();
-    };
-  }, []);
-
   return (
-    <Dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
+    <ModalDialog title={title} onClose={onCancel} initialFocus={cancel}>
       {children}
-      <Actions>
+      <DialogActions>
         <Button ref={cancel} type="button" variant="ghost" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <Button type="button" variant="danger" onClick={onConfirm} disabled={busy}>
           {confirmLabel}
         </Button>
-      </Actions>
-    </Dialog>
+      </DialogActions>
+    </ModalDialog>
   );
 }

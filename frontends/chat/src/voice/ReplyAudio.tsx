@@ -4,6 +4,9 @@ import { Button, Select, VisuallyHidden } from '../ui/controls';
 import { replyPlayer, type PlaybackState } from './replyPlayer';
 import { PLAYBACK_SPEEDS } from './voicePreferences';
 import { VoiceUpgradeNotice } from './VoiceUpgradeNotice';
+import { Pause, Play } from 'lucide-react';
+import { ICON } from '../ui/icons';
+import { useT } from '../i18n/useT';
 
 const Controls = styled.span`
   display: inline-flex;
@@ -37,6 +40,7 @@ const speedLabel = (speed: number) => `${speed}×`;
  * first Play and kept for the page's life (see ReplyPlayer).
  */
 export default function ReplyAudio({ id, text, language }: { id: string; text: string; language: string }) {
+  const t = useT();
   const snapshot = useSyncExternalStore(replyPlayer.subscribe, replyPlayer.getSnapshot);
   const speedId = useId();
   const active = snapshot.activeId === id;
@@ -48,12 +52,12 @@ export default function ReplyAudio({ id, text, language }: { id: string; text: s
   return (
     <Controls data-testid="reply-audio-controls" data-state={state}>
       <Button type="button" variant="ghost" compact onClick={() => replyPlayer.toggle({ id, text, language })}>
-        <span aria-hidden="true">{busy ? '❚❚' : '▶'}</span>
-        {busy ? 'Pause' : 'Play'}
-        <VisuallyHidden> this reply</VisuallyHidden>
+        {busy ? <Pause {...ICON} /> : <Play {...ICON} />}
+        {busy ? t('audio.pause') : t('audio.play')}
+        <VisuallyHidden>{t('audio.thisReply')}</VisuallyHidden>
       </Button>
       <label htmlFor={speedId}>
-        <VisuallyHidden>Playback speed</VisuallyHidden>
+        <VisuallyHidden>{t('audio.speed')}</VisuallyHidden>
         <Select
           id={speedId}
           value={String(snapshot.speed)}

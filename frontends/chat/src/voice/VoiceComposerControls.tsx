@@ -5,6 +5,9 @@ import type { Capture, CaptureEvents, CaptureState } from './capture';
 import type { VoiceError } from './voiceFailures';
 import { loadedReplyPlayer } from './voicePreferences';
 import { VoiceUpgradeNotice } from './VoiceUpgradeNotice';
+import { Mic, Paperclip, Volume2 } from 'lucide-react';
+import { ICON } from '../ui/icons';
+import { useT } from '../i18n/useT';
 
 type Failure = Pick<VoiceError, 'message' | 'kind'>;
 const LOAD_FAILURE: Failure = { message: 'Voice could not load. Check your connection and try again.', kind: 'failed' };
@@ -80,6 +83,7 @@ export function VoiceComposerControls({
   /** A transcript to send as a voice message, with its language. */
   onTranscript: (text: string, language: string) => void;
 }) {
+  const t = useT();
   const [state, setState] = useState<CaptureState>('idle');
   const [heard, setHeard] = useState('');
   const [error, setError] = useState<Failure | null>(null);
@@ -186,10 +190,10 @@ export function VoiceComposerControls({
   const transcribing = state === 'transcribing';
   const status = listening
     ? heard
-      ? `Listening… “${heard}”`
-      : 'Listening… let go (or press again) to send'
+      ? t('voice.heard', { heard })
+      : t('voice.listening')
     : transcribing
-      ? 'Transcribing…'
+      ? t('voice.transcribing')
       : '';
 
   return (
@@ -210,8 +214,8 @@ export function VoiceComposerControls({
           onContextMenu={(event) => event.preventDefault()}
           style={{ touchAction: 'none' }}
         >
-          <span aria-hidden="true">🎤</span>
-          Push to talk
+          <Mic {...ICON} />
+          {t('voice.pushToTalk')}
         </Button>
         <FileInput
           id={fileId}
@@ -225,8 +229,8 @@ export function VoiceComposerControls({
           }}
         />
         <FileLabel htmlFor={fileId}>
-          <span aria-hidden="true">📎</span>
-          Send an audio file
+          <Paperclip {...ICON} />
+          {t('voice.sendFile')}
         </FileLabel>
         <Button
           type="button"
@@ -234,10 +238,10 @@ export function VoiceComposerControls({
           compact
           aria-pressed={voiceMode}
           onClick={() => onVoiceModeChange(!voiceMode)}
-          title="Read each reply aloud when it is complete"
+          title={t('voice.modeHint')}
         >
-          <span aria-hidden="true">🔊</span>
-          Voice mode
+          <Volume2 {...ICON} />
+          {t('voice.mode')}
         </Button>
         <Status role="status" data-testid="voice-status">
           {status}
@@ -247,7 +251,7 @@ export function VoiceComposerControls({
         <InlineError role="alert" data-testid="voice-error">
           {error.kind === 'upgrade' ? <VoiceUpgradeNotice /> : <p>{error.message}</p>}
           <Button type="button" variant="ghost" compact onClick={() => setError(null)}>
-            Dismiss
+            {t('common.dismiss')}
           </Button>
         </InlineError>
       ) : null}

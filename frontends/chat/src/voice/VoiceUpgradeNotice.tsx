@@ -1,6 +1,8 @@
 import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
-import { UPGRADE_MESSAGE } from './voiceFailures';
+import { Mic } from 'lucide-react';
+import { ICON } from '../ui/icons';
+import { useT } from '../i18n/useT';
 
 const Notice = styled.p<{ compact: boolean }>`
   margin: 0;
@@ -15,10 +17,11 @@ const Notice = styled.p<{ compact: boolean }>`
 
 /** Shown instead of voice controls to a plan without voice (spec section 6: voice is Pro and up). */
 export function VoiceUpgradeNotice({ compact = false }: { compact?: boolean }) {
+  const t = useT();
   return (
     <Notice compact={compact} data-testid="voice-upgrade">
-      <span aria-hidden="true">🎙 </span>
-      {UPGRADE_MESSAGE} <Link to="/pricing">See plans and upgrade</Link>
+      <Mic {...ICON} style={{ verticalAlign: '-0.2em', marginInlineEnd: '0.25rem' }} />
+      {t('voice.upgrade')} <Link to="/pricing">{t('voice.seePlans')}</Link>
     </Notice>
   );
 }

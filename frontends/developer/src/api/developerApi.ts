@@ -40,15 +40,24 @@ export const OPENAPI_URL = '/api/openapi.json';
 export const fetchPersonas = () => apiJson<Persona[]>('GET', '/api/personas');
 export const fetchLanguages = () => apiJson<LanguageList>('GET', '/api/languages');
 export const fetchServicesStatus = () => apiJson<ServicesStatusResponse>('GET', '/api/developer/services/status');
-export const fetchAnalytics = () => apiJson<AnalyticsResponse>('GET', '/api/developer/analytics');
-export const fetchSessions = () => apiJson<AnalyticsSessionsResponse>('GET', '/api/analytics/sessions');
+/**
+ * How long the Analytics tab waits for each of its reads before it gives up and says the service is slow: a slow back
+ * end then costs the person 15 seconds, not the gateway's whole timeout (twice, with the retry).
+ */
+export const ANALYTICS_TIME_LIMIT_MS = 15_000;
+const withinLimit = { timeoutMs: ANALYTICS_TIME_LIMIT_MS };
+
+export const fetchAnalytics = () =>
+  apiJson<AnalyticsResponse>('GET', '/api/developer/analytics', undefined, withinLimit);
+export const fetchSessions = () =>
+  apiJson<AnalyticsSessionsResponse>('GET', '/api/analytics/sessions', undefined, withinLimit);
 export const fetchOpenApi = () => apiJson<OpenApiDocument>('GET', OPENAPI_URL);
 
 /** The caller's calls over the last `days` days, all of them or only those made with one of their keys. */
 export function fetchUsage(keyId: string | null, days = 30) {
   const query = new URLSearchParams({ days: String(days) });
   if (keyId) query.set('keyId', keyId);
-  return apiJson<UsageResponse>('GET', `/api/analytics/usage?${query.toString()}`);
+  return apiJson<UsageResponse>('GET', `/api/analytics/usage?${query.toString()}`, undefined, withinLimit);
 }
 
 export const fetchApiKeys = () => apiJson<ApiKeyList>('GET', '/api/developer/keys');

@@ -53,6 +53,20 @@ describe('listOperations', () => {
     expect(byId('GET /api/personas').body).toBeNull();
   });
 
+  it('lists the Idempotency-Key header, which the document shares by reference, on the calls that take it', () => {
+    const header = byId('POST /api/chat/sessions').headerParams;
+    expect(header).toEqual([
+      expect.objectContaining({
+        name: 'Idempotency-Key',
+        type: 'string',
+        required: false,
+        constraints: '1–255 characters',
+        description: expect.stringContaining('safe to retry'),
+      }),
+    ]);
+    expect(byId('GET /api/personas').headerParams).toEqual([]);
+  });
+
   it('groups by tag in the order tags first appear', () => {
     const groups = groupByTag(operations);
     expect(groups[0]![0]).toBe('Auth');

@@ -25,6 +25,8 @@ export interface JsonSchema {
 }
 
 interface OpenApiParameter {
+  /** A shared parameter (the Idempotency-Key header) is a reference into `components.parameters`. */
+  $ref?: string;
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
@@ -46,7 +48,7 @@ export interface OpenApiDocument {
   openapi: string;
   info?: { title?: string; version?: string; description?: string };
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components?: { schemas?: Record<string, JsonSchema> };
+  components?: { schemas?: Record<string, JsonSchema>; parameters?: Record<string, OpenApiParameter> };
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -73,6 +75,8 @@ export interface OperationDoc {
   auth: boolean;
   pathParams: FieldDoc[];
   queryParams: FieldDoc[];
+  /** Request headers beyond Authorization, such as Idempotency-Key. */
+  headerParams: FieldDoc[];
   /** Fields of the JSON body, when the operation takes one. */
   body: { required: boolean; fields: FieldDoc[]; schema: JsonSchema } | null;
   responses: Array<{ status: string; description: string }>;
@@ -142,6 +146,12 @@ function fieldsOf(doc: OpenApiDocument, schema: JsonSchema): FieldDoc[] {
   }));
 }
 
+/** A parameter, or the one its `$ref` names in `components.parameters` (itself when the target is missing). */
+function resolveParameter(doc: OpenApiDocument, parameter: OpenApiParameter): OpenApiParameter {
+  if (!parameter.$ref?.startsWith('#/components/parameters/')) return parameter;
+  return doc.components?.parameters?.[refName(parameter.$ref)] ?? parameter;
+}
+
 function parameterDoc(doc: OpenApiDocument, parameter: OpenApiParameter): FieldDoc {
   return {
     name: parameter.name,
@@ -159,7 +169,7 @@ export function listOperations(doc: OpenApiDocument): OperationDoc[] {
     for (const [key, operation] of Object.entries(item)) {
       const method = key.toUpperCase() as Method;
       if (!METHODS.includes(method)) continue;
-      const parameters = operation.parameters ?? [];
+      const parameters = (operation.parameters ?? []).map((p) => resolveParameter(doc, p));
       const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
       operations.push({
         id: `${method} ${path}`,
@@ -170,6 +180,7 @@ export function listOperations(doc: OpenApiDocument): OperationDoc[] {
         auth: (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0),
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => parameterDoc(doc, p)),
         queryParams: parameters.filter((p) => p.in === 'query').map((p) => parameterDoc(doc, p)),
+        headerParams: parameters.filter((p) => p.in === 'header').map((p) => parameterDoc(doc, p)),
         body: bodySchema
           ? {
               required: operation.requestBody?.required === true,

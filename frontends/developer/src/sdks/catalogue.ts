@@ -1,7 +1,5 @@
-// The SDK catalogue of the SDKs tab (spec section 3: six SDKs). JavaScript, React, Node.js and Python are Kasa's
-// own packages (sdks/js, sdks/react and sdks/python in the repository; Node.js uses the same @kasa/sdk). Go and Rust
-// have no Kasa package yet: their cards say so and show the official OpenAI library of that language pointed at
-// Kasa's OpenAI-compatible endpoint, which works today. No download counts are shown: Kasa does not publish any.
+// The SDK catalogue of the SDKs tab (spec section 3: six SDKs), all Kasa's own packages: sdks/js (JavaScript, and
+// Node.js with the same @kasa/sdk), sdks/react, sdks/python, sdks/go and sdks/rust in the repository. No download counts are shown: Kasa does not publish any.
 
 export type SdkKind = 'kasa' | 'openai-compatible';
 
@@ -39,15 +37,13 @@ const DOCS_LINKS: SdkLink[] = [
   { label: 'OpenAPI document', href: '/api/openapi.json' },
 ];
 
-const OPENAI_NOTE = 'No Kasa package yet: use the official OpenAI library with Kasa’s OpenAI-compatible endpoint';
-
 export const SDKS: readonly SdkEntry[] = [
   {
     id: 'javascript',
     name: 'JavaScript SDK',
     language: 'JavaScript',
     icon: 'JS',
-    version: '1.2.4',
+    version: '1.3.0',
     packageName: '@kasa/sdk',
     size: 'No runtime dependencies (uses the built-in fetch)',
     description: 'Typed client for browsers and Node.js: personas, chat with streamed replies, voice and languages.',
@@ -114,7 +110,7 @@ export function App() {
     name: 'Node.js SDK',
     language: 'Node.js',
     icon: 'No',
-    version: '1.2.3',
+    version: '1.3.0',
     packageName: '@kasa/sdk',
     size: 'The same package as the JavaScript SDK; Node.js 20 or later',
     description: 'The JavaScript SDK on servers: keep your API key on the server and stream replies to your users.',
@@ -172,88 +168,105 @@ print()`,
   },
   {
     id: 'go',
-    name: 'Go',
+    name: 'Go SDK',
     language: 'Go',
     icon: 'Go',
     version: '1.0.9',
-    packageName: 'github.com/openai/openai-go',
-    size: OPENAI_NOTE,
-    description: 'Call Kasa from Go with the official openai-go module, pointed at Kasa’s /v1/chat/completions.',
-    installCommand: 'go get github.com/openai/openai-go',
+    packageName: 'github.com/kasa-ai/kasa-go',
+    size: 'The standard library only; Go 1.22 or later',
+    description: 'A context-aware client: personas, chat with streamed replies you can stop and resume, voice, keys.',
+    installCommand: 'go mod edit -replace github.com/kasa-ai/kasa-go=./sdks/go && go get github.com/kasa-ai/kasa-go',
     features: [
-      'Chat with any persona as a model',
-      'Streaming through the client’s stream API',
-      'Context cancellation and timeouts',
+      'context.Context on every call, a Client safe for concurrent use',
+      'Streamed replies read like a bufio.Scanner: stop, and resume after a dropped connection',
+      'OpenAI-compatible chat completions and models',
+      'Typed errors for errors.As and errors.Is, with status, code and request id',
+      'Bounded retries that respect Retry-After and x-should-retry, with idempotency keys',
     ],
     lastUpdated: 'November 2026',
-    kind: 'openai-compatible',
+    kind: 'kasa',
     quickStart: `package main
 
 import (
 	"context"
 	"fmt"
+	"log"
 
-	"github.com/openai/openai-go"
-	"github.com/openai/openai-go/option"
+	kasa "github.com/kasa-ai/kasa-go"
 )
 
 func main() {
-	client := openai.NewClient(
-		option.WithBaseURL("{{BASE_URL}}/v1/"),
-		option.WithAPIKey("{{API_KEY}}"),
-	)
-	reply, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
-		Model:    "kasa",
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Akwaaba! What can you do?")},
-	})
+	client := kasa.NewClient(kasa.WithBaseURL("{{BASE_URL}}"), kasa.WithAPIKey("{{API_KEY}}"))
+	ctx := context.Background()
+
+	session, err := client.Chat.Sessions.Create(ctx, kasa.SessionCreateParams{PersonaID: "nana", Title: "Weekend in Kumasi"})
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
-	fmt.Println(reply.Choices[0].Message.Content)
+	stream, err := client.Chat.Messages.Stream(ctx, session.ID, kasa.MessageParams{Content: "Akwaaba! What can you do?"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stream.Close()
+	for stream.Next() {
+		if token, ok := stream.Event().(*kasa.TokenEvent); ok {
+			fmt.Print(token.Text)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println()
 }`,
-    readme: 'https://github.com/openai/openai-go#readme',
-    links: [
-      ...DOCS_LINKS,
-      { label: 'openai-go README', href: 'https://github.com/openai/openai-go#readme', external: true },
-    ],
+    readme: 'sdks/go/README.md',
+    links: DOCS_LINKS,
   },
   {
     id: 'rust',
-    name: 'Rust',
+    name: 'Rust SDK',
     language: 'Rust',
     icon: 'Rs',
     version: '0.8.2',
-    packageName: 'async-openai',
-    size: OPENAI_NOTE,
-    description: 'Call Kasa from Rust with the async-openai crate, pointed at Kasa’s /v1/chat/completions.',
-    installCommand: 'cargo add async-openai',
-    features: ['Chat with any persona as a model', 'Async with Tokio', 'Streaming responses'],
+    packageName: 'kasa',
+    size: 'tokio, reqwest and serde (Debian’s packages build it offline)',
+    description: 'An async client: personas, chat with streamed replies you can stop and resume, voice, video, keys.',
+    installCommand: 'cargo add --path ./sdks/rust',
+    features: [
+      'Async on tokio; a Client that is cheap to clone and shares its connections',
+      'Streamed replies with next().await or as a futures Stream: stop, and resume after a dropped connection',
+      'OpenAI-compatible chat completions and models',
+      'One error type with a kind, status, code and request id',
+      'Bounded retries that respect Retry-After and x-should-retry, with idempotency keys',
+    ],
     lastUpdated: 'November 2026',
-    kind: 'openai-compatible',
-    quickStart: `use async_openai::{config::OpenAIConfig, types::CreateChatCompletionRequestArgs, Client};
+    kind: 'kasa',
+    quickStart: `use kasa::{Client, MessageParams, ReplyEvent, SessionCreateParams};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let config = OpenAIConfig::new()
-        .with_api_base("{{BASE_URL}}/v1")
-        .with_api_key("{{API_KEY}}");
-    let client = Client::with_config(config);
-    let request = CreateChatCompletionRequestArgs::default()
-        .model("kasa")
-        .messages([async_openai::types::ChatCompletionRequestUserMessageArgs::default()
-            .content("Akwaaba! What can you do?")
-            .build()?
-            .into()])
+async fn main() -> kasa::Result<()> {
+    let client = Client::builder()
+        .base_url("{{BASE_URL}}")
+        .api_key("{{API_KEY}}")
         .build()?;
-    let reply = client.chat().create(request).await?;
-    println!("{:?}", reply.choices[0].message.content);
+
+    let session = client
+        .sessions()
+        .create(&SessionCreateParams::new("nana", "Weekend in Kumasi"))
+        .await?;
+    let mut stream = client
+        .messages()
+        .stream(&session.id, &MessageParams::new("Akwaaba! What can you do?"))
+        .await?;
+    while let Some(event) = stream.next().await? {
+        if let ReplyEvent::Token(token) = event {
+            print!("{}", token.text);
+        }
+    }
+    println!();
     Ok(())
 }`,
-    readme: 'https://github.com/64bit/async-openai#readme',
-    links: [
-      ...DOCS_LINKS,
-      { label: 'async-openai README', href: 'https://github.com/64bit/async-openai#readme', external: true },
-    ],
+    readme: 'sdks/rust/README.md',
+    links: DOCS_LINKS,
   },
 ];
 

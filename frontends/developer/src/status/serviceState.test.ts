@@ -1,4 +1,4 @@
-import { displayState, formatDuration, formatPercent, overallBadge } from './serviceState';
+import { displayState, formatDuration, formatPercent, overallBadge, serviceName } from './serviceState';
 
 describe('displayState', () => {
   it('keeps the three known states and calls anything else unknown', () => {
@@ -31,5 +31,16 @@ describe('formatting', () => {
     expect(formatPercent(Number.NaN)).toBe('–');
     expect(formatDuration(812.4)).toBe('812 ms');
     expect(formatDuration(1234)).toBe('1.2 s');
+  });
+});
+
+describe('service names in words', () => {
+  it('names the AI providers line and the parts of chat and voice', () => {
+    expect(serviceName('ai-providers')).toBe('AI providers');
+    expect(serviceName('ai:offline')).toBe('Offline knowledge base');
+    expect(serviceName('ai:openai')).toBe('AI provider: openai');
+    expect(serviceName('speech:espeak-ng')).toBe('Speech: espeak-ng');
+    expect(serviceName('chat')).toBe('Chat & personas');
+    expect(serviceName('queue')).toBe('Queue');
   });
 });

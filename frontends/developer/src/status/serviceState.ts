@@ -53,10 +53,22 @@ const SERVICE_NAMES: Record<string, string> = {
   voice: 'Voice & languages',
   status: 'Status & analytics',
   gateway: 'API gateway',
+  'ai-providers': 'AI providers',
+  'ai:offline': 'Offline knowledge base',
+  transcription: 'Speech to text',
+  translation: 'Translation',
 };
 
-export const serviceName = (name: string): string =>
-  SERVICE_NAMES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** `ai-providers` → AI providers, `ai:openai` → AI provider: openai, `speech:espeak-ng` → Speech: espeak-ng. */
+export function serviceName(name: string): string {
+  const known = SERVICE_NAMES[name];
+  if (known) return known;
+  if (name.startsWith('ai:')) return `AI provider: ${name.slice(3)}`;
+  if (name.startsWith('speech:')) return `Speech: ${name.slice(7)}`;
+  return capitalised(name);
+}
 
 /** `99.95 %` with at most two decimals, `–` when not a number. */
 export function formatPercent(value: number | null | undefined): string {

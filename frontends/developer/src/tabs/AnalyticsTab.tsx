@@ -8,7 +8,7 @@ import { averageSessionLength, countBars, statusLabel } from '../analytics/summa
 import { useRefresh } from '../hooks/useRefresh';
 import { formatCount, formatDuration, formatPercent, formatTime } from '../status/serviceState';
 import { Button, Card, Grid, Label, Muted, Row, Select, Spinner } from '../ui/controls';
-import { Empty, LoadError, Loading } from '../ui/States';
+import { Empty, LoadError, Loading, LoadingSkeleton } from '../ui/States';
 
 const SIGN_IN_TEXT = 'Please sign in to view analytics data.';
 
@@ -89,7 +89,7 @@ function AnalyticsPanel() {
             {refreshing ? 'Refreshing…' : 'Refresh'}
           </Button>
         </Row>
-        {analytics.isPending ? <Loading>Loading analytics…</Loading> : null}
+        {analytics.isPending ? <LoadingSkeleton lines={2}>Loading analytics…</LoadingSkeleton> : null}
         {analytics.isError && !unauthorized(analytics.error) ? (
           <LoadError what="your analytics" error={analytics.error} onRetry={() => void analytics.refetch()} />
         ) : null}
@@ -149,7 +149,7 @@ function AnalyticsPanel() {
             </Select>
           </div>
         </Row>
-        {usage.isPending ? <Loading>Loading API calls…</Loading> : null}
+        {usage.isPending ? <LoadingSkeleton lines={4}>Loading API calls…</LoadingSkeleton> : null}
         {usage.isError && !unauthorized(usage.error) ? (
           <LoadError what="your API calls" error={usage.error} onRetry={() => void usage.refetch()} />
         ) : null}
@@ -214,7 +214,7 @@ function AnalyticsPanel() {
 
       <Card aria-labelledby="sessions-title">
         <h2 id="sessions-title">Recent sessions</h2>
-        {sessions.isPending ? <Loading>Loading sessions…</Loading> : null}
+        {sessions.isPending ? <LoadingSkeleton>Loading sessions…</LoadingSkeleton> : null}
         {sessions.isError && !unauthorized(sessions.error) ? (
           <LoadError what="your sessions" error={sessions.error} onRetry={() => void sessions.refetch()} />
         ) : null}

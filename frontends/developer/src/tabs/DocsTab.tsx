@@ -92,6 +92,7 @@ function OperationDetails({ operation }: { operation: OperationDoc }) {
       </p>
       {operation.pathParams.length ? <Fields caption="Path parameters" fields={operation.pathParams} /> : null}
       {operation.queryParams.length ? <Fields caption="Query parameters" fields={operation.queryParams} /> : null}
+      {operation.headerParams.length ? <Fields caption="Headers" fields={operation.headerParams} /> : null}
       {operation.body ? (
         operation.body.fields.length ? (
           <Fields

@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyScope, CreateApiKeyResponse, TeamResponse } from '@kasa/contracts';
-import { describeFailure } from '../api/describeFailure';
+import { describeFailure } from '@kasa/api-client';
 import { useApiKeys, useCreateApiKey, useMyTeam, useRevokeApiKey } from '../api/developerQueries';
 import { formatTime } from '../status/serviceState';
 import { canManageTeam, canRevokeKey } from '../team/teamAccess';
@@ -134,7 +134,7 @@ function CreateKeyForm({
       on ? API_KEY_SCOPES.filter((s) => s === scope || current.includes(s)) : current.filter((s) => s !== scope),
     );
 
-  const error = problem ?? (create.isError ? `Could not create the key: ${describeFailure(create.error)}.` : null);
+  const error = problem ?? (create.isError ? `Could not create the key: ${describeFailure(create.error)}` : null);
   return (
     <Card aria-labelledby="create-key-title">
       <h2 id="create-key-title">Generate New API Key</h2>
@@ -315,7 +315,7 @@ export default function KeysTab() {
         {keys.isError ? <LoadError what="your keys" error={keys.error} onRetry={() => void keys.refetch()} /> : null}
         {revoke.isError ? (
           <InlineError role="alert" style={{ marginBottom: '0.75rem' }}>
-            <p>{`Could not revoke the key: ${describeFailure(revoke.error)}. It still works; try again.`}</p>
+            <p>{`Could not revoke the key: ${describeFailure(revoke.error)} It still works.`}</p>
           </InlineError>
         ) : null}
         {keys.data && keys.data.keys.length === 0 ? (

@@ -1,12 +1,13 @@
 import styled from '@emotion/styled';
 import type { Language } from '@kasa/contracts';
+import { AFRICAN_LANGUAGES } from '@kasa/contracts/src/africanLanguages';
 import { useLanguages, usePersonas, useServicesStatus } from '../api/developerQueries';
 import { formatCount, formatDuration, formatPercent } from '../status/serviceState';
 import { Badge, Card, Grid, Muted } from '../ui/controls';
 import { Empty, LoadError, Loading } from '../ui/States';
 
 /** The six African languages the product highlights (spec section 1), by their catalogue codes. */
-export const AFRICAN_LANGUAGE_CODES = ['tw', 'ha', 'gaa', 'ee', 'yo', 'sw'] as const;
+export const AFRICAN_LANGUAGE_CODES = AFRICAN_LANGUAGES.map((language) => language.code);
 
 /** The per-minute limit of every key or user on the API routes (gateway API_RATE_LIMIT_PER_MINUTE, spec 9). */
 export const RATE_LIMIT_PER_MINUTE = 1000;

@@ -1,9 +1,8 @@
 import styled from '@emotion/styled';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { isApiError, tierLabel, useAuth } from '@kasa/api-client';
+import { describeFailure, isApiError, tierLabel, useAuth } from '@kasa/api-client';
 import type { AssignableTeamRole, TeamMember, TeamResponse } from '@kasa/contracts';
-import { describeFailure } from '../api/describeFailure';
 import {
   useAcceptInvitation,
   useApiKeys,

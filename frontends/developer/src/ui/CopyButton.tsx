@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, type ButtonVariant } from './controls';
+import { Check } from 'lucide-react';
+import { ICON } from './icons';
 
 /** How long the check shows after a copy (spec section 9: copy confirmation 2 s). */
 export const COPIED_FOR_MS = 2_000;
@@ -49,7 +51,7 @@ export function CopyButton({
       data-testid={testId}
       data-state={state}
     >
-      {state === 'copied' ? <span aria-hidden="true">✓</span> : null}
+      {state === 'copied' ? <Check {...ICON} /> : null}
       <span aria-live="polite">{shown}</span>
     </Button>
   );

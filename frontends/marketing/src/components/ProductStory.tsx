@@ -1,9 +1,10 @@
+import { AFRICAN_LANGUAGE_NAMES } from '@kasa/contracts/src/africanLanguages';
 import { Card, Grid, Section } from '../ui';
 
 /** The six feature cards (spec section 2), shown on the landing and welcome pages. */
 const FEATURES = [
   { title: 'Voice first', text: 'Ask out loud and hear the answer, or type when speaking is not an option.' },
-  { title: '120+ languages', text: 'Including Twi, Hausa, Ga, Ewe, Yoruba and Swahili, detected as you talk.' },
+  { title: '120+ languages', text: `Including ${AFRICAN_LANGUAGE_NAMES}, detected as you talk.` },
   {
     title: 'Six personas',
     text: 'A general assistant plus experts for money, learning, tech support, places and wellbeing.',

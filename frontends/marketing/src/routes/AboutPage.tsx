@@ -1,3 +1,4 @@
+import { AFRICAN_LANGUAGE_NAMES } from '@kasa/contracts/src/africanLanguages';
 import { Actions, ButtonLink, Page, Prose } from '../ui';
 import { COMPANY } from './legal/company';
 
@@ -14,8 +15,7 @@ export default function AboutPage() {
         <h2>Why we build it</h2>
         <p>
           Most assistants work best in a handful of languages and assume a keyboard. Kasa starts from the voice and from
-          more than 120 languages, including Twi, Hausa, Ga, Ewe, Yoruba and Swahili, so that more people can ask a
-          question and be understood.
+          {`more than 120 languages, including ${AFRICAN_LANGUAGE_NAMES}, so that more people can ask a question and be understood.`}
         </p>
         <h2>What we believe</h2>
         <ul>

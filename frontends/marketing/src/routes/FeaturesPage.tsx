@@ -1,3 +1,4 @@
+import { AFRICAN_LANGUAGE_NAMES } from '@kasa/contracts/src/africanLanguages';
 import { Actions, ButtonLink, Card, Grid, Hero, Lead, Page, Section, Title } from '../ui';
 
 const features = [
@@ -7,7 +8,7 @@ const features = [
   },
   {
     title: '120+ languages',
-    text: 'Including six African languages: Twi, Hausa, Ga, Ewe, Yoruba and Swahili. Kasa detects yours as you talk.',
+    text: `Including six African languages: ${AFRICAN_LANGUAGE_NAMES}. Kasa detects yours as you talk.`,
   },
   {
     title: 'Six AI personas',

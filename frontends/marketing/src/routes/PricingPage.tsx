@@ -1,5 +1,5 @@
 import styled from '@emotion/styled';
-import { tierLabel, useAuth } from '@kasa/api-client';
+import { describeFailure, tierLabel, useAuth } from '@kasa/api-client';
 import { formatPrice, usePlans } from '../api/plans';
 import type { NotifyProps } from '../notify';
 import { PlanCard } from '../pricing/PlanCard';
@@ -58,7 +58,7 @@ export default function PricingPage({ notify }: NotifyProps) {
       ) : plans.isError ? (
         <Card as="div" role="alert">
           <h2>We could not load the plans</h2>
-          <p>Check your connection, then try again.</p>
+          <p>{describeFailure(plans.error)}</p>
           <Button type="button" onClick={() => void plans.refetch()}>
             Retry
           </Button>

@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
+import { useT, type MessageId } from '../i18n/useT';
 import { NewsletterForm } from './NewsletterForm';
 
 const Bottom = styled.footer`
@@ -69,44 +70,49 @@ const Row = styled.div`
   }
 `;
 
-const groups: ReadonlyArray<{ title: string; links: ReadonlyArray<[to: string, label: string]> }> = [
+const groups: ReadonlyArray<{ title: MessageId; links: ReadonlyArray<[to: string, label: MessageId]> }> = [
   {
-    title: 'Product',
+    title: 'footer.product',
     links: [
-      ['/features', 'Features'],
-      ['/pricing', 'Pricing'],
-      ['/developer', 'API Documentation'],
-      ['/integrations', 'Integrations'],
+      ['/features', 'footer.features'],
+      ['/pricing', 'nav.pricing'],
+      ['/developer', 'footer.apiDocs'],
+      ['/integrations', 'footer.integrations'],
     ],
   },
   {
-    title: 'Company',
+    title: 'footer.company',
     links: [
-      ['/about', 'About'],
-      ['/blog', 'Blog'],
-      ['/careers', 'Careers'],
-      ['/press', 'Press'],
+      ['/about', 'footer.about'],
+      ['/blog', 'footer.blog'],
+      ['/careers', 'footer.careers'],
+      ['/press', 'footer.press'],
     ],
   },
   {
-    title: 'Support',
+    title: 'footer.support',
     links: [
-      ['/help', 'Help Center'],
-      ['/community', 'Community'],
-      ['/contact', 'Contact'],
-      ['/status', 'Status'],
+      ['/help', 'footer.help'],
+      ['/community', 'footer.community'],
+      ['/contact', 'footer.contact'],
+      ['/status', 'footer.status'],
     ],
   },
   {
-    title: 'Legal',
+    title: 'footer.legal',
     links: [
-      ['/privacy', 'Privacy'],
-      ['/terms', 'Terms'],
-      ['/cookies', 'Cookies'],
-      ['/gdpr', 'GDPR'],
+      ['/privacy', 'footer.privacy'],
+      ['/terms', 'footer.terms'],
+      ['/cookies', 'footer.cookies'],
+      ['/gdpr', 'footer.gdpr'],
     ],
   },
 ];
+
+/** The two mailboxes, and the dot between them: the same in every language. */
+const HELLO_EMAIL = 'hello@kasa.example';
+const SUPPORT_EMAIL = 'support@kasa.example';
+const SEPARATOR = ' · ';
 
 /** Kasa's accounts elsewhere. The handles are placeholders until the company's own accounts are set up. */
 const socialLinks: ReadonlyArray<[href: string, label: string]> = [
@@ -120,18 +126,19 @@ const socialLinks: ReadonlyArray<[href: string, label: string]> = [
 
 /** Newsletter sign-up, the public pages by group, the two mailboxes and the social links. */
 export function Footer() {
+  const t = useT();
   return (
     <Bottom>
       <Inner>
         <Columns>
           <NewsletterForm />
           {groups.map((group) => (
-            <Group key={group.title} aria-label={group.title}>
-              <h2>{group.title}</h2>
+            <Group key={group.title} aria-label={t(group.title)}>
+              <h2>{t(group.title)}</h2>
               <ul>
                 {group.links.map(([to, label]) => (
                   <li key={to}>
-                    <Link to={to}>{label}</Link>
+                    <Link to={to}>{t(label)}</Link>
                   </li>
                 ))}
               </ul>
@@ -139,12 +146,13 @@ export function Footer() {
           ))}
         </Columns>
         <Row>
-          <p>© {new Date().getFullYear()} Kasa</p>
+          <p>{t('footer.copyright', { year: String(new Date().getFullYear()) })}</p>
           <p>
-            <a href="mailto:hello@kasa.example">hello@kasa.example</a> ·{' '}
-            <a href="mailto:support@kasa.example">support@kasa.example</a>
+            <a href={`mailto:${HELLO_EMAIL}`}>{HELLO_EMAIL}</a>
+            {SEPARATOR}
+            <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
           </p>
-          <ul aria-label="Kasa elsewhere">
+          <ul aria-label={t('footer.elsewhere')}>
             {socialLinks.map(([href, label]) => (
               <li key={href}>
                 <a href={href} target="_blank" rel="noopener noreferrer">

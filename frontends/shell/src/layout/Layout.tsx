@@ -5,10 +5,11 @@ import { RemoteErrorBoundary } from '../remotes/RemoteErrorBoundary';
 import { PageSkeleton } from '../ui/Skeleton';
 import { Footer } from './Footer';
 import { NavBar } from './NavBar';
+import { useT } from '../i18n/useT';
 
 const SkipLink = styled.a`
   position: absolute;
-  left: 0.5rem;
+  inset-inline-start: 0.5rem;
   top: -3rem;
   z-index: 20;
   padding: 0.5rem 1rem;
@@ -41,6 +42,7 @@ export function Layout() {
   const page = pageOf(useLocation().pathname);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
+  const t = useT();
 
   // After a client-side navigation, start at the top and move focus to the new page, as a page load would.
   useEffect(() => {
@@ -54,11 +56,11 @@ export function Layout() {
 
   return (
     <>
-      <SkipLink href="#main">Skip to content</SkipLink>
+      <SkipLink href="#main">{t('layout.skip')}</SkipLink>
       <NavBar />
       <Main id="main" ref={main} tabIndex={-1}>
-        <RemoteErrorBoundary key={page} label="this page" onRetry={() => window.location.reload()}>
-          <Suspense fallback={<PageSkeleton label="Loading page…" />}>
+        <RemoteErrorBoundary key={page} name="this page" onRetry={() => window.location.reload()}>
+          <Suspense fallback={<PageSkeleton label={t('layout.loading')} />}>
             <Outlet />
           </Suspense>
         </RemoteErrorBoundary>

@@ -9,6 +9,13 @@ import { useTheme } from '../theme/ThemeProvider';
 import { COLOR_SCHEMES, themeTokens } from '../theme/tokens';
 import { toast } from '../toast/toastStore';
 import { useTours } from '../tours/TourProvider';
+import { Check, CircleHelp, Moon, Sun } from 'lucide-react';
+import { ICON } from '../ui/icons';
+import { LanguageMenu } from '../i18n/LanguagePicker';
+import { useT, type MessageId } from '../i18n/useT';
+
+/** The product's name, the same in every language. */
+const PRODUCT_NAME = 'Kasa';
 
 /** Below this width the links and the account area fold behind the Menu button. */
 const PHONE = '@media (max-width: 48rem)';
@@ -19,6 +26,8 @@ const Header = styled.header`
   z-index: 10;
   background: var(--kasa-surface);
   border-bottom: 1px solid var(--kasa-border);
+  /* viewport-fit=cover: on a notched phone the bar keeps clear of the status bar and, held sideways, the notch. */
+  padding-top: env(safe-area-inset-top);
 `;
 
 const Bar = styled.nav`
@@ -28,7 +37,7 @@ const Bar = styled.nav`
   gap: 0.5rem 1.25rem;
   max-width: 72rem;
   margin: 0 auto;
-  padding: 0.625rem 1.25rem;
+  padding: 0.625rem max(1.25rem, env(safe-area-inset-right)) 0.625rem max(1.25rem, env(safe-area-inset-left));
 `;
 
 const Brand = styled(Link)`
@@ -76,7 +85,7 @@ const Tools = styled.div`
   display: flex;
   align-items: center;
   gap: 0.25rem;
-  margin-left: auto;
+  margin-inline-start: auto;
 `;
 
 const Account = styled.div<{ open: boolean }>`
@@ -120,46 +129,27 @@ const TierBadge = styled.span`
   font-weight: 700;
 `;
 
-const icon = {
-  width: 20,
-  height: 20,
-  viewBox: '0 0 24 24',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-} as const;
-
+/** The colour schemes' names are product names, the same in every language. */
 const SCHEME_LABELS = { electric: 'Electric', cyber: 'Cyber', neon: 'Neon', quantum: 'Quantum', mono: 'Mono' } as const;
 
 /** The theme picker: light/dark, the five colour schemes and a way to the full theme settings. */
 function ThemePicker() {
   const { settings, toggleMode, setColorScheme } = useTheme();
   const navigate = useNavigate();
-  const next = settings.mode === 'dark' ? 'light' : 'dark';
+  const t = useT();
   return (
     <div data-tour="nav-theme">
       <MenuButton
-        label="Theme"
+        label={t('nav.theme')}
         testId="theme-picker"
-        trigger={
-          settings.mode === 'dark' ? (
-            <svg {...icon} aria-hidden="true">
-              <circle cx="12" cy="12" r="4" />
-              <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
-            </svg>
-          ) : (
-            <svg {...icon} aria-hidden="true">
-              <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
-            </svg>
-          )
-        }
+        trigger={settings.mode === 'dark' ? <Sun {...ICON} size={20} /> : <Moon {...ICON} size={20} />}
       >
         {(close) => (
           <>
             <MenuItem type="button" onClick={toggleMode}>
-              Switch to {next} mode
+              {settings.mode === 'dark' ? t('nav.theme.toLight') : t('nav.theme.toDark')}
             </MenuItem>
-            <h2>Colour scheme</h2>
+            <h2>{t('nav.theme.colourScheme')}</h2>
             {COLOR_SCHEMES.map((scheme) => (
               <MenuItem
                 key={scheme}
@@ -181,7 +171,7 @@ function ThemePicker() {
                 navigate('/theme-settings');
               }}
             >
-              All theme settings…
+              {t('nav.theme.all')}
             </MenuItem>
           </>
         )}
@@ -194,21 +184,13 @@ function ThemePicker() {
 function HelpMenu() {
   const { tours, guidance, startTour, resetAllTours } = useTours();
   const navigate = useNavigate();
+  const t = useT();
   return (
     <div data-tour="nav-help">
-      <MenuButton
-        label="Help & Tours"
-        testId="help-menu"
-        trigger={
-          <svg {...icon} aria-hidden="true">
-            <circle cx="12" cy="12" r="10" />
-            <path d="M9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3M12 17h.01" />
-          </svg>
-        }
-      >
+      <MenuButton label={t('nav.help')} testId="help-menu" trigger={<CircleHelp {...ICON} size={20} />}>
         {(close) => (
           <>
-            <h2>Guided tours</h2>
+            <h2>{t('nav.help.tours')}</h2>
             {tours.map((tour) => (
               <MenuItem
                 key={tour.id}
@@ -219,8 +201,10 @@ function HelpMenu() {
                   startTour(tour.id);
                 }}
               >
-                {tour.name}
-                {guidance.completedTours.includes(tour.id) ? ' ✓' : ''}
+                {t(`tours.${tour.id}.name` as MessageId)}
+                {guidance.completedTours.includes(tour.id) ? (
+                  <Check {...ICON} aria-label={t('nav.help.completed')} aria-hidden={false} role="img" />
+                ) : null}
               </MenuItem>
             ))}
             <MenuItem
@@ -228,10 +212,10 @@ function HelpMenu() {
               onClick={() => {
                 resetAllTours();
                 close();
-                toast({ title: 'Tours Reset', description: 'Every guided tour will show again.' });
+                toast({ title: t('nav.help.resetDone'), description: t('nav.help.resetDoneText') });
               }}
             >
-              Reset All Tours
+              {t('nav.help.reset')}
             </MenuItem>
             <MenuItem
               type="button"
@@ -240,7 +224,7 @@ function HelpMenu() {
                 navigate('/help');
               }}
             >
-              Help centre
+              {t('nav.help.centre')}
             </MenuItem>
           </>
         )}
@@ -255,44 +239,46 @@ export function NavBar() {
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const t = useT();
 
   // A phone's menu closes once a link has taken the person somewhere.
   useEffect(() => setMenuOpen(false), [pathname]);
 
   return (
     <Header>
-      <Bar aria-label="Main">
-        <Brand to="/" aria-label="Kasa home">
-          Kasa
+      <Bar aria-label={t('nav.main')}>
+        <Brand to="/" aria-label={t('nav.brandHome')}>
+          {PRODUCT_NAME}
         </Brand>
         <Links id="main-menu" open={menuOpen}>
           <li>
             <Item to="/" end>
-              Home
+              {t('nav.home')}
             </Item>
           </li>
           <li>
             <Item to="/pricing" data-tour="nav-pricing">
-              Pricing
+              {t('nav.pricing')}
             </Item>
           </li>
           {isAuthenticated ? (
             <>
               <li>
                 <Item to="/chat" data-tour="nav-chat">
-                  Chat
+                  {t('nav.chat')}
                 </Item>
               </li>
               <li>
-                <Item to="/developer">Developer</Item>
+                <Item to="/developer">{t('nav.developer')}</Item>
               </li>
               <li>
-                <Item to="/settings">Settings</Item>
+                <Item to="/settings">{t('nav.settings')}</Item>
               </li>
             </>
           ) : null}
         </Links>
         <Tools>
+          <LanguageMenu />
           <HelpMenu />
           <ThemePicker />
           <MobileToggle
@@ -303,23 +289,23 @@ export function NavBar() {
             aria-controls="main-menu account-menu"
             onClick={() => setMenuOpen((open) => !open)}
           >
-            {menuOpen ? 'Close' : 'Menu'}
+            {menuOpen ? t('nav.close') : t('nav.menu')}
           </MobileToggle>
         </Tools>
         <Account id="account-menu" open={menuOpen}>
           {isLoading ? null : isAuthenticated ? (
             <>
-              <Username data-testid="nav-username">{user?.username || 'User'}</Username>
-              <TierBadge data-testid="nav-tier" title="Subscription tier">
+              <Username data-testid="nav-username">{user?.username || t('nav.user')}</Username>
+              <TierBadge data-testid="nav-tier" title={t('nav.tier')}>
                 {tierLabel(user?.subscriptionTier)}
               </TierBadge>
               <Button type="button" variant="secondary" compact onClick={() => logout(queryClient)}>
-                Logout
+                {t('nav.logout')}
               </Button>
             </>
           ) : (
             <ButtonLink to="/welcome" compact>
-              Sign In
+              {t('nav.signIn')}
             </ButtonLink>
           )}
         </Account>

@@ -4,6 +4,7 @@ import { apiJson, isApiError } from '@kasa/api-client';
 import type { NewsletterSubscribeResponse } from '@kasa/contracts';
 import { toast } from '../toast/toastStore';
 import { Button } from '../ui/controls';
+import { useT } from '../i18n/useT';
 
 const Form = styled.form`
   h2 {
@@ -42,28 +43,29 @@ export function NewsletterForm() {
   const [email, setEmail] = useState('');
   const [sending, setSending] = useState(false);
   const inputId = useId();
+  const t = useT();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (sending) return;
     const address = email.trim();
     if (!address) {
-      toast({ title: 'Missing Information', description: 'Please enter your email address', variant: 'destructive' });
+      toast({ title: t('newsletter.missing'), description: t('newsletter.missingText'), variant: 'destructive' });
       return;
     }
     if (!looksLikeEmail(address)) {
-      toast({ title: 'Invalid Email', description: 'Please enter a valid email address', variant: 'destructive' });
+      toast({ title: t('newsletter.invalid'), description: t('newsletter.invalidText'), variant: 'destructive' });
       return;
     }
     setSending(true);
     try {
       const answer = await apiJson<NewsletterSubscribeResponse>('POST', '/api/newsletter', { email: address });
       setEmail('');
-      toast({ title: 'Subscribed!', description: answer.message });
+      toast({ title: t('newsletter.subscribed'), description: answer.message });
     } catch (error) {
       toast({
-        title: 'Subscription Failed',
-        description: (isApiError(error) && error.serverMessage) || 'Please try again in a moment.',
+        title: t('newsletter.failed'),
+        description: (isApiError(error) && error.serverMessage) || t('newsletter.failedText'),
         variant: 'destructive',
       });
     } finally {
@@ -72,23 +74,23 @@ export function NewsletterForm() {
   };
 
   return (
-    <Form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Newsletter" aria-busy={sending}>
-      <h2>Stay in the loop</h2>
-      <p>News about Kasa, new languages and new personas. No spam.</p>
-      <label htmlFor={inputId}>Email address</label>
+    <Form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={t('newsletter.label')} aria-busy={sending}>
+      <h2>{t('newsletter.title')}</h2>
+      <p>{t('newsletter.text')}</p>
+      <label htmlFor={inputId}>{t('newsletter.email')}</label>
       <Controls>
         <input
           id={inputId}
           type="email"
           autoComplete="email"
-          placeholder="you@example.com"
+          placeholder={t('newsletter.placeholder')}
           maxLength={254}
           value={email}
           onChange={(event) => setEmail(event.target.value)}
           disabled={sending}
         />
         <Button type="submit" compact disabled={sending}>
-          Subscribe
+          {t('newsletter.subscribe')}
         </Button>
       </Controls>
     </Form>

@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import styled from '@emotion/styled';
 import { Button, Card, Muted } from '../ui/controls';
+import { useT, type MessageId } from '../i18n/useT';
 
 const ErrorCard = styled(Card)`
   max-width: 36rem;
@@ -8,8 +9,8 @@ const ErrorCard = styled(Card)`
 `;
 
 interface Props {
-  /** What failed, in words: 'the home page'. */
-  label: string;
+  /** Names what failed in the console's error report (people see a translated message). */
+  name: string;
   onRetry: () => void;
   children: ReactNode;
 }
@@ -22,6 +23,11 @@ interface State {
  * Contains a failure of what it wraps (a remote that cannot load, or a page that throws) in a card with a
  * Retry button, so the rest of the app (navigation, footer) keeps working.
  */
+/** A message of the shell's catalogue, for class components (which cannot call hooks). */
+function Text({ id }: { id: MessageId }) {
+  return useT()(id);
+}
+
 export class RemoteErrorBoundary extends Component<Props, State> {
   override state: State = { error: null };
 
@@ -30,17 +36,21 @@ export class RemoteErrorBoundary extends Component<Props, State> {
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.error(`[kasa] ${this.props.label} failed to load`, error, info.componentStack);
+    console.error(`[kasa] ${this.props.name} failed to load`, error, info.componentStack);
   }
 
   override render(): ReactNode {
     if (!this.state.error) return this.props.children;
     return (
       <ErrorCard role="alert" aria-labelledby="remote-error-title" data-testid="remote-error">
-        <h2 id="remote-error-title">This page failed to load</h2>
-        <Muted>{`We could not load ${this.props.label}. Check your connection, then try again.`}</Muted>
+        <h2 id="remote-error-title">
+          <Text id="remote.failed" />
+        </h2>
+        <Muted>
+          <Text id="remote.failedText" />
+        </Muted>
         <Button type="button" onClick={this.props.onRetry}>
-          Retry
+          <Text id="remote.retry" />
         </Button>
       </ErrorCard>
     );

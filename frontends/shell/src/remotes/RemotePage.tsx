@@ -2,6 +2,7 @@ import { createElement, lazy, Suspense, useMemo, useState, type ComponentType, t
 import { PageSkeleton } from '../ui/Skeleton';
 import { loadRemoteModule, type RemoteModuleId, type RemoteModules } from './manifest';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary';
+import { useT } from '../i18n/useT';
 
 type PropsOf<Id extends RemoteModuleId> = RemoteModules[Id]['default'] extends ComponentType<infer P> ? P : never;
 
@@ -31,18 +32,19 @@ function lazyRemote(id: RemoteModuleId): LazyExoticComponent<AnyComponent> {
 export type RemotePageProps<Id extends RemoteModuleId> = {
   /** Federation id of the page: `<remote>/<exposed name>`. */
   id: Id;
-  /** Names the page in the loading and error messages: 'the home page'. */
-  label: string;
+  /** Names the page in the console's error report: 'the home page' (people see a translated message). */
+  name: string;
 } & (object extends PropsOf<Id> ? { props?: PropsOf<Id> } : { props: PropsOf<Id> });
 
 /** Mounts a page exposed by a remote inside its own error boundary and Suspense, with a Retry on failure. */
-export function RemotePage<Id extends RemoteModuleId>({ id, label, props }: RemotePageProps<Id>) {
+export function RemotePage<Id extends RemoteModuleId>({ id, name, props }: RemotePageProps<Id>) {
   const [attempt, setAttempt] = useState(0);
+  const t = useT();
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new attempt must build a new lazy component
   const Page = useMemo(() => lazyRemote(id), [id, attempt]);
   return (
-    <RemoteErrorBoundary key={`${id}#${attempt}`} label={label} onRetry={() => setAttempt((n) => n + 1)}>
-      <Suspense fallback={<PageSkeleton label={`Loading ${label}…`} />}>
+    <RemoteErrorBoundary key={`${id}#${attempt}`} name={name} onRetry={() => setAttempt((n) => n + 1)}>
+      <Suspense fallback={<PageSkeleton label={t('layout.loading')} />}>
         {createElement(Page, (props ?? {}) as object)}
       </Suspense>
     </RemoteErrorBoundary>

@@ -17,6 +17,7 @@ export interface RemoteModules {
   'marketing/HelpPage': typeof import('marketing/HelpPage');
   'marketing/ContactPage': typeof import('marketing/ContactPage');
   'chat/ChatApp': typeof import('chat/ChatApp');
+  'chat/SharedConversation': typeof import('chat/SharedConversation');
   'developer/DeveloperApp': typeof import('developer/DeveloperApp');
 }
 export type RemoteModuleId = keyof RemoteModules;

@@ -5,6 +5,7 @@ import { toast } from '../toast/toastStore';
 import { useTours } from '../tours/TourProvider';
 import { tourById, type TourId } from '../tours/tours';
 import { RemotePage } from './RemotePage';
+import { useT, type MessageId } from '../i18n/useT';
 
 /** Public pages whose content is not written yet: the marketing remote's ComingSoonPage, with a way home. */
 const comingSoonPages: ReadonlyArray<[path: string, title: string]> = [
@@ -19,6 +20,7 @@ const comingSoonPages: ReadonlyArray<[path: string, title: string]> = [
 function HelpRoute() {
   const { tours, startTour } = useTours();
   const navigate = useNavigate();
+  const t = useT();
   const onStartTour = (id: string) => {
     const tour = tourById(id);
     if (!tour) return;
@@ -28,8 +30,15 @@ function HelpRoute() {
   return (
     <RemotePage
       id="marketing/HelpPage"
-      label="the Help Center"
-      props={{ tours: tours.map(({ id, name, description }) => ({ id, name, description })), onStartTour }}
+      name="the Help Center"
+      props={{
+        tours: tours.map(({ id }) => ({
+          id,
+          name: t(`tours.${id}.name` as MessageId),
+          description: t(`tours.${id}.description` as MessageId),
+        })),
+        onStartTour,
+      }}
     />
   );
 }
@@ -55,28 +64,28 @@ export function marketingRoutes() {
     page(
       'pricing',
       'Pricing',
-      <RemotePage id="marketing/PricingPage" label="the pricing page" props={{ notify: toast }} />,
+      <RemotePage id="marketing/PricingPage" name="the pricing page" props={{ notify: toast }} />,
     ),
     page(
       'billing/success',
       'Payment Successful',
-      <RemotePage id="marketing/BillingSuccessPage" label="the payment page" />,
+      <RemotePage id="marketing/BillingSuccessPage" name="the payment page" />,
     ),
-    page('features', 'Features', <RemotePage id="marketing/FeaturesPage" label="the features page" />),
-    page('about', 'About', <RemotePage id="marketing/AboutPage" label="the about page" />),
-    page('privacy', 'Privacy Policy', <RemotePage id="marketing/PrivacyPage" label="the privacy policy" />),
-    page('terms', 'Terms of Service', <RemotePage id="marketing/TermsPage" label="the terms of service" />),
-    page('cookies', 'Cookie Policy', <RemotePage id="marketing/CookiesPage" label="the cookie policy" />),
-    page('gdpr', 'GDPR', <RemotePage id="marketing/GdprPage" label="the GDPR page" />),
-    page('status', 'Service Status', <RemotePage id="marketing/StatusPage" label="the status page" />),
+    page('features', 'Features', <RemotePage id="marketing/FeaturesPage" name="the features page" />),
+    page('about', 'About', <RemotePage id="marketing/AboutPage" name="the about page" />),
+    page('privacy', 'Privacy Policy', <RemotePage id="marketing/PrivacyPage" name="the privacy policy" />),
+    page('terms', 'Terms of Service', <RemotePage id="marketing/TermsPage" name="the terms of service" />),
+    page('cookies', 'Cookie Policy', <RemotePage id="marketing/CookiesPage" name="the cookie policy" />),
+    page('gdpr', 'GDPR', <RemotePage id="marketing/GdprPage" name="the GDPR page" />),
+    page('status', 'Service Status', <RemotePage id="marketing/StatusPage" name="the status page" />),
     page('help', 'Help Center', <HelpRoute />),
     page(
       'contact',
       'Contact',
-      <RemotePage id="marketing/ContactPage" label="the contact page" props={{ notify: toast }} />,
+      <RemotePage id="marketing/ContactPage" name="the contact page" props={{ notify: toast }} />,
     ),
     ...comingSoonPages.map(([path, title]) =>
-      page(path, title, <RemotePage id="marketing/ComingSoonPage" label={`the ${title} page`} props={{ title }} />),
+      page(path, title, <RemotePage id="marketing/ComingSoonPage" name={`the ${title} page`} props={{ title }} />),
     ),
   ];
 }

@@ -120,6 +120,13 @@ declare module 'chat/ChatApp' {
   export default ChatApp;
 }
 
+declare module 'chat/SharedConversation' {
+  import type { ComponentType } from 'react';
+  /** Route `/share/:token` (no account needed): a conversation its owner shared, read-only. */
+  const SharedConversation: ComponentType;
+  export default SharedConversation;
+}
+
 declare module 'developer/DeveloperApp' {
   import type { ComponentType } from 'react';
   /**

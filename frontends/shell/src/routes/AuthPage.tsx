@@ -16,6 +16,7 @@ import { toast } from '../toast/toastStore';
 import { Button, ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
 import { Field } from '../ui/Field';
 import { Tabs } from '../ui/Tabs';
+import { useT, type MessageId, type Translate } from '../i18n/useT';
 
 /** Spec section 9: minimum password length. */
 const MIN_PASSWORD_LENGTH = 6;
@@ -53,9 +54,9 @@ const Checking = styled.p`
 
 type FailureKind = 'login' | 'register';
 
-const failureCopy: Record<FailureKind, { failed: string; fallback: string; unexpected: string }> = {
-  login: { failed: 'Login Failed', fallback: 'Invalid email or password', unexpected: 'Login Error' },
-  register: { failed: 'Registration Failed', fallback: 'Unable to create account', unexpected: 'Registration Error' },
+const failureCopy: Record<FailureKind, { failed: MessageId; fallback: MessageId; unexpected: MessageId }> = {
+  login: { failed: 'auth.loginFailed', fallback: 'auth.loginFallback', unexpected: 'auth.loginError' },
+  register: { failed: 'auth.registerFailed', fallback: 'auth.registerFallback', unexpected: 'auth.registerError' },
 };
 
 /**
@@ -63,30 +64,31 @@ const failureCopy: Record<FailureKind, { failed: string; fallback: string; unexp
  * 'Login Failed' / 'Registration Failed' with its message or the fallback. Anything else (network down, a
  * bare 5xx, a broken answer): 'Login Error' / 'Registration Error', 'An unexpected error occurred'.
  */
-function reportFailure(kind: FailureKind, error: unknown): void {
+function reportFailure(t: Translate, kind: FailureKind, error: unknown): void {
   const copy = failureCopy[kind];
   if (error instanceof AuthRejectedError) {
-    toast({ title: copy.failed, description: error.message || copy.fallback, variant: 'destructive' });
+    toast({ title: t(copy.failed), description: error.message || t(copy.fallback), variant: 'destructive' });
     return;
   }
   if (isApiError(error)) {
     const apiError: ApiError = error;
     if (apiError.status < 500 || apiError.serverMessage) {
-      toast({ title: copy.failed, description: apiError.serverMessage || copy.fallback, variant: 'destructive' });
+      toast({ title: t(copy.failed), description: apiError.serverMessage || t(copy.fallback), variant: 'destructive' });
       return;
     }
   }
-  toast({ title: copy.unexpected, description: 'An unexpected error occurred', variant: 'destructive' });
+  toast({ title: t(copy.unexpected), description: t('auth.unexpected'), variant: 'destructive' });
 }
 
-function missingInformation(): void {
-  toast({ title: 'Missing Information', description: 'Please fill in all fields', variant: 'destructive' });
+function missingInformation(t: Translate): void {
+  toast({ title: t('newsletter.missing'), description: t('auth.fillAll'), variant: 'destructive' });
 }
 
 function useSubmit(kind: FailureKind) {
   const [submitting, setSubmitting] = useState(false);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const t = useT();
 
   const run = async (call: () => ReturnType<typeof login>) => {
     setSubmitting(true);
@@ -96,7 +98,7 @@ function useSubmit(kind: FailureKind) {
       void completeSignIn(queryClient, response).catch(() => undefined);
       navigate('/chat');
     } catch (error) {
-      reportFailure(kind, error);
+      reportFailure(t, kind, error);
       setSubmitting(false);
     }
   };
@@ -107,18 +109,19 @@ function SignInForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { submitting, run } = useSubmit('login');
+  const t = useT();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
-    if (!email.trim() || !password) return missingInformation();
+    if (!email.trim() || !password) return missingInformation(t);
     void run(() => login({ email: email.trim(), password }));
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Sign in" aria-busy={submitting}>
+    <form onSubmit={onSubmit} noValidate aria-label={t('auth.signInForm')} aria-busy={submitting}>
       <Field
-        label="Email"
+        label={t('auth.email')}
         type="email"
         autoComplete="email"
         value={email}
@@ -126,7 +129,7 @@ function SignInForm() {
         disabled={submitting}
       />
       <Field
-        label="Password"
+        label={t('auth.password')}
         type="password"
         autoComplete="current-password"
         value={password}
@@ -134,7 +137,7 @@ function SignInForm() {
         disabled={submitting}
       />
       <Submit type="submit" disabled={submitting}>
-        Sign In
+        {t('nav.signIn')}
       </Submit>
     </form>
   );
@@ -146,19 +149,20 @@ function SignUpForm() {
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const { submitting, run } = useSubmit('register');
+  const t = useT();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
-    if (!username.trim() || !email.trim() || !password) return missingInformation();
+    if (!username.trim() || !email.trim() || !password) return missingInformation(t);
     if (password !== confirmPassword) {
-      toast({ title: 'Password Mismatch', description: 'Passwords do not match', variant: 'destructive' });
+      toast({ title: t('auth.mismatch'), description: t('auth.mismatchText'), variant: 'destructive' });
       return;
     }
     if (password.length < MIN_PASSWORD_LENGTH) {
       toast({
-        title: 'Weak Password',
-        description: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+        title: t('auth.weak'),
+        description: t('auth.weakText', { min: MIN_PASSWORD_LENGTH }),
         variant: 'destructive',
       });
       return;
@@ -167,16 +171,16 @@ function SignUpForm() {
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Sign up" aria-busy={submitting}>
+    <form onSubmit={onSubmit} noValidate aria-label={t('auth.signUpForm')} aria-busy={submitting}>
       <Field
-        label="Username"
+        label={t('auth.username')}
         autoComplete="username"
         value={username}
         onValueChange={setUsername}
         disabled={submitting}
       />
       <Field
-        label="Email"
+        label={t('auth.email')}
         type="email"
         autoComplete="email"
         value={email}
@@ -184,7 +188,7 @@ function SignUpForm() {
         disabled={submitting}
       />
       <Field
-        label="Password"
+        label={t('auth.password')}
         type="password"
         autoComplete="new-password"
         value={password}
@@ -192,7 +196,7 @@ function SignUpForm() {
         disabled={submitting}
       />
       <Field
-        label="Confirm Password"
+        label={t('auth.confirmPassword')}
         type="password"
         autoComplete="new-password"
         value={confirmPassword}
@@ -200,7 +204,7 @@ function SignUpForm() {
         disabled={submitting}
       />
       <Submit type="submit" disabled={submitting}>
-        Create Account
+        {t('auth.create')}
       </Submit>
     </form>
   );
@@ -210,14 +214,15 @@ type AuthTab = 'signin' | 'signup';
 
 /** Route `/auth`: tabbed Sign In and Sign Up. Signed-in visitors go straight to /chat. */
 export default function AuthPage() {
-  useDocumentTitle('Sign In');
+  const t = useT();
+  useDocumentTitle(t('nav.signIn'));
   const { isLoading, isAuthenticated } = useAuth();
   const [tab, setTab] = useState<AuthTab>('signin');
 
   if (isLoading) {
     return (
       <Checking role="status" aria-live="polite">
-        Checking authentication...
+        {t('auth.checking')}
       </Checking>
     );
   }
@@ -226,24 +231,24 @@ export default function AuthPage() {
   return (
     <PageContainer narrow>
       <Card aria-labelledby="auth-title">
-        <Heading id="auth-title">Welcome to Kasa</Heading>
-        <Intro>Sign in to your account or create a new one.</Intro>
+        <Heading id="auth-title">{t('auth.welcome')}</Heading>
+        <Intro>{t('auth.intro')}</Intro>
         <Tabs<AuthTab>
-          label="Account"
+          label={t('settings.account')}
           selected={tab}
           onSelect={setTab}
           items={[
-            { key: 'signin', label: 'Sign In', panel: <SignInForm /> },
-            { key: 'signup', label: 'Sign Up', panel: <SignUpForm /> },
+            { key: 'signin', label: t('nav.signIn'), panel: <SignInForm /> },
+            { key: 'signup', label: t('auth.signUp'), panel: <SignUpForm /> },
           ]}
         />
       </Card>
       <Below>
         <ButtonLink to="/" variant="secondary">
-          Back to Home
+          {t('common.backHome')}
         </ButtonLink>
         <span>
-          Free plan: 1K API calls a month. <Link to="/pricing">View Pricing</Link>
+          {t('auth.freePlan')} <Link to="/pricing">{t('auth.viewPricing')}</Link>
         </span>
       </Below>
     </PageContainer>

@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RemotePage } from '../remotes/RemotePage';
 import { ButtonLink, PageContainer, VisuallyHidden } from '../ui/controls';
 import { SkeletonBlock } from '../ui/Skeleton';
+import { useT } from '../i18n/useT';
 
 const Workspace = styled.div`
   display: grid;
@@ -52,17 +53,15 @@ function ChatSkeleton({ label }: { label: string }) {
  * 'Authentication Required' card when signed out); a signed-in user gets the chat remote's workspace.
  */
 export default function ChatPage() {
-  useDocumentTitle('Chat');
+  const t = useT();
+  useDocumentTitle(t('nav.chat'));
   const { user, isLoading, isAuthenticated } = useAuth();
 
-  if (isLoading) return <ChatSkeleton label="Loading chat…" />;
+  if (isLoading) return <ChatSkeleton label={t('chat.loading')} />;
   if (!isAuthenticated || !user) {
     return (
-      <AuthRequired
-        message="Please sign in to access the chat interface."
-        action={<ButtonLink to="/auth">Sign In to Chat</ButtonLink>}
-      />
+      <AuthRequired message={t('chat.signInNeeded')} action={<ButtonLink to="/auth">{t('chat.signIn')}</ButtonLink>} />
     );
   }
-  return <RemotePage id="chat/ChatApp" label="the chat" />;
+  return <RemotePage id="chat/ChatApp" name="the chat" />;
 }

@@ -4,23 +4,25 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RemotePage } from '../remotes/RemotePage';
 import { ButtonLink } from '../ui/controls';
 import { PageSkeleton } from '../ui/Skeleton';
+import { useT } from '../i18n/useT';
 
 /**
  * Route `/developer`. The shell owns the auth states (a skeleton while loading; signed-out visitors go to /auth,
  * with the 'Authentication Required' card for the moment before); a signed-in user gets the developer remote.
  */
 export default function DeveloperPage() {
-  useDocumentTitle('Developer Portal');
+  const t = useT();
+  useDocumentTitle(t('developer.title'));
   const { user, isLoading, isAuthenticated } = useRedirectWhenSignedOut();
 
-  if (isLoading) return <PageSkeleton label="Loading the developer portal…" />;
+  if (isLoading) return <PageSkeleton label={t('developer.loading')} />;
   if (!isAuthenticated || !user) {
     return (
       <AuthRequired
-        message="Please sign in to access the developer portal."
-        action={<ButtonLink to="/auth">Sign In</ButtonLink>}
+        message={t('developer.signInNeeded')}
+        action={<ButtonLink to="/auth">{t('nav.signIn')}</ButtonLink>}
       />
     );
   }
-  return <RemotePage id="developer/DeveloperApp" label="the developer portal" />;
+  return <RemotePage id="developer/DeveloperApp" name="the developer portal" />;
 }

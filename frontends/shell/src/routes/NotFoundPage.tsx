@@ -1,15 +1,17 @@
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
+import { useT } from '../i18n/useT';
 
 /** Any route nobody claims. */
 export default function NotFoundPage() {
-  useDocumentTitle('Page Not Found');
+  const t = useT();
+  useDocumentTitle(t('notFound.title'));
   return (
     <PageContainer narrow>
       <Card aria-labelledby="not-found-title">
-        <h1 id="not-found-title">404 Page Not Found</h1>
-        <Muted>The page you are looking for does not exist or has moved.</Muted>
-        <ButtonLink to="/">Back to Home</ButtonLink>
+        <h1 id="not-found-title">{t('notFound.heading')}</h1>
+        <Muted>{t('notFound.text')}</Muted>
+        <ButtonLink to="/">{t('common.backHome')}</ButtonLink>
       </Card>
     </PageContainer>
   );

@@ -4,6 +4,8 @@ import { AuthRequired } from '../auth/AuthRequired';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { Actions, Button, ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
 import { PageSkeleton } from '../ui/Skeleton';
+import { LanguageSettings } from '../i18n/LanguagePicker';
+import { useT, type MessageId } from '../i18n/useT';
 
 const Header = styled.div`
   display: flex;
@@ -52,64 +54,73 @@ const SettingCard = styled.li`
   }
 `;
 
-const COMING_SOON = [
-  { title: 'Account', text: 'Your name, email address and password.' },
-  { title: 'Notifications', text: 'What Kasa tells you about, and where.' },
-  { title: 'Privacy & Security', text: 'Sessions, data export and two-step sign-in.' },
-  { title: 'Language & Region', text: 'Your chat language, region and formats.' },
-  { title: 'Voice & Audio', text: 'Voices, speaking rate and microphone.' },
-] as const;
+const COMING_SOON: ReadonlyArray<{ title: MessageId; text: MessageId }> = [
+  { title: 'settings.account', text: 'settings.accountText' },
+  { title: 'settings.notifications', text: 'settings.notificationsText' },
+  { title: 'settings.privacy', text: 'settings.privacyText' },
+  { title: 'settings.region', text: 'settings.regionText' },
+  { title: 'settings.voice', text: 'settings.voiceText' },
+];
 
-/** Route `/settings` (spec section 2): the theme card, five areas marked Coming Soon, and quick actions. */
+/**
+ * Route `/settings` (spec section 2): the theme card, the interface language (every language with its review
+ * status), the areas marked Coming Soon, and quick actions.
+ */
 export default function SettingsPage() {
-  useDocumentTitle('Settings');
+  const t = useT();
+  useDocumentTitle(t('nav.settings'));
   const { user, isLoading, isAuthenticated } = useRedirectWhenSignedOut();
 
-  if (isLoading) return <PageSkeleton label="Loading settings…" />;
+  if (isLoading) return <PageSkeleton label={t('settings.loading')} />;
   if (!isAuthenticated || !user) {
     return (
       <AuthRequired
-        message="Please sign in to access global settings."
-        action={<ButtonLink to="/auth">Sign In</ButtonLink>}
+        message={t('settings.signInNeeded')}
+        action={<ButtonLink to="/auth">{t('nav.signIn')}</ButtonLink>}
       />
     );
   }
   return (
     <PageContainer>
       <Header>
-        <h1>Settings</h1>
+        <h1>{t('nav.settings')}</h1>
         <Badge data-testid="settings-user">{user.username || user.email}</Badge>
       </Header>
-      <Grid aria-label="Settings areas">
+      <Grid aria-label={t('settings.areas')}>
         <SettingCard>
-          <h2>Theme Settings</h2>
+          <h2>{t('settings.theme')}</h2>
           <Badge as="span" style={{ alignSelf: 'flex-start' }}>
-            Personalized
+            {t('settings.personalized')}
           </Badge>
-          <p>Light or dark, five colour schemes, presets, high contrast and text size.</p>
+          <p>{t('settings.themeText')}</p>
           <ButtonLink to="/theme-settings" compact>
-            Open Theme Settings
+            {t('settings.openTheme')}
           </ButtonLink>
+        </SettingCard>
+        <SettingCard style={{ gridColumn: '1 / -1' }}>
+          <h2 id="language-settings-title">{t('settings.language')}</h2>
+          <p>{t('settings.languageText')}</p>
+          <LanguageSettings />
         </SettingCard>
         {COMING_SOON.map(({ title, text }) => (
           <SettingCard key={title} aria-disabled="true">
-            <h2>{title}</h2>
+            <h2>{t(title)}</h2>
             <Muted as="span" style={{ alignSelf: 'flex-start' }}>
-              Coming Soon
+              {t('settings.comingSoon')}
             </Muted>
-            <p>{text}</p>
+            <p>{t(text)}</p>
           </SettingCard>
         ))}
       </Grid>
       <Card aria-labelledby="quick-actions-title">
-        <h2 id="quick-actions-title">Quick actions</h2>
+        <h2 id="quick-actions-title">{t('settings.quickActions')}</h2>
         <Actions>
-          <ButtonLink to="/theme-settings">Customize Theme</ButtonLink>
-          <Button type="button" variant="secondary" disabled title="Coming soon">
-            Test Notifications
+          <ButtonLink to="/theme-settings">{t('settings.customizeTheme')}</ButtonLink>
+          <Button type="button" variant="secondary" disabled title={t('settings.comingSoon')}>
+            {t('settings.testNotifications')}
           </Button>
-          <Button type="button" variant="secondary" disabled title="Coming soon">
-            Security Check
+          <Button type="button" variant="secondary" disabled title={t('settings.comingSoon')}>
+            {t('settings.securityCheck')}
           </Button>
         </Actions>
       </Card>

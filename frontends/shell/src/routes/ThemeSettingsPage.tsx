@@ -8,6 +8,9 @@ import { COLOR_SCHEMES, themeTokens, type ColorScheme } from '../theme/tokens';
 import { toast } from '../toast/toastStore';
 import { Actions, Button, ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
 import { Tabs } from '../ui/Tabs';
+import { ArrowLeft } from 'lucide-react';
+import { ICON } from '../ui/icons';
+import { useT, type MessageId } from '../i18n/useT';
 
 const Header = styled.div`
   display: flex;
@@ -117,6 +120,7 @@ const PreviewCard = styled.div`
 
 function PresetCard({ preset, active, onPick }: { preset: ThemePreset; active: boolean; onPick: () => void }) {
   const { preview } = preset;
+  const t = useT();
   return (
     <li>
       <PresetButton type="button" aria-pressed={active} onClick={onPick} data-testid={`preset-${preset.id}`}>
@@ -126,9 +130,12 @@ function PresetCard({ preset, active, onPick }: { preset: ThemePreset; active: b
           ))}
         </Swatches>
         <strong>{preset.name}</strong>
-        <span>{preset.description}</span>
+        <span>{t(`theme.preset.${preset.id}` as MessageId)}</span>
         <small>
-          {preset.category} · {preset.mode === 'dark' ? 'Dark' : 'Light'}
+          {t('theme.presetKind', {
+            category: t(`theme.category.${preset.category}` as MessageId),
+            mode: preset.mode === 'dark' ? t('theme.dark') : t('theme.light'),
+          })}
         </small>
       </PresetButton>
     </li>
@@ -139,9 +146,10 @@ function PresetsPanel() {
   const { settings, applyPreset } = useTheme();
   const [category, setCategory] = useState<PresetCategory | 'All'>('All');
   const categories: Array<PresetCategory | 'All'> = ['All', ...PRESET_CATEGORIES];
+  const t = useT();
   return (
     <>
-      <Filter role="group" aria-label="Preset category">
+      <Filter role="group" aria-label={t('theme.presetCategory')}>
         {categories.map((name) => (
           <Button
             key={name}
@@ -151,11 +159,14 @@ function PresetsPanel() {
             aria-pressed={category === name}
             onClick={() => setCategory(name)}
           >
-            {name} ({presetsIn(name).length})
+            {t('theme.categoryCount', {
+              category: t(`theme.category.${name}` as MessageId),
+              count: presetsIn(name).length,
+            })}
           </Button>
         ))}
       </Filter>
-      <Grid aria-label="Theme presets">
+      <Grid aria-label={t('theme.presets')}>
         {presetsIn(category).map((preset) => (
           <PresetCard
             key={preset.id}
@@ -163,7 +174,11 @@ function PresetsPanel() {
             active={settings.mode === preset.mode && settings.colorScheme === preset.colorScheme}
             onPick={() => {
               applyPreset(preset);
-              toast({ title: 'Theme Applied', description: `${preset.name} is now your theme.`, variant: 'success' });
+              toast({
+                title: t('theme.applied'),
+                description: t('theme.appliedText', { name: preset.name }),
+                variant: 'success',
+              });
             }}
           />
         ))}
@@ -182,10 +197,11 @@ const SCHEME_NAMES: Record<ColorScheme, string> = {
 
 function CustomizePanel() {
   const { settings, setMode, setColorScheme } = useTheme();
+  const t = useT();
   return (
     <>
       <Fieldset>
-        <legend>Mode</legend>
+        <legend>{t('theme.mode')}</legend>
         {(['light', 'dark'] as const).map((mode) => (
           <Choice key={mode}>
             <input
@@ -195,12 +211,12 @@ function CustomizePanel() {
               checked={settings.mode === mode}
               onChange={() => setMode(mode)}
             />
-            {mode === 'light' ? 'Light' : 'Dark'}
+            {mode === 'light' ? t('theme.light') : t('theme.dark')}
           </Choice>
         ))}
       </Fieldset>
       <Fieldset>
-        <legend>Colour scheme</legend>
+        <legend>{t('nav.theme.colourScheme')}</legend>
         {COLOR_SCHEMES.map((scheme) => (
           <Choice key={scheme}>
             <input
@@ -223,10 +239,11 @@ function CustomizePanel() {
 
 function AdvancedPanel() {
   const { settings, update } = useTheme();
+  const t = useT();
   return (
     <>
       <Fieldset>
-        <legend>Accessibility and motion</legend>
+        <legend>{t('theme.accessibility')}</legend>
         <Choice>
           <input
             type="checkbox"
@@ -234,7 +251,7 @@ function AdvancedPanel() {
             checked={settings.highContrast}
             onChange={(event) => update({ highContrast: event.target.checked })}
           />
-          High Contrast
+          {t('theme.highContrast')}
         </Choice>
         <Choice>
           <input
@@ -243,17 +260,17 @@ function AdvancedPanel() {
             checked={settings.animations}
             onChange={(event) => update({ animations: event.target.checked })}
           />
-          Animations
+          {t('theme.animations')}
         </Choice>
       </Fieldset>
       <Fieldset>
-        <legend>Layout and text</legend>
+        <legend>{t('theme.layout')}</legend>
         {(Object.keys(SLIDERS) as SliderName[]).map((name) => {
           const slider = SLIDERS[name];
           const id = `theme-slider-${name}`;
           return (
             <Slider key={name}>
-              <label htmlFor={id}>{slider.label}</label>
+              <label htmlFor={id}>{t(`theme.slider.${name}` as MessageId)}</label>
               <output htmlFor={id}>
                 {settings.customSettings[name]}
                 {slider.unit}
@@ -279,22 +296,25 @@ function AdvancedPanel() {
 
 function PreviewPanel() {
   const { settings } = useTheme();
+  const t = useT();
   return (
     <PreviewCard data-testid="theme-preview">
       <strong>
-        {settings.mode === 'dark' ? 'Dark' : 'Light'} · {SCHEME_NAMES[settings.colorScheme]}
-        {settings.highContrast ? ' · High contrast' : ''}
+        {t(settings.highContrast ? 'theme.previewTitleContrast' : 'theme.previewTitle', {
+          mode: settings.mode === 'dark' ? t('theme.dark') : t('theme.light'),
+          scheme: SCHEME_NAMES[settings.colorScheme],
+        })}
       </strong>
       <p style={{ margin: 0 }}>
-        This is how text, links and buttons look with your theme. <a href="#theme-preview">A sample link</a>.
+        {t('theme.previewText')} <a href="#theme-preview">{t('theme.previewLink')}</a>
       </p>
       <Actions>
-        <Button type="button">Primary action</Button>
+        <Button type="button">{t('theme.primaryAction')}</Button>
         <Button type="button" variant="secondary">
-          Secondary action
+          {t('theme.secondaryAction')}
         </Button>
       </Actions>
-      <Muted>Muted text for hints and timestamps.</Muted>
+      <Muted>{t('theme.mutedText')}</Muted>
     </PreviewCard>
   );
 }
@@ -303,18 +323,19 @@ type TabKey = 'presets' | 'customize' | 'advanced' | 'preview';
 
 /** Route `/theme-settings` (spec section 2): presets, mode and scheme, accessibility options, and a preview. */
 export default function ThemeSettingsPage() {
-  useDocumentTitle('Theme Settings');
+  const t = useT();
+  useDocumentTitle(t('settings.theme'));
   const { settings, reset } = useTheme();
   const [tab, setTab] = useState<TabKey>('presets');
 
   const copyConfig = async () => {
     try {
       await navigator.clipboard.writeText(exportTheme(settings));
-      toast({ title: 'Theme Copied', description: 'Theme configuration copied to clipboard.', variant: 'success' });
+      toast({ title: t('theme.copied'), description: t('theme.copiedText'), variant: 'success' });
     } catch {
       toast({
-        title: 'Copy Failed',
-        description: 'The browser did not allow copying. Use Export to save the theme as a file instead.',
+        title: t('theme.copyFailed'),
+        description: t('theme.copyFailedText'),
         variant: 'destructive',
       });
     }
@@ -329,49 +350,47 @@ export default function ThemeSettingsPage() {
     link.click();
     link.remove();
     URL.revokeObjectURL(url);
-    toast({ title: 'Theme Exported', description: 'Your theme configuration has been saved.', variant: 'success' });
+    toast({ title: t('theme.exported'), description: t('theme.exportedText'), variant: 'success' });
   };
 
   const resetAll = () => {
     reset();
-    toast({ title: 'Reset Complete', description: 'All theme settings have been reset to defaults.' });
+    toast({ title: t('theme.resetDone'), description: t('theme.resetDoneText') });
   };
 
   return (
     <PageContainer>
       <Card aria-labelledby="theme-settings-title">
         <ButtonLink to="/settings" variant="ghost" compact>
-          ← Back to Settings
+          <ArrowLeft {...ICON} />
+          {t('theme.backToSettings')}
         </ButtonLink>
         <Header>
           <div>
-            <h1 id="theme-settings-title">Theme Settings</h1>
-            <Muted>
-              {THEME_PRESETS.length} presets, two modes and five colour schemes. Your choice is saved in this browser
-              and, when you are signed in, in your account.
-            </Muted>
+            <h1 id="theme-settings-title">{t('settings.theme')}</h1>
+            <Muted>{t('theme.intro', { count: THEME_PRESETS.length })}</Muted>
           </div>
           <Actions>
             <Button type="button" variant="secondary" compact onClick={copyConfig}>
-              Copy Config
+              {t('theme.copy')}
             </Button>
             <Button type="button" variant="secondary" compact onClick={exportConfig}>
-              Export
+              {t('theme.export')}
             </Button>
             <Button type="button" variant="danger" compact onClick={resetAll}>
-              Reset
+              {t('theme.reset')}
             </Button>
           </Actions>
         </Header>
         <Tabs<TabKey>
-          label="Theme settings"
+          label={t('settings.theme')}
           selected={tab}
           onSelect={setTab}
           items={[
-            { key: 'presets', label: 'Presets', panel: <PresetsPanel /> },
-            { key: 'customize', label: 'Customize', panel: <CustomizePanel /> },
-            { key: 'advanced', label: 'Advanced', panel: <AdvancedPanel /> },
-            { key: 'preview', label: 'Preview', panel: <PreviewPanel /> },
+            { key: 'presets', label: t('theme.tab.presets'), panel: <PresetsPanel /> },
+            { key: 'customize', label: t('theme.tab.customize'), panel: <CustomizePanel /> },
+            { key: 'advanced', label: t('theme.tab.advanced'), panel: <AdvancedPanel /> },
+            { key: 'preview', label: t('theme.tab.preview'), panel: <PreviewPanel /> },
           ]}
         />
       </Card>

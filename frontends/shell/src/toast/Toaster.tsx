@@ -2,6 +2,9 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import styled from '@emotion/styled';
 import { keyframes } from '@emotion/react';
 import { TOAST_DURATION_MS, dismissToast, useToasts, type ToastVariant } from './toastStore';
+import { useT } from '../i18n/useT';
+import { X } from 'lucide-react';
+import { ICON } from '../ui/icons';
 
 const slideIn = keyframes`
   from { transform: translateX(calc(100% + 1rem)); }
@@ -87,6 +90,7 @@ const Close = styled(ToastPrimitive.Close)`
  */
 export function Toaster() {
   const toasts = useToasts();
+  const t = useT();
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
       {toasts.map(({ id, title, description, open, variant = 'default' }) => (
@@ -102,12 +106,12 @@ export function Toaster() {
         >
           <Title>{title}</Title>
           {description ? <Description>{description}</Description> : null}
-          <Close aria-label="Dismiss notification">
-            <span aria-hidden="true">×</span>
+          <Close aria-label={t('toast.dismiss')}>
+            <X {...ICON} />
           </Close>
         </Root>
       ))}
-      <Viewport hotkey={['F8']} label="Notifications ({hotkey})" />
+      <Viewport hotkey={['F8']} label={t('toast.region')} />
     </ToastPrimitive.Provider>
   );
 }

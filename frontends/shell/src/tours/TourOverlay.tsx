@@ -1,8 +1,12 @@
 import styled from '@emotion/styled';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { X } from 'lucide-react';
 import { Button } from '../ui/controls';
+import { ICON } from '../ui/icons';
 import { placeCard, type Rect } from './placement';
 import type { Tour } from './tours';
+import { TOUR_STEPS } from './tourSteps';
+import { useT, type MessageId } from '../i18n/useT';
 
 const CARD_WIDTH = 384;
 const HIGHLIGHT_PADDING = 6;
@@ -55,7 +59,8 @@ const Close = styled.button`
   border-radius: var(--kasa-radius);
   background: transparent;
   color: var(--kasa-fg);
-  font-size: 1.25rem;
+  display: inline-grid;
+  place-items: center;
   cursor: pointer;
   &:hover {
     background: var(--kasa-surface-muted);
@@ -85,7 +90,18 @@ function targetElement(name: string | undefined): HTMLElement | null {
 
 const toRect = (r: DOMRect): Rect => ({ top: r.top, left: r.left, width: r.width, height: r.height });
 
-/** One running tour: the step's card beside the element it explains, never on top of it. */
+/** The controls Tab moves between inside the card. */
+function focusables(container: HTMLElement): HTMLElement[] {
+  return [
+    ...container.querySelectorAll<HTMLElement>('button:not(:disabled), a[href], [tabindex]:not([tabindex="-1"])'),
+  ];
+}
+
+/**
+ * One running tour: the step's card beside the element it explains, never on top of it. A modal dialog: focus moves
+ * into it when it shows (to Next or Complete) and stays inside while Tab cycles; Escape closes it like X; when it
+ * closes, focus goes back to where it was before the tour opened.
+ */
 export function TourOverlay({
   tour,
   onComplete,
@@ -98,13 +114,26 @@ export function TourOverlay({
   onClose: () => void;
 }) {
   const [index, setIndex] = useState(0);
+  const t = useT();
   const [target, setTarget] = useState<Rect | null>(null);
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const card = useRef<HTMLDivElement>(null);
   const primary = useRef<HTMLButtonElement>(null);
   const titleId = useId();
-  const step = tour.steps[index]!;
-  const isLast = index === tour.steps.length - 1;
+  const steps = TOUR_STEPS[tour.id];
+  const step = steps[index]!;
+  const isLast = index === steps.length - 1;
+  /** A step's text in the current language (tourMessages.test.ts keeps the English catalogue equal to TOUR_STEPS). */
+  const stepText = (field: 'title' | 'description' | 'action') => t(`tour.${tour.id}.${step.id}.${field}` as MessageId);
+  const placed = position !== null;
+
+  // Where focus was when the tour opened, given back when it closes (however it closes).
+  useEffect(() => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    return () => {
+      if (before && before.isConnected && before !== document.body) before.focus({ preventScroll: true });
+    };
+  }, []);
 
   const measure = useCallback(() => {
     const element = targetElement(step.target);
@@ -128,13 +157,35 @@ export function TourOverlay({
     measure();
   }, [step, measure]);
 
+  // The card is hidden until it is placed, and a hidden element cannot take focus: focus once it shows.
   useEffect(() => {
-    primary.current?.focus();
-  }, [index]);
+    if (placed) primary.current?.focus({ preventScroll: true });
+  }, [index, placed]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onClose();
+        return;
+      }
+      if (event.key !== 'Tab' || !card.current) return;
+      // aria-modal: Tab and Shift+Tab cycle through the card's controls, and focus that wandered off comes back.
+      const inside = focusables(card.current);
+      if (inside.length === 0) return;
+      const first = inside[0]!;
+      const last = inside[inside.length - 1]!;
+      const current = document.activeElement;
+      if (!card.current.contains(current)) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      } else if (event.shiftKey && current === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && current === last) {
+        event.preventDefault();
+        first.focus();
+      }
     };
     window.addEventListener('resize', measure);
     window.addEventListener('scroll', measure, true);
@@ -169,26 +220,21 @@ export function TourOverlay({
         data-tour-id={tour.id}
         style={position ? { top: position.top, left: position.left } : { visibility: 'hidden', top: 0, left: 0 }}
       >
-        <Close type="button" aria-label="Close tour" onClick={onClose}>
-          ×
+        <Close type="button" aria-label={t('tour.close')} onClick={onClose}>
+          <X {...ICON} size={20} />
         </Close>
-        <h2 id={titleId}>
-          {step.icon ? <span aria-hidden="true">{step.icon} </span> : null}
-          {step.title}
-        </h2>
-        <p>{step.description}</p>
+        <h2 id={titleId}>{stepText('title')}</h2>
+        <p>{stepText('description')}</p>
         {step.action ? (
           <p>
-            <em>{step.action}</em>
+            <em>{stepText('action')}</em>
           </p>
         ) : null}
         <Footer>
-          <Counter aria-live="polite">
-            Step {index + 1} of {tour.steps.length}
-          </Counter>
+          <Counter aria-live="polite">{t('tour.step', { step: index + 1, count: steps.length })}</Counter>
           <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
             <Button type="button" variant="ghost" compact onClick={onSkip}>
-              Skip Tour
+              {t('tour.skip')}
             </Button>
             <Button
               type="button"
@@ -197,7 +243,7 @@ export function TourOverlay({
               disabled={index === 0}
               onClick={() => setIndex((i) => i - 1)}
             >
-              Back
+              {t('tour.back')}
             </Button>
             <Button
               ref={primary}
@@ -205,7 +251,7 @@ export function TourOverlay({
               compact
               onClick={() => (isLast ? onComplete() : setIndex((i) => i + 1))}
             >
-              {isLast ? 'Complete' : 'Next'}
+              {isLast ? t('tour.complete') : t('tour.next')}
             </Button>
           </div>
         </Footer>

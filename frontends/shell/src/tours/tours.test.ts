@@ -3,8 +3,10 @@ import {
   EMPTY_GUIDANCE,
   GUIDANCE_STORAGE_KEY,
   loadGuidance,
+  sameGuidance,
   shouldAutoStart,
   skipTour,
+  toGuidance,
 } from './guidanceState';
 import { placeCard, type Rect } from './placement';
 import { TOURS, tourById } from './tours';
@@ -15,13 +17,39 @@ const overlaps = (a: Rect, b: Rect) =>
 describe('guidance state', () => {
   it('records completion and marks the welcome as seen', () => {
     const state = completeTour(EMPTY_GUIDANCE, 'chat');
-    expect(state).toEqual({ hasSeenWelcome: true, completedTours: ['chat'] });
+    expect(state).toEqual({ hasSeenWelcome: true, completedTours: ['chat'], skippedTours: [] });
     expect(completeTour(state, 'chat').completedTours).toEqual(['chat']);
   });
 
-  it('records skipping the welcome tour as seen, and nothing for other tours', () => {
-    expect(skipTour(EMPTY_GUIDANCE, 'welcome')).toEqual({ hasSeenWelcome: true, completedTours: [] });
-    expect(skipTour(EMPTY_GUIDANCE, 'developer')).toEqual(EMPTY_GUIDANCE);
+  it('remembers a skipped tour, and counts skipping the welcome tour as having seen it', () => {
+    expect(skipTour(EMPTY_GUIDANCE, 'welcome')).toEqual({
+      hasSeenWelcome: true,
+      completedTours: [],
+      skippedTours: ['welcome'],
+    });
+    const skipped = skipTour(EMPTY_GUIDANCE, 'developer');
+    expect(skipped).toEqual({ hasSeenWelcome: false, completedTours: [], skippedTours: ['developer'] });
+    expect(skipTour(skipped, 'developer')).toEqual(skipped);
+  });
+
+  it('keeps a completed tour completed when it is skipped later from the Help menu, and completing clears a skip', () => {
+    const completed = completeTour(EMPTY_GUIDANCE, 'chat');
+    expect(skipTour(completed, 'chat')).toEqual(completed);
+    const skipped = skipTour(EMPTY_GUIDANCE, 'chat');
+    expect(completeTour(skipped, 'chat')).toEqual({ hasSeenWelcome: true, completedTours: ['chat'], skippedTours: [] });
+  });
+
+  it('reads guidance from the server’s answer the same way, dropping unknown tours', () => {
+    expect(
+      toGuidance({ hasSeenWelcome: true, completedTours: ['chat', 'later'], skippedTours: ['developer'] }),
+    ).toEqual({
+      hasSeenWelcome: true,
+      completedTours: ['chat'],
+      skippedTours: ['developer'],
+    });
+    expect(toGuidance(null)).toEqual(EMPTY_GUIDANCE);
+    expect(sameGuidance(toGuidance({ skippedTours: ['chat'] }), skipTour(EMPTY_GUIDANCE, 'chat'))).toBe(true);
+    expect(sameGuidance(EMPTY_GUIDANCE, skipTour(EMPTY_GUIDANCE, 'chat'))).toBe(false);
   });
 
   it('reads only known tours from storage and survives garbage', () => {
@@ -29,6 +57,7 @@ describe('guidance state', () => {
     expect(loadGuidance(storage(JSON.stringify({ hasSeenWelcome: true, completedTours: ['chat', 'evil'] })))).toEqual({
       hasSeenWelcome: true,
       completedTours: ['chat'],
+      skippedTours: [],
     });
     expect(loadGuidance(storage('{oops'))).toEqual(EMPTY_GUIDANCE);
     expect(loadGuidance(storage(null))).toEqual(EMPTY_GUIDANCE);
@@ -44,7 +73,7 @@ describe('automatic start', () => {
     expect(shouldAutoStart(EMPTY_GUIDANCE, welcome, { pathname: '/', signedIn: false })).toBe(true);
     expect(shouldAutoStart(EMPTY_GUIDANCE, welcome, { pathname: '/pricing', signedIn: false })).toBe(false);
     expect(
-      shouldAutoStart({ hasSeenWelcome: true, completedTours: [] }, welcome, { pathname: '/', signedIn: false }),
+      shouldAutoStart({ ...EMPTY_GUIDANCE, hasSeenWelcome: true }, welcome, { pathname: '/', signedIn: false }),
     ).toBe(false);
   });
 
@@ -53,6 +82,9 @@ describe('automatic start', () => {
     expect(shouldAutoStart(EMPTY_GUIDANCE, chat, { pathname: '/chat/abc', signedIn: true })).toBe(true);
     expect(shouldAutoStart(EMPTY_GUIDANCE, chat, { pathname: '/chat', signedIn: false })).toBe(false);
     expect(shouldAutoStart(completeTour(EMPTY_GUIDANCE, 'chat'), chat, { pathname: '/chat', signedIn: true })).toBe(
+      false,
+    );
+    expect(shouldAutoStart(skipTour(EMPTY_GUIDANCE, 'chat'), chat, { pathname: '/chat/abc', signedIn: true })).toBe(
       false,
     );
   });

@@ -1,20 +1,9 @@
-/** Spec section 3: a guided tour and its steps. Targets are `data-tour` names on the page's elements. */
-export interface TourStep {
-  id: string;
-  title: string;
-  description: string;
-  /** The `data-tour` value of the element the step points at; a step without one (or whose element is not on the
-   * page, say a link only signed-in people see) shows centred. */
-  target?: string;
-  position: 'top' | 'bottom' | 'left' | 'right' | 'center';
-  icon?: string;
-  /** What the person might do next, shown under the description. */
-  action?: string;
-  required?: boolean;
-}
-
 export type TourId = 'welcome' | 'chat' | 'developer';
 
+/**
+ * Spec section 3: a guided tour, without its steps (`tourSteps.ts`), which load with the tour card only when a tour
+ * shows.
+ */
 export interface Tour {
   id: TourId;
   name: string;
@@ -24,7 +13,6 @@ export interface Tour {
   targetRoute: string;
   /** Milliseconds after the page loads. */
   delayMs: number;
-  steps: TourStep[];
 }
 
 export const TOURS: readonly Tour[] = [
@@ -35,44 +23,6 @@ export const TOURS: readonly Tour[] = [
     triggerCondition: 'first-visit',
     targetRoute: '/',
     delayMs: 2000,
-    steps: [
-      {
-        id: 'hello',
-        title: 'Welcome to Kasa',
-        description:
-          'Talk with six AI personas by text or voice, in your own language — Twi, Hausa, Ga, Ewe, Yoruba, Swahili and 120+ more.',
-        position: 'center',
-      },
-      {
-        id: 'chat',
-        title: 'Chat',
-        description: 'Pick a persona and start a conversation. Replies stream in as they are written.',
-        target: 'nav-chat',
-        position: 'bottom',
-        action: 'Sign in to open the chat.',
-      },
-      {
-        id: 'pricing',
-        title: 'Plans',
-        description: 'Free gets you started; Pro adds voice, languages and more calls.',
-        target: 'nav-pricing',
-        position: 'bottom',
-      },
-      {
-        id: 'theme',
-        title: 'Make it yours',
-        description: 'Switch between light and dark, or choose one of five colour schemes.',
-        target: 'nav-theme',
-        position: 'bottom',
-      },
-      {
-        id: 'help',
-        title: 'Help is always here',
-        description: 'Start any tour again from the Help & Tours menu.',
-        target: 'nav-help',
-        position: 'bottom',
-      },
-    ],
   },
   {
     id: 'chat',
@@ -81,29 +31,6 @@ export const TOURS: readonly Tour[] = [
     triggerCondition: 'signed-in-route',
     targetRoute: '/chat',
     delayMs: 1500,
-    steps: [
-      {
-        id: 'personas',
-        title: 'Choose a persona',
-        description: 'Each persona has its own expertise. Switching persona starts a new conversation.',
-        target: 'chat-personas',
-        position: 'bottom',
-      },
-      {
-        id: 'composer',
-        title: 'Write or speak',
-        description: 'Enter sends, Shift+Enter adds a line. You can stop a reply while it is being written.',
-        target: 'chat-composer',
-        position: 'top',
-      },
-      {
-        id: 'sessions',
-        title: 'Your conversations',
-        description: 'Every conversation is kept here: rename, delete or search them.',
-        target: 'chat-sessions',
-        position: 'right',
-      },
-    ],
   },
   {
     id: 'developer',
@@ -112,22 +39,6 @@ export const TOURS: readonly Tour[] = [
     triggerCondition: 'signed-in-route',
     targetRoute: '/developer',
     delayMs: 1500,
-    steps: [
-      {
-        id: 'portal',
-        title: 'The developer portal',
-        description: 'Everything you need to build on Kasa: keys, docs, SDKs and your usage.',
-        target: 'developer-portal',
-        position: 'bottom',
-      },
-      {
-        id: 'docs',
-        title: 'API documentation',
-        description: 'The OpenAPI document describes every call; the Kasa API also speaks OpenAI’s chat format.',
-        position: 'center',
-        action: 'Open /api/openapi.json any time.',
-      },
-    ],
   },
 ];
 

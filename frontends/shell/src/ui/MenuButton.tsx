@@ -8,7 +8,7 @@ const Wrapper = styled.div`
 
 const Panel = styled.div`
   position: absolute;
-  right: 0;
+  inset-inline-end: 0;
   top: calc(100% + 0.375rem);
   z-index: 30;
   min-width: 15rem;
@@ -43,7 +43,7 @@ export const MenuItem = styled.button`
   background: transparent;
   color: var(--kasa-fg);
   font: inherit;
-  text-align: left;
+  text-align: start;
   cursor: pointer;
   &:hover,
   &[aria-pressed='true'] {
