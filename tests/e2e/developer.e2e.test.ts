@@ -1,5 +1,7 @@
 import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
@@ -9,6 +11,22 @@ import { VIEWPORTS } from '../support/routes';
 import { AuthPage } from './pages/AuthPage';
 import { DeveloperPage } from './pages/DeveloperPage';
 import { TourOverlay } from './pages/TourOverlay';
+
+/** Each SDK card's version as its package says it (the Node.js card is the JavaScript package on servers). */
+function sdkVersions(): Record<string, string> {
+  const root = path.resolve(__dirname, '../..');
+  const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+  const match = (file: string, pattern: RegExp) => pattern.exec(read(file))![1]!;
+  const js = (JSON.parse(read('sdks/js/package.json')) as { version: string }).version;
+  return {
+    javascript: js,
+    node: js,
+    react: (JSON.parse(read('sdks/react/package.json')) as { version: string }).version,
+    python: match('sdks/python/pyproject.toml', /^version = "([^"]+)"/m),
+    go: match('sdks/go/client.go', /const Version = "([^"]+)"/),
+    rust: match('sdks/rust/Cargo.toml', /^version = "([^"]+)"/m),
+  };
+}
 
 let platform: RunningPlatform;
 let browser: Browser;
@@ -222,17 +240,11 @@ describe('the developer portal', () => {
 
     // SDKs: six cards; Install copies the command and shows a check for 2 s.
     await portal.openTab('SDKs');
-    for (const [id, version] of [
-      ['javascript', '1.2.4'],
-      ['python', '1.2.1'],
-      ['react', '1.1.8'],
-      ['node', '1.2.3'],
-      ['go', '1.0.9'],
-      ['rust', '0.8.2'],
-    ] as const)
+    for (const [id, version] of Object.entries(sdkVersions()))
       expect(await portal.sdkCard(id).innerText()).toContain(version);
     expect(await portal.sdkCard('python').innerText()).toMatch(/Package\s+kasa\b/);
-    expect(await portal.sdkCard('go').innerText()).toContain('No Kasa package yet');
+    expect(await portal.sdkCard('go').innerText()).toMatch(/Package\s+github\.com\/kasa-ai\/kasa-go\b/);
+    expect(await portal.sdkCard('rust').innerText()).toMatch(/Package\s+kasa\b/);
     expect(await portal.sdkCard('javascript').innerText()).not.toMatch(/download/i);
     await portal.installButton('react').click();
     await portal.installButton('react').getByText('Copied').waitFor();
@@ -245,9 +257,9 @@ describe('the developer portal', () => {
 
     await portal.sdkCard('go').getByRole('button', { name: 'Details of the Go SDK' }).click();
     const details = portal.sdkDetails();
-    await details.getByText('go get github.com/openai/openai-go').waitFor();
+    await details.getByText('go mod edit -replace github.com/kasa-ai/kasa-go=./sdks/go', { exact: false }).waitFor();
     await details.getByRole('tab', { name: 'Quick Start' }).click();
-    expect(await details.innerText()).toContain(`option.WithBaseURL("${platform.baseUrl}/v1/")`);
+    expect(await details.innerText()).toContain(`kasa.WithBaseURL("${platform.baseUrl}")`);
     await details.getByRole('tab', { name: 'Documentation' }).click();
     expect(await details.getByRole('link', { name: 'OpenAPI document' }).getAttribute('href')).toBe(
       '/api/openapi.json',
@@ -296,6 +308,41 @@ describe('the developer portal', () => {
     await portal.loadError().getByRole('button', { name: 'Retry' }).waitFor();
     await portal.statusBadge().getByText('Status unavailable').waitFor();
     await page.unroute('**/api/developer/services/status');
+
+    // A back end that never answers: Analytics shows placeholders, then gives up after its 15 s limit saying the
+    // service is slow; a 504 from the gateway says the same in the gateway's words. Neither blames the connection.
+    const hung: Array<() => void> = [];
+    await page.route('**/api/developer/analytics', (route) =>
+      // The page gives up first; answering its cancelled request afterwards may be refused, which is fine.
+      new Promise<void>((resolve) => hung.push(resolve)).then(() => route.abort().catch(() => undefined)),
+    );
+    await page.route('**/api/analytics/sessions', (route) =>
+      route.fulfill({
+        status: 504,
+        contentType: 'application/json',
+        body: '{"message":"Status service took too long to answer. Please try again.","code":"upstream_timeout"}',
+      }),
+    );
+    const askedAt = Date.now();
+    await portal.openTab('Analytics');
+    await portal.panel().locator('[data-testid="loading"][aria-busy="true"]').first().waitFor();
+    await portal
+      .loadError()
+      .getByText('Could not load your analytics: The service is taking too long to answer. Try again in a moment.')
+      .waitFor({ timeout: 25_000 });
+    expect(Date.now() - askedAt).toBeLessThan(25_000);
+    await portal
+      .panel()
+      .getByText('Could not load your sessions: 504: Status service took too long to answer. Please try again.')
+      .waitFor({ timeout: 15_000 });
+    expect(await portal.panel().innerText()).not.toMatch(/connection/i);
+    hung.forEach((release) => release());
+    await page.unroute('**/api/developer/analytics');
+    await page.unroute('**/api/analytics/sessions');
+    // A fresh page load, so that what follows starts without the answers cached here.
+    await portal.openTab('Services');
+    await page.reload();
+    await portal.app().waitFor();
 
     // Analytics with nothing recorded: the spec's empty states.
     await page.route('**/api/developer/analytics', (route) =>
@@ -379,7 +426,9 @@ describe('the developer portal', () => {
     await portal.openTab('Docs');
     await portal
       .loadError()
-      .getByText(/Could not load the API reference: HTTP error! status: 503/)
+      .getByText(
+        'Could not load the API reference: The service is slow or unavailable right now (503). Try again in a moment.',
+      )
       .waitFor({ timeout: 15_000 });
 
     // A tab whose code cannot be downloaded fails alone, saying so; the header and the other tabs stay.

@@ -16,17 +16,20 @@ export function findChromium(): string {
 const ALL_TOURS_SEEN = JSON.stringify({ hasSeenWelcome: true, completedTours: ['welcome', 'chat', 'developer'] });
 
 /**
- * Debian's chromium, headless. The welcome tour starts by itself 2 s after a first visit to / and covers the page
- * with its backdrop, so by default every new context starts with the tours marked as seen (unless the page has
- * its own guidance state). Tests of the tours themselves pass `{ guidedTours: true }`. `args` adds command-line
- * switches (e.g. a fake microphone that plays a file: `--use-fake-device-for-media-stream`).
+ * Debian's chromium, headless. Every new context speaks English (`locale: 'en-US'`, so the web app's language,
+ * negotiated from the browser's languages, is English and tests can name its English text) unless the test asks for
+ * another locale. The welcome tour starts by itself 2 s after a first visit to / and covers the page with its
+ * backdrop, so by default every new context starts with the tours marked as seen (unless the page has its own
+ * guidance state). Tests of the tours themselves pass `{ guidedTours: true }`. `args` adds command-line switches
+ * (e.g. a fake microphone that plays a file: `--use-fake-device-for-media-stream`).
  */
 export async function launchBrowser(options: { guidedTours?: boolean; args?: string[] } = {}): Promise<Browser> {
   const browser = await launchChromium(options.args);
-  if (options.guidedTours) return browser;
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
-    const context = await newContext(...args);
+    const [contextOptions, ...rest] = args;
+    const context = await newContext({ locale: 'en-US', ...contextOptions }, ...rest);
+    if (options.guidedTours) return context;
     await context.addInitScript((seen: string) => {
       if (!window.localStorage.getItem('kasa_guidance')) window.localStorage.setItem('kasa_guidance', seen);
     }, ALL_TOURS_SEEN);

@@ -19,7 +19,14 @@ export type FakeMode =
   | { kind: 'raw'; body: string; contentType?: string };
 
 export interface FakeRequest {
-  body: { model: string; stream?: boolean; messages: { role: string; content: unknown }[] };
+  body: {
+    model: string;
+    stream?: boolean;
+    messages: { role: string; content: unknown }[];
+    max_tokens?: number;
+    max_completion_tokens?: number;
+    [param: string]: unknown;
+  };
   startedAt: number;
   closedAt?: number;
   /** performance.now() when the first word was written: benchmarks compare the client's arrival time with it. */
@@ -83,15 +90,19 @@ export class FakeOpenAI {
     res.write(chunk({ role: 'assistant', content: '' }));
     switch (mode.kind) {
       case 'ok': {
-        for (const word of words(mode.text)) {
+        // Like a real provider, a word a token, cut at the caller's max_tokens with finish_reason "length".
+        const limit = record.body.max_completion_tokens ?? record.body.max_tokens;
+        const all = words(mode.text);
+        const sent = limit !== undefined ? all.slice(0, limit) : all;
+        for (const word of sent) {
           if (res.destroyed) return;
           res.write(chunk({ content: word }));
           record.firstTokenAt ??= performance.now();
           if (mode.delayMs) await sleep(mode.delayMs);
         }
-        res.write(chunk({}, 'stop'));
+        res.write(chunk({}, sent.length < all.length ? 'length' : 'stop'));
         res.write(
-          `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: words(mode.text).length, total_tokens: 42 + words(mode.text).length } })}\n\n`,
+          `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: sent.length, total_tokens: 42 + sent.length } })}\n\n`,
         );
         res.end('data: [DONE]\n\n');
         return;
@@ -113,4 +124,9 @@ export class FakeOpenAI {
         return;
     }
   }
+}
+
+/** The chat service's settings for a chain of this one fake provider (model `fake-model`), for startPlatform. */
+export function fakeProviderEnv(fake: Pick<FakeOpenAI, 'baseURL'>): Record<string, string> {
+  return { CHAT_PROVIDERS: 'fake', FAKE_BASE_URL: fake.baseURL, FAKE_MODEL: 'fake-model' };
 }

@@ -26,6 +26,53 @@ export class ChatPage {
     return this.page.getByRole('button', { name: /^(Chats|Hide chats)$/ });
   }
 
+  /** The chat's own bar on a phone: its Chats toggle (whatever it is called, and even while the drawer hides it). */
+  phoneToggle() {
+    return this.page.getByTestId('sidebar-toggle');
+  }
+
+  /** The bar's New chat button on a phone (outside the sidebar). */
+  phoneNewChatButton() {
+    return this.page.getByTestId('phone-new-chat');
+  }
+
+  /** The drawer's own Hide chats button (phones). */
+  drawerCloseButton() {
+    return this.sidebar().getByRole('button', { name: 'Hide chats' });
+  }
+
+  /** Dims the page behind the open drawer (phones); a tap on it closes the drawer. */
+  drawerBackdrop() {
+    return this.page.getByTestId('drawer-backdrop');
+  }
+
+  /**
+   * Where focus is: inside the sidebar, on an element of the page behind it (neither the sidebar nor the page
+   * itself), its text, and whether it is the phone bar's toggle.
+   */
+  focus() {
+    return this.page.evaluate(() => {
+      const active = document.activeElement;
+      const inSidebar = active?.closest('aside') != null;
+      return {
+        inSidebar,
+        behind: active != null && active !== document.body && active !== document.documentElement && !inSidebar,
+        onToggle: active?.getAttribute('data-testid') === 'sidebar-toggle',
+        text: active?.textContent?.trim() ?? '',
+      };
+    });
+  }
+
+  /** How many elements on the page are inert, and whether the composer and the shell's navigation are among them. */
+  inertState() {
+    return this.page.evaluate(() => ({
+      count: document.querySelectorAll('[inert]').length,
+      composer: document.querySelector('form[data-tour="chat-composer"]')?.closest('[inert]') != null,
+      navigation: document.querySelector('header')?.closest('[inert]') != null,
+      sidebar: document.querySelector('aside')?.closest('[inert]') != null,
+    }));
+  }
+
   newChatButton() {
     return this.sidebar().getByRole('button', { name: '+ New chat' });
   }
@@ -34,8 +81,33 @@ export class ChatPage {
     return this.sidebar().getByRole('list', { name: 'Your conversations' }).getByRole('link');
   }
 
-  sessionLink(title: string) {
+  /** A session's link; its name is the full title (however the list cuts it) followed by its time or date. */
+  sessionLink(title: string | RegExp) {
     return this.sidebar().getByRole('list', { name: 'Your conversations' }).getByRole('link', { name: title });
+  }
+
+  /** The `<time>` a session shows beside its title. */
+  sessionTime(title: string | RegExp) {
+    return this.sessionLink(title).locator('time');
+  }
+
+  /** The list's date groups' headings, in order: Today, Yesterday, Previous 7 days, Previous 30 days, months. */
+  groupHeadings() {
+    return this.page.getByTestId('session-group').locator('h3').allInnerTexts();
+  }
+
+  /** One date group's list of sessions, by its heading. */
+  sessionGroup(heading: string) {
+    return this.sidebar().getByRole('list', { name: heading, exact: true });
+  }
+
+  /** The sidebar's "Conversations" region (busy while the list loads). */
+  sessionsRegion() {
+    return this.sidebar().getByRole('region', { name: 'Conversations', exact: true });
+  }
+
+  sessionsSkeleton() {
+    return this.page.getByTestId('sessions-skeleton');
   }
 
   noSessions() {
@@ -69,6 +141,11 @@ export class ChatPage {
     return this.page.getByTestId('search-results');
   }
 
+  /** The search's hits, each a link to its conversation. */
+  searchHits() {
+    return this.searchResults().getByTestId('search-hit');
+  }
+
   serviceHealth(service: string) {
     return this.page.getByTestId(`health-${service}`);
   }
@@ -78,6 +155,22 @@ export class ChatPage {
   }
 
   // --- personas and conversation
+  personaPicker() {
+    return this.page.getByRole('navigation', { name: 'Personas' });
+  }
+
+  /** Every persona choice's box, in order. */
+  personaBoxes() {
+    return this.personaPicker()
+      .locator('button[data-testid^="persona-"]')
+      .evaluateAll((buttons) =>
+        buttons.map((b) => {
+          const r = b.getBoundingClientRect();
+          return { top: r.top, bottom: r.bottom, height: r.height, width: r.width };
+        }),
+      );
+  }
+
   persona(id: string) {
     return this.page.getByRole('navigation', { name: 'Personas' }).getByTestId(`persona-${id}`);
   }
@@ -88,6 +181,24 @@ export class ChatPage {
 
   greeting() {
     return this.page.getByTestId('persona-greeting');
+  }
+
+  /** The scrolling list of messages (a region, busy while the conversation loads). */
+  messagesRegion() {
+    return this.page.getByRole('region', { name: 'Messages', exact: true });
+  }
+
+  conversationSkeleton() {
+    return this.page.getByTestId('conversation-skeleton');
+  }
+
+  /** How far (px) the messages are scrolled from their bottom. */
+  distanceFromBottom(): Promise<number> {
+    return this.messagesRegion().evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  }
+
+  jumpToLatest() {
+    return this.page.getByRole('button', { name: 'Jump to latest' });
   }
 
   notFound() {
@@ -128,6 +239,10 @@ export class ChatPage {
 
   composer() {
     return this.page.getByRole('textbox', { name: /^Message / });
+  }
+
+  composerForm() {
+    return this.page.getByRole('form', { name: 'Send a message' });
   }
 
   sendButton() {

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousAxeViolations } from '../support/axe';
+import { launchBrowser } from '../support/browser';
+import { startPlatform, type RunningPlatform } from '../support/platform';
+import { AuthPage } from './pages/AuthPage';
+import { ChatPage } from './pages/ChatPage';
+
+let browser: Browser;
+let platform: RunningPlatform;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [browser, platform] = await Promise.all([launchBrowser(), startPlatform({ CHAT_OFFLINE_WORD_DELAY_MS: '5' })]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+async function openPage(options: { clipboard?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  if (options.clipboard)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.baseUrl });
+  contexts.push(context);
+  return context.newPage();
+}
+
+/** Signs a new person up and holds a one-question conversation; returns the chat page. */
+async function conversationOf(page: Page, question: string): Promise<ChatPage> {
+  const id = randomUUID().slice(0, 8);
+  const auth = new AuthPage(page);
+  await auth.open(platform.baseUrl);
+  await auth.signUp({ username: `esi_${id}`, email: `esi.${id}@example.com`, password: 'adinkra-sika' });
+  await page.waitForURL(`${platform.baseUrl}/chat`);
+  const chat = new ChatPage(page);
+  await chat.app().waitFor();
+  await chat.send(question);
+  await chat.waitForReplyEnd();
+  return chat;
+}
+
+describe('sharing a conversation as a read-only link', () => {
+  it('gives a link that someone without an account reads, until the owner stops sharing', async () => {
+    const owner = await openPage({ clipboard: true });
+    await conversationOf(owner, 'How much does the Pro plan cost?');
+
+    await owner.getByTestId('share-button').click();
+    const dialog = owner.getByTestId('share-dialog');
+    await dialog.getByRole('heading', { name: 'Share this conversation' }).waitFor();
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    const linkBox = dialog.getByTestId('share-link');
+    await linkBox.waitFor();
+    const link = await linkBox.inputValue();
+    expect(link).toMatch(new RegExp(`^${platform.baseUrl}/share/[A-Za-z0-9_-]{22}$`));
+    expect(await dialog.getByTestId('share-count').textContent()).toMatch(/^2 messages are shared/);
+    await dialog.getByRole('button', { name: 'Copy link' }).click();
+    await dialog.getByText('Copied').waitFor();
+    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    expect(await seriousAxeViolations(owner)).toEqual([]);
+
+    // A reader: a fresh browser with no account.
+    const reader = await openPage();
+    await reader.goto(link);
+    await reader.getByTestId('shared-messages').waitFor();
+    expect(await reader.getByTestId('shared-user').allTextContents()).toEqual([
+      expect.stringContaining('How much does the Pro plan cost?'),
+    ]);
+    expect(await reader.getByTestId('shared-assistant').textContent()).toContain('Pro costs $29 per month');
+    await reader.getByRole('link', { name: 'Start your own conversation' }).waitFor();
+    expect(await reader.title()).toContain('– Kasa');
+    // Read-only: nothing to write with.
+    expect(await new ChatPage(reader).composer().count()).toBe(0);
+    expect(await seriousAxeViolations(reader)).toEqual([]);
+
+    // Escape closes the dialog and gives focus back to the Share button; stopping sharing kills the link.
+    await owner.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await owner.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('share-button');
+    await owner.getByTestId('share-button').click();
+    await dialog.getByRole('button', { name: 'Stop sharing' }).click();
+    await dialog.getByTestId('share-stopped').waitFor();
+    await dialog.getByRole('button', { name: 'Create link' }).waitFor();
+
+    await reader.reload();
+    await reader.getByTestId('shared-gone').waitFor();
+    expect(await reader.getByRole('heading', { level: 1 }).textContent()).toBe('This link does not work');
+  });
+
+  it('says plainly that a link that never existed does not work', async () => {
+    const reader = await openPage();
+    await reader.goto(`${platform.baseUrl}/share/${'A'.repeat(22)}`);
+    await reader.getByTestId('shared-gone').waitFor();
+    expect(await seriousAxeViolations(reader)).toEqual([]);
+  });
+});
