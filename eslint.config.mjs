@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import globals from 'globals';
+import formatjs from 'eslint-plugin-formatjs';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -27,5 +28,20 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // No hard-coded user-visible text: JSX text and the attributes people read or hear (aria-*, title,
+    // placeholder, alt, and our components' label/message/description props) come from the message catalogues.
+    // A frontend joins this list once its text is in frontends/<app>/src/i18n; shared/i18n's noHardCodedText test
+    // runs this rule in CI over every frontend that has a catalogue.
+    files: ['frontends/shell/src/**/*.tsx', 'frontends/chat/src/**/*.tsx'],
+    ignores: ['**/*.test.*'],
+    plugins: { formatjs },
+    rules: {
+      'formatjs/no-literal-string-in-jsx': [
+        'error',
+        { props: { include: [['*', '{label,placeholder,title,alt,message,description}']] } },
+      ],
+    },
   },
 );

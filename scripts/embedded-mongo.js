@@ -68,7 +68,8 @@ async function startEmbeddedMongo(options) {
       `--sqlite-url=file:${options.dataDir}/?_txlock=immediate&_pragma=synchronous(normal)`,
       `--state-dir=${options.dataDir}`,
       `--listen-addr=127.0.0.1:${port}`,
-      '--debug-addr=-',
+      // Go runtime and Prometheus metrics (/debug/metrics) for profiling the database; off unless asked for.
+      `--debug-addr=${process.env.KASA_EMBEDDED_DB_DEBUG_ADDR || '-'}`,
       '--telemetry=disable',
       '--log-level=error',
     ],

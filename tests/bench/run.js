@@ -67,7 +67,7 @@ function voiceRows(r) {
   const d = r.detection;
   return [
     {
-      name: 'language detection accuracy (short messages)',
+      name: 'language detection accuracy (the project’s own short messages)',
       budget: '≥ 95 %, 60+ languages',
       measured: `${(d.overall * 100).toFixed(1)} % of ${d.messages} messages in ${d.languages} languages (worst: ${d.perLanguage
         .slice()
@@ -147,12 +147,78 @@ function analyticsRows(r) {
   ];
 }
 
+/** @param {import('./delivery').DeliveryBenchResult} r @returns {Row[]} */
+function deliveryRows(r) {
+  const kb = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  /** @param {import('./delivery').FirstLoad} load */
+  const encodings = (load) => [...new Set(load.files.map((f) => f.encoding))].join('/');
+  const budget = 200 * 1024;
+  return [
+    ...[
+      { label: '/ (signed out)', load: r.home },
+      { label: '/chat (signed in)', load: r.chat },
+    ].map(({ label, load }) => ({
+      name: `web: first-load JS of ${label} on the wire`,
+      budget: '≤ 200 KB transferred',
+      measured:
+        `${kb(load.wireBytes)} in ${load.files.length} scripts (${encodings(load)}; ` +
+        `${kb(load.decodedBytes)} decoded), headless Chromium via the gateway`,
+      ok: load.wireBytes <= budget,
+    })),
+    {
+      name: 'web: largest contentful paint of /chat (signed in)',
+      budget: '≤ 1500 ms',
+      measured: `${r.chat.lcpMs} ms (one fresh visit via the gateway)`,
+      ok: r.chat.lcpMs <= 1500,
+    },
+  ];
+}
+
+/** @param {import('./detection').DetectionBenchResult} r @returns {Row[]} */
+function detectionRows(r) {
+  const pct = (/** @type {number} */ value) => `${(value * 100).toFixed(1)} %`;
+  const split = `held-out public split, ${r.languages} languages, ${r.sentences} sentences`;
+  return [
+    {
+      name: 'language detection: short messages (3–6 words), macro',
+      budget: '≥ 95 %, 60+ languages',
+      measured: `${pct(r.short.macro)} (${split}; not sure ${pct(r.short.notSure)})`,
+      ok: r.withinBudget.shortMacro && r.languages >= 60,
+    },
+    {
+      name: 'language detection: short messages, six African languages',
+      budget: '≥ 97 %',
+      measured: pct(r.short.african),
+      ok: r.withinBudget.shortAfrican,
+    },
+    {
+      name: 'language detection: full sentences, macro / six African',
+      budget: 'reported',
+      measured: `${pct(r.full.macro)} / ${pct(r.full.african)}`,
+      ok: null,
+    },
+    {
+      name: 'language detection: latency in-process (p99)',
+      budget: '≤ 5 ms',
+      measured: `${r.latencyMs.p99.toFixed(2)} ms (p50 ${r.latencyMs.p50.toFixed(2)} ms)`,
+      ok: r.withinBudget.p99,
+    },
+  ];
+}
+
 /** @type {Array<{ area: string, run: () => Promise<Row[]> }>} */
 const suites = [
   { area: 'gateway', run: async () => gatewayRows(await require('./gateway').runGatewayBench()) },
-  { area: 'web', run: async () => require('./web').webRows() },
+  {
+    area: 'web',
+    run: async () => [
+      ...require('./web').webRows(),
+      ...deliveryRows(await require('./delivery.ts').runDeliveryBench()),
+    ],
+  },
   { area: 'chat', run: async () => chatRows(await require('./chat.ts').runChatBench()) },
   { area: 'voice', run: async () => voiceRows(await require('./voice.ts').runVoiceBench()) },
+  { area: 'detection', run: async () => detectionRows(await require('./detection.ts').runDetectionBench()) },
   { area: 'analytics', run: async () => analyticsRows(await require('./analytics.ts').runAnalyticsBench()) },
   { area: 'database', run: async () => databaseRows(await require('./database').runDatabaseBench()) },
 ];

@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
+import { ChatPage } from './pages/ChatPage';
 import { NavBar } from './pages/NavBar';
 import { ThemeSettingsPage } from './pages/ThemeSettingsPage';
 import { TourOverlay } from './pages/TourOverlay';
@@ -222,7 +223,11 @@ describe('guided tours', () => {
     await tour.counter().getByText('Step 5 of 5').waitFor();
     await tour.button('Complete').click();
     await tour.card().waitFor({ state: 'detached' });
-    expect(JSON.parse((await tour.guidance())!)).toEqual({ hasSeenWelcome: true, completedTours: ['welcome'] });
+    expect(JSON.parse((await tour.guidance())!)).toEqual({
+      hasSeenWelcome: true,
+      completedTours: ['welcome'],
+      skippedTours: [],
+    });
 
     await page.reload();
     await page.waitForTimeout(3_000);
@@ -268,6 +273,88 @@ describe('guided tours', () => {
     await toast(page, 'Tours Reset').waitFor();
     expect(await tour.guidance()).toBeNull();
   });
+
+  it.each([
+    ['1280 px', DESKTOP],
+    ['375 px', PHONE],
+  ])(
+    'remembers a skipped chat tour with the account at %s: not back after two reloads, a new chat, or in another browser',
+    async (_width, viewport) => {
+      const page = await openPage(freshBrowser, { viewport });
+      const tour = new TourOverlay(page);
+      const chat = new ChatPage(page);
+      const person = await signUp(page);
+      await tour.card().waitFor({ timeout: 10_000 });
+      expect(await tour.card().getAttribute('data-tour-id')).toBe('chat');
+      const saved = page.waitForResponse(
+        (res) => res.url().endsWith('/api/auth/preferences/tours') && res.request().method() === 'PUT' && res.ok(),
+      );
+      await tour.button('Skip Tour').click();
+      await tour.card().waitFor({ state: 'detached' });
+      expect((await (await saved).json()).tours).toMatchObject({ skippedTours: ['chat'] });
+
+      for (let reload = 1; reload <= 2; reload += 1) {
+        await page.reload();
+        await chat.app().waitFor();
+        // The chat tour would start 1.5 s after the page loads.
+        await page.waitForTimeout(3_000);
+        expect({ reload, tour: await tour.card().count() }).toEqual({ reload, tour: 0 });
+      }
+
+      // A conversation, then a new chat.
+      await chat.send('What is Kasa?');
+      await page.waitForURL(/\/chat\/[0-9a-f]{24}$/);
+      await chat.waitForReplyEnd();
+      if (!(await chat.newChatButton().isVisible())) await chat.sidebarToggle().click();
+      await chat.newChatButton().click();
+      await page.waitForURL(`${platform.baseUrl}/chat`);
+      await page.waitForTimeout(3_000);
+      expect(await tour.card().count()).toBe(0);
+
+      // Another browser, with nothing stored: the account remembers.
+      const other = await openPage(freshBrowser, { viewport });
+      const auth = new AuthPage(other);
+      await auth.open(platform.baseUrl);
+      await auth.signIn(person);
+      await other.waitForURL(`${platform.baseUrl}/chat`);
+      await new ChatPage(other).app().waitFor();
+      await other.waitForTimeout(3_000);
+      expect(await new TourOverlay(other).card().count()).toBe(0);
+    },
+    60_000,
+  );
+
+  it.each([
+    ['1280 px', DESKTOP],
+    ['375 px', PHONE],
+  ])(
+    'takes focus when it opens, keeps Tab inside, and Escape closes it and gives focus back at %s',
+    async (_width, viewport) => {
+      const page = await openPage(freshBrowser, { viewport });
+      const tour = new TourOverlay(page);
+      await page.goto(platform.baseUrl);
+      const start = page.getByRole('link', { name: 'Get Started Free' });
+      await start.focus();
+      await tour.card().waitFor({ timeout: 10_000 });
+      const focused = () =>
+        page.evaluate(() => ({
+          inTour: document.activeElement?.closest('[data-testid="tour-card"]') !== null,
+          text: document.activeElement?.textContent?.trim() ?? '',
+        }));
+      await page.waitForFunction(() => document.activeElement?.closest('[data-testid="tour-card"]') !== null);
+      expect(await focused()).toEqual({ inTour: true, text: 'Next' });
+      for (let press = 0; press < 5; press += 1) {
+        await page.keyboard.press(press % 2 ? 'Shift+Tab' : 'Tab');
+        expect((await focused()).inTour).toBe(true);
+      }
+
+      await page.keyboard.press('Escape');
+      await tour.card().waitFor({ state: 'detached' });
+      expect(await focused()).toEqual({ inTour: false, text: 'Get Started Free' });
+      // Closed, not skipped: nothing recorded (spec section 4).
+      expect(await tour.guidance()).toBeNull();
+    },
+  );
 
   it('fits a 375 px phone and never covers the control it explains', async () => {
     const page = await openPage(freshBrowser, { viewport: PHONE });

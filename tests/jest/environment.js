@@ -11,7 +11,16 @@ class KasaEnvironment extends TestEnvironment {
     super(config, context);
     this.global.__kasaNativeImport = (specifier, parentFile) => {
       if (isBuiltin(specifier)) return import(specifier);
-      return import(pathToFileURL(createRequire(parentFile).resolve(specifier)).href);
+      let resolved;
+      try {
+        resolved = createRequire(parentFile).resolve(specifier);
+      } catch (err) {
+        // An ESM-only subpath (exported for `import` alone) cannot be resolved the CommonJS way: Node's own loader
+        // resolves it (every package here is hoisted to the root node_modules, so from here as from parentFile).
+        if (err.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return import(specifier);
+        throw err;
+      }
+      return import(pathToFileURL(resolved).href);
     };
   }
 }

@@ -101,12 +101,22 @@ function builtCounterpart(file) {
   return { pkg, file: path.join(pkg.dir, 'dist', relative) };
 }
 
+/** Jest resolves with the `require` condition; an ESM-only package that exports `import` alone resolves by that. */
+function resolveAnyCondition(request, options) {
+  try {
+    return options.defaultResolver(request, options);
+  } catch (err) {
+    if (!options.conditions || options.conditions.includes('import')) throw err;
+    return options.defaultResolver(request, { ...options, conditions: [...options.conditions, 'import'] });
+  }
+}
+
 module.exports = function resolveBuilt(request, options) {
   const built = loadsBuiltCode(options.basedir);
   const pkg = byName.get(request);
   if (pkg && !built) return sourceEntry(pkg);
   if (pkg && pkg.built) return builtOrFailing(pkg, pkg.main);
-  const resolved = options.defaultResolver(request, options);
+  const resolved = resolveAnyCondition(request, options);
   if (!built) return resolved;
   const counterpart = builtCounterpart(resolved);
   if (counterpart) return builtOrFailing(counterpart.pkg, counterpart.file);
