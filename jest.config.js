@@ -16,7 +16,15 @@ const swc = [
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const builtOutput = `^${escape(__dirname)}/(shared|services|sdks)/[^/]+/dist/.+\\.js$|^${escape(__dirname)}/gateway/dist/.+\\.js$`;
 // ESM-only packages that services load with import(): jest runs CommonJS here, so swc compiles them like our code.
-const esmOnlyPackages = ['franc-all', 'trigram-utils', 'n-gram', 'collapse-white-space'];
+const esmOnlyPackages = [
+  'franc-all',
+  'trigram-utils',
+  'n-gram',
+  'collapse-white-space',
+  'eld',
+  '@formatjs',
+  'intl-messageformat',
+];
 
 module.exports = {
   testEnvironment: '<rootDir>/tests/jest/environment.js',
@@ -30,6 +38,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/tests/jest/globalSetup.js',
   globalTeardown: '<rootDir>/tests/jest/globalTeardown.js',
-  testTimeout: 30_000,
+  // A timeout catches a hang, not slowness: a loaded 2-core machine runs browser tests several times slower.
+  testTimeout: 60_000,
   reporters: ['default', '<rootDir>/tests/jest/summaryReporter.js'],
 };

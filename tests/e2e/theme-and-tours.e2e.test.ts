@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
@@ -145,14 +145,28 @@ describe('theme settings', () => {
 
   it('follows a signed-in person to another browser', async () => {
     const first = await openPage(browser);
+    const isThemeSave = (res: Response) =>
+      res.url().endsWith('/api/auth/preferences/theme') && res.request().method() === 'PUT' && res.ok();
+    // A new account has no theme: it takes this browser's.
+    const firstSave = first.waitForResponse(isThemeSave);
     const person = await signUp(first);
+    await firstSave;
     const theme = new ThemeSettingsPage(first);
+    // The saved theme is still on its way when the person picks one: their pick must win and be saved.
+    let releaseSavedTheme = () => {};
+    const pickMade = new Promise<void>((resolve) => (releaseSavedTheme = resolve));
+    await first.route('**/api/auth/preferences/theme', async (route) => {
+      if (route.request().method() === 'GET') await pickMade;
+      await route.continue();
+    });
     await theme.open(platform.baseUrl);
     const saved = first.waitForResponse(
-      (res) => res.url().endsWith('/api/auth/preferences/theme') && res.request().method() === 'PUT' && res.ok(),
+      (res) => isThemeSave(res) && (res.request().postData() ?? '').includes('"neon"'),
     );
     await theme.preset('neon-dreams').click();
+    releaseSavedTheme();
     await saved;
+    expect((await theme.rootTheme()).classes).toContain('scheme-neon');
 
     const second = await openPage(browser);
     await second.goto(`${platform.baseUrl}/`);
