@@ -1,10 +1,26 @@
 // Chat remote: exposes the chat workspace (personas, conversations, streamed replies) to the shell.
 // Served by the gateway at /remotes/chat/; `publicPath: 'auto'` lets its chunks load from wherever
 // remoteEntry.js was found, so the same build works at any path.
+const path = require('node:path');
+const CopyPlugin = require('copy-webpack-plugin');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { sharedSingletons } = require('../federation/shared');
 const { baseConfig, compressionPlugins } = require('../federation/webpackBase');
+
+/**
+ * Hands-free voice's detector runs from files fetched at run time, not bundled: the Silero VAD model and the audio
+ * worklet from @ricky0123/vad-web, ONNX Runtime Web's WebAssembly build and its loader. They go to dist/vad/, served
+ * beside the chunks (src/voice/handsFree.ts), and are fetched only when hands-free voice starts.
+ */
+const vadDist = path.dirname(require.resolve('@ricky0123/vad-web'));
+const ortDist = path.dirname(require.resolve('onnxruntime-web/wasm'));
+const VAD_ASSETS = [
+  path.join(vadDist, 'vad.worklet.bundle.min.js'),
+  path.join(vadDist, 'silero_vad_v5.onnx'),
+  path.join(ortDist, 'ort-wasm-simd-threaded.mjs'),
+  path.join(ortDist, 'ort-wasm-simd-threaded.wasm'),
+];
 
 /** react, react-dom, react-router-dom, react-query, emotion and @kasa/api-client: singletons, nothing else. */
 const shared = sharedSingletons(require('./package.json'));
@@ -35,9 +51,12 @@ module.exports = (env, argv) => {
       }),
       // The standalone page (npm run serve, or dist/index.html behind any static server) for working alone.
       new HtmlWebpackPlugin({ template: './public/index.html', publicPath: htmlPublicPath }),
+      new CopyPlugin({ patterns: VAD_ASSETS.map((from) => ({ from, to: 'vad/[name][ext]' })) }),
       ...compressionPlugins(production),
     ],
     performance: { hints: false },
+    // ONNX Runtime's build has a Node.js branch that calls require() by a computed name; browsers never take it.
+    ignoreWarnings: [{ module: /onnxruntime-web/, message: /Critical dependency: require function/ }],
     devServer: {
       port: 3002,
       historyApiFallback: true,

@@ -174,6 +174,27 @@ function deliveryRows(r) {
   ];
 }
 
+/** @param {import('./voiceLoop').VoiceLoopBenchResult} r @returns {Row[]} */
+function voiceLoopRows(r) {
+  const h = r.handsFree;
+  return [
+    {
+      name: 'read aloud: first audio after the first sentence is complete (p50 / max)',
+      budget: '≤ 800 ms',
+      measured: `${r.readAloud.p50Ms} ms / ${r.readAloud.maxMs} ms (${r.readAloud.samples} voice-mode turns in headless Chromium, offline engine)`,
+      ok: r.readAloud.p50Ms <= 800,
+    },
+    {
+      name: 'hands-free: end of speech → first audio of the answer (p50 / max)',
+      budget: 'p50 ≤ 1500 ms',
+      measured: h
+        ? `${h.p50Ms} ms / ${h.maxMs} ms (${h.samples} turns; fakes: transcription ${h.transcriptionMs} ms, first token ${h.firstTokenMs} ms; Kasa's share p50 ${Math.round(h.p50Ms - h.transcriptionMs - h.firstTokenMs)} ms)`
+        : `skipped (${r.skipped})`,
+      ok: h ? h.p50Ms <= 1500 : null,
+    },
+  ];
+}
+
 /** @param {import('./detection').DetectionBenchResult} r @returns {Row[]} */
 function detectionRows(r) {
   const pct = (/** @type {number} */ value) => `${(value * 100).toFixed(1)} %`;
@@ -217,7 +238,13 @@ const suites = [
     ],
   },
   { area: 'chat', run: async () => chatRows(await require('./chat.ts').runChatBench()) },
-  { area: 'voice', run: async () => voiceRows(await require('./voice.ts').runVoiceBench()) },
+  {
+    area: 'voice',
+    run: async () => [
+      ...voiceRows(await require('./voice.ts').runVoiceBench()),
+      ...voiceLoopRows(await require('./voiceLoop.ts').runVoiceLoopBench()),
+    ],
+  },
   { area: 'detection', run: async () => detectionRows(await require('./detection.ts').runDetectionBench()) },
   { area: 'analytics', run: async () => analyticsRows(await require('./analytics.ts').runAnalyticsBench()) },
   { area: 'database', run: async () => databaseRows(await require('./database').runDatabaseBench()) },

@@ -1,103 +1,23 @@
 import { eventually } from '@kasa/test-kit';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
 import { launchBrowser } from '../support/browser';
+import { fakeMicrophoneArgs } from '../support/fakeMicrophone';
+import { FakeSpeechProvider } from '../support/fakeSpeechProvider';
 import { startPlatform, type RunningPlatform } from '../support/platform';
-import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
-import { PricingPage } from './pages/PricingPage';
+import { signUpToChat, upgradeToPro as upgradeToProFromPricing } from './pages/people';
 
 /** What the fake speech-to-text provider answers: what the uploaded recording says. */
 const HEARD = 'What is Kasa?';
 
-interface Upload {
-  contentType: string;
-  body: Buffer;
-  fields: Record<string, string>;
-}
-
-/**
- * A fake of OpenAI's audio API, the edge of the platform: POST /v1/audio/transcriptions (multipart, answers after a
- * short pause so that the progress shows) and POST /v1/audio/speech (24 kHz 16-bit PCM: six seconds of a tone, in
- * case the voice service picks a cloud voice for the spoken replies).
- */
-class FakeOpenAIAudio {
-  readonly uploads: Upload[] = [];
-  readonly speech: { input: string; voice: string }[] = [];
-  /** Answer transcriptions with a server error (a provider that is down). */
-  failing = false;
-  private server?: http.Server;
-
-  get baseURL(): string {
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
-  }
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    if (req.method === 'POST' && req.url === '/v1/audio/transcriptions') {
-      const contentType = req.headers['content-type'] ?? '';
-      this.uploads.push({ contentType, body, fields: multipartFields(contentType, body) });
-      if (this.failing) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end('{"error":{"message":"fake outage","type":"server_error"}}');
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 800));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ text: HEARD, language: 'english', duration: 1.2 }));
-      return;
-    }
-    if (req.method === 'POST' && req.url === '/v1/audio/speech') {
-      const request = JSON.parse(body.toString()) as { input: string; voice: string };
-      this.speech.push(request);
-      const rate = 24_000;
-      const pcm = Buffer.alloc(rate * 6 * 2);
-      for (let i = 0; i < rate * 6; i++)
-        pcm.writeInt16LE(Math.round(Math.sin((i * 2 * Math.PI * 440) / rate) * 8000), i * 2);
-      res.writeHead(200, { 'content-type': 'audio/pcm' });
-      res.end(pcm);
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
-  }
-}
-
-/** The text fields of a multipart/form-data body (the file part is left out). */
-function multipartFields(contentType: string, body: Buffer): Record<string, string> {
-  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
-  if (!boundary) return {};
-  const fields: Record<string, string> = {};
-  for (const part of body.toString('latin1').split(`--${boundary[1] ?? boundary[2]}`)) {
-    const name = /Content-Disposition: form-data; name="([^"]+)"(; filename=)?/i.exec(part);
-    if (!name || name[2]) continue;
-    fields[name[1]!] = part.slice(part.indexOf('\r\n\r\n') + 4).replace(/\r\n$/, '');
-  }
-  return fields;
-}
-
 let browser: Browser;
 let platform: RunningPlatform;
-const fake = new FakeOpenAIAudio();
+const fake = new FakeSpeechProvider({ heard: HEARD, transcriptionDelayMs: 800 });
 const contexts: BrowserContext[] = [];
 let workDir: string;
 
@@ -128,26 +48,8 @@ async function openPage(viewport = { width: 1280, height: 860 }): Promise<Page> 
   return context.newPage();
 }
 
-async function signUp(page: Page) {
-  const id = randomUUID().slice(0, 8);
-  const person = { username: `ama_${id}`, email: `ama.${id}@example.com`, password: 'adinkra-sika' };
-  await new AuthPage(page).open(platform.baseUrl);
-  await new AuthPage(page).signUp(person);
-  await page.waitForURL(`${platform.baseUrl}/chat`);
-  await new ChatPage(page).app().waitFor();
-  return person;
-}
-
-/** Upgrades the signed-in person to Pro from the pricing page, as a person would, then opens /chat. */
-async function upgradeToPro(page: Page) {
-  const pricing = new PricingPage(page);
-  await pricing.open(platform.baseUrl);
-  await pricing.planButton('pro').click();
-  await page.waitForURL(/\/billing\/success\?reference=/);
-  await page.getByTestId('billing-plan').getByText('Pro').waitFor();
-  await new ChatPage(page).open(platform.baseUrl);
-  await new ChatPage(page).userCard().getByText('Pro plan').waitFor();
-}
+const signUp = (page: Page) => signUpToChat(page, platform.baseUrl);
+const upgradeToPro = (page: Page) => upgradeToProFromPricing(page, platform.baseUrl);
 
 /** What the platform said last, for a wait that timed out. */
 const lastLogs = () => platform.logs.slice(-20).join('\n');
@@ -170,12 +72,13 @@ describe('voice in the chat', () => {
     expect(await chat.voiceModeToggle().getAttribute('aria-pressed')).toBe('true');
     expect(await chat.languageSelect().inputValue()).toBe('en');
 
-    // A typed message: the reply streams, then is synthesized and plays by itself.
+    // A typed message: the reply streams and is read aloud by itself, sentence by sentence.
     await chat.send('What is Kasa?');
     expect(await chat.waitForReplyEnd()).toBe('complete');
     await chat.waitForAudioState('playing');
     const first = await chat.audioElement();
-    expect(first?.src).toMatch(/\/api\/voice\/audio\/[A-Za-z0-9_-]{22}$/);
+    // Read as it was made: one source that each sentence's audio is appended to.
+    expect(first?.src).toMatch(/^blob:/);
     await eventually(async () => ((await chat.audioElement())?.currentTime ?? 0) > (first?.currentTime ?? 0) + 0.2, {
       timeoutMs: 15_000,
       intervalMs: 100,
@@ -283,7 +186,7 @@ describe('voice in the chat', () => {
     const wav = path.join(workDir, 'spoken.wav');
     execFileSync('espeak-ng', ['-w', wav, 'What is Kasa?']);
     const micBrowser = await launchBrowser({
-      args: ['--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`],
+      args: fakeMicrophoneArgs(wav),
     });
     try {
       const context = await micBrowser.newContext({ viewport: { width: 1280, height: 860 } });

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 export type FakeMode =
-  /** Streams `text` word by word, `delayMs` apart. */
-  | { kind: 'ok'; text: string; delayMs?: number }
+  /** Streams `text` word by word, `delayMs` apart, the first after `firstTokenDelayMs`. */
+  | { kind: 'ok'; text: string; delayMs?: number; firstTokenDelayMs?: number }
   /** Answers with an HTTP error before streaming. */
   | { kind: 'status'; status: number }
   /** Accepts the request and never answers. */
@@ -94,6 +94,7 @@ export class FakeOpenAI {
         const limit = record.body.max_completion_tokens ?? record.body.max_tokens;
         const all = words(mode.text);
         const sent = limit !== undefined ? all.slice(0, limit) : all;
+        if (mode.firstTokenDelayMs) await sleep(mode.firstTokenDelayMs);
         for (const word of sent) {
           if (res.destroyed) return;
           res.write(chunk({ content: word }));

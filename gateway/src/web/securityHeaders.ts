@@ -2,13 +2,14 @@ import type { ServerResponse } from 'node:http';
 
 /**
  * The Content-Security-Policy of every answer. Scripts, styles, fonts and data come from this origin only (the shell
- * and its remotes are served from it); styles may be inline (the UI's CSS-in-JS inserts <style> elements); audio may
+ * and its remotes are served from it); WebAssembly from this origin may be compiled (hands-free voice's detector
+ * runs in it), never eval'd JavaScript; styles may be inline (the UI's CSS-in-JS inserts <style> elements); audio may
  * be a blob: or data: URL (recorded and synthesized speech). Nothing may frame Kasa, plugins are off, and forms and
  * <base> cannot point elsewhere. An API answer (JSON) is never a document, so the policy costs it nothing.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' data: blob:",

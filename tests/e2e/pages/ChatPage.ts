@@ -286,6 +286,16 @@ export class ChatPage {
   }
 
   /** 'Listening…', 'Transcribing…' or empty. */
+  /** The Hands-free toggle in the voice row (aria-pressed while on). */
+  handsFreeToggle() {
+    return this.voiceControls().getByRole('button', { name: 'Hands-free' });
+  }
+
+  /** Hands-free voice's panel: its `data-state` is starting, listening, hearing, thinking or speaking. */
+  handsFreePanel() {
+    return this.page.getByTestId('hands-free');
+  }
+
   voiceStatus() {
     return this.page.getByTestId('voice-status');
   }

@@ -15,6 +15,8 @@ export interface ComposerVoice {
   onVoiceModeChange: (on: boolean) => void;
   /** Sends a transcript as a voice message. */
   onTranscript: (text: string, language: string) => void;
+  /** The person spoke over the reply (hands-free voice): stop writing it. */
+  onBargeIn: () => void;
 }
 
 /** The microphone, audio file and voice mode controls load only for a plan with voice. */
@@ -196,6 +198,7 @@ export function Composer({
             disabled={busy}
             voiceMode={voice.voiceMode}
             onVoiceModeChange={voice.onVoiceModeChange}
+            onBargeIn={voice.onBargeIn}
             onTranscript={(spoken, lang) => {
               hadFocus.current = false;
               voice.onTranscript(spoken, lang);

@@ -6,6 +6,7 @@ import type { Persona, Session } from '@kasa/contracts';
 import { Button, InlineError, Muted, VisuallyHidden } from '../ui/controls';
 import { SkeletonBar } from '../ui/Skeleton';
 import { PersonaAvatar } from '../personas/PersonaAvatar';
+import type { LiveReply } from '../voice/replyPlayer';
 import { loadedReplyPlayer, loadReplyPlayer } from '../voice/voicePreferences';
 import { Composer } from './Composer';
 import { loadMessageBubble, preloadConversationParts } from './conversationParts';
@@ -154,32 +155,71 @@ export function ConversationView({
   onLanguageChange: (tag: string) => void;
   /** The person's plan includes voice (Pro and up). */
   voiceAllowed: boolean;
-  /** Each reply is read aloud when it is complete. */
+  /** Each reply is read aloud as it is written. */
   voiceMode: boolean;
   onVoiceModeChange: (on: boolean) => void;
   onSessionCreated: (session: Session) => void;
 }) {
   const t = useT();
   const conversation = useConversation({ sessionId, personaId: persona.id, language, onSessionCreated });
-  const { query, messages, turn, busy } = conversation;
+  const { query, messages, turn, busy, send: sendMessage } = conversation;
   const scroller = useRef<HTMLDivElement>(null);
   // Following: the view keeps the newest text in sight. Scrolling up stops that (and offers "Jump to latest");
   // coming back to the bottom, or the button, starts it again.
   const following = useRef(true);
   const [awayFromBottom, setAwayFromBottom] = useState(false);
 
-  // Voice mode: a reply to a message sent here is read aloud once its stream has ended (a stopped or failed one
-  // is not). Each reply once, whatever renders follow.
-  const spoken = useRef(new Set<string>());
-  const finished = turn?.kind === 'send' && turn.finalStatus === 'complete' ? turn : null;
+  // Voice mode: a reply to a message sent here is read aloud as it is written, each sentence as soon as it is
+  // complete (or, where the audio cannot be streamed, once the reply is). A stopped or failed reply stops being
+  // read, and so does turning voice mode off. Each reply once, whatever renders follow.
+  const spoken = useRef<{ id: string; live: Promise<LiveReply | null>; ended: boolean } | null>(null);
+  const speaking = turn?.kind === 'send' && voiceMode && voiceAllowed ? turn : null;
+  const speakingId = speaking?.draft.id ?? null;
+  const speakingText = speaking?.draft.text ?? '';
+  const speakingStatus = speaking?.finalStatus ?? null;
+  const speakingLanguage = speaking?.language ?? language;
   useEffect(() => {
-    if (!finished?.draft.id || !voiceMode || !voiceAllowed || spoken.current.has(finished.draft.id)) return;
-    spoken.current.add(finished.draft.id);
-    const reply = { id: finished.draft.id, text: finished.draft.text, language: finished.language };
-    void loadReplyPlayer().then(({ replyPlayer }) => replyPlayer.play(reply));
-  }, [finished, voiceMode, voiceAllowed]);
+    let current = spoken.current;
+    if (!speakingId) {
+      // Voice mode turned off: silence the reply being read.
+      if (current && !voiceMode) void current.live.then((live) => live?.cancel());
+      return;
+    }
+    if (current?.id !== speakingId) {
+      if (speakingStatus && speakingStatus !== 'complete') return;
+      const id = speakingId;
+      const live = loadReplyPlayer().then(({ replyPlayer }) => replyPlayer.speakLive(id, speakingLanguage));
+      current = spoken.current = { id, live, ended: false };
+    }
+    if (current.ended) return;
+    const reply = { id: speakingId, text: speakingText, language: speakingLanguage };
+    const status = speakingStatus;
+    if (status) current.ended = true;
+    void current.live.then(async (live) => {
+      if (status === 'complete' && live) live.finish(reply.text);
+      else if (status === 'complete') await (await loadReplyPlayer()).replyPlayer.play(reply);
+      else if (status) live?.cancel();
+      else live?.update(reply.text);
+    });
+  }, [speakingId, speakingText, speakingStatus, speakingLanguage, voiceMode]);
   // Another conversation (or leaving the chat) silences this one's reply.
   useEffect(() => () => void loadedReplyPlayer()?.then(({ replyPlayer }) => replyPlayer.stop()), []);
+
+  // What the person said while a reply was still being stopped (hands-free barge-in): sent once it has stopped.
+  const heldVoice = useRef<{ text: string; language: string } | null>(null);
+  const sendVoice = useCallback(
+    (text: string, lang: string) => {
+      if (busy) heldVoice.current = { text, language: lang };
+      else sendMessage(text, lang, 'voice');
+    },
+    [busy, sendMessage],
+  );
+  useEffect(() => {
+    const held = heldVoice.current;
+    if (busy || !held) return;
+    heldVoice.current = null;
+    sendMessage(held.text, held.language, 'voice');
+  }, [busy, sendMessage]);
 
   // A stored conversation shows messages: their code starts loading now, beside the messages themselves.
   useEffect(() => {
@@ -325,7 +365,8 @@ export function ConversationView({
           allowed: voiceAllowed,
           voiceMode,
           onVoiceModeChange,
-          onTranscript: (text, lang) => conversation.send(text, lang, 'voice'),
+          onTranscript: sendVoice,
+          onBargeIn: conversation.stop,
         }}
       />
     </Column>

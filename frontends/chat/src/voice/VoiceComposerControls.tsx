@@ -1,11 +1,21 @@
 import styled from '@emotion/styled';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+} from 'react';
 import { Button, InlineError, visuallyHidden } from '../ui/controls';
 import type { Capture, CaptureEvents, CaptureState } from './capture';
 import type { VoiceError } from './voiceFailures';
 import { loadedReplyPlayer } from './voicePreferences';
 import { VoiceUpgradeNotice } from './VoiceUpgradeNotice';
-import { Mic, Paperclip, Volume2 } from 'lucide-react';
+import { MessageCircle, Mic, Paperclip, Volume2 } from 'lucide-react';
 import { ICON } from '../ui/icons';
 import { useT } from '../i18n/useT';
 
@@ -60,10 +70,13 @@ const Status = styled.span`
 const HOLD_MS = 350;
 
 const loadCapture = () => import(/* webpackChunkName: "voice-capture" */ './capture');
+/** The voice activity detector and its loop: loaded when hands-free voice is turned on. */
+const HandsFreePanel = lazy(() => import(/* webpackChunkName: "hands-free" */ './HandsFreePanel'));
 
 /**
- * The composer's voice controls: push-to-talk, sending an audio file, and voice mode (replies read aloud). A plan
- * without voice sees the upgrade notice instead. The recording and transcription code loads on first use.
+ * The composer's voice controls: push-to-talk, sending an audio file, voice mode (replies read aloud) and
+ * hands-free voice (listens, answers aloud, listens again). A plan without voice sees the upgrade notice instead.
+ * The recording, transcription and hands-free code loads on first use.
  */
 export function VoiceComposerControls({
   allowed,
@@ -72,6 +85,7 @@ export function VoiceComposerControls({
   voiceMode,
   onVoiceModeChange,
   onTranscript,
+  onBargeIn,
 }: {
   /** The person's plan includes voice. */
   allowed: boolean;
@@ -82,11 +96,14 @@ export function VoiceComposerControls({
   onVoiceModeChange: (on: boolean) => void;
   /** A transcript to send as a voice message, with its language. */
   onTranscript: (text: string, language: string) => void;
+  /** The person spoke over the reply in hands-free voice: stop writing it. */
+  onBargeIn: () => void;
 }) {
   const t = useT();
   const [state, setState] = useState<CaptureState>('idle');
   const [heard, setHeard] = useState('');
   const [error, setError] = useState<Failure | null>(null);
+  const [handsFree, setHandsFree] = useState(false);
   const capture = useRef<Capture | null>(null);
   const starting = useRef(false);
   const pressedAt = useRef(0);
@@ -204,7 +221,7 @@ export function VoiceComposerControls({
           variant={listening ? 'primary' : 'secondary'}
           compact
           aria-pressed={listening}
-          disabled={(disabled && !listening) || transcribing}
+          disabled={(disabled && !listening) || transcribing || handsFree}
           onPointerDown={onPointerDown}
           onPointerUp={onPointerUp}
           onPointerLeave={onPointerUp}
@@ -243,10 +260,43 @@ export function VoiceComposerControls({
           <Volume2 {...ICON} />
           {t('voice.mode')}
         </Button>
+        <Button
+          type="button"
+          variant={handsFree ? 'primary' : 'ghost'}
+          compact
+          aria-pressed={handsFree}
+          disabled={listening || transcribing}
+          onClick={() => {
+            setError(null);
+            if (!handsFree) {
+              capture.current?.cancel();
+              onVoiceModeChange(true); // the answers are spoken
+            }
+            setHandsFree(!handsFree);
+          }}
+          title={t('voice.handsFreeHint')}
+        >
+          <MessageCircle {...ICON} />
+          {t('voice.handsFree')}
+        </Button>
         <Status role="status" data-testid="voice-status">
           {status}
         </Status>
       </Row>
+      {handsFree ? (
+        <Suspense fallback={null}>
+          <HandsFreePanel
+            language={language}
+            busy={disabled}
+            onTranscript={(text, lang) => sendTranscript.current(text, lang)}
+            onBargeIn={onBargeIn}
+            onExit={(failure) => {
+              setHandsFree(false);
+              if (failure) setError(failure);
+            }}
+          />
+        </Suspense>
+      ) : null}
       {error ? (
         <InlineError role="alert" data-testid="voice-error">
           {error.kind === 'upgrade' ? <VoiceUpgradeNotice /> : <p>{error.message}</p>}

@@ -1,3 +1,4 @@
+import { LiveSpeech, liveSpeechSupported, READ_ALOUD_MARKS, UnsupportedAudioFormat } from './liveSpeech';
 import { speakableText } from './speakableText';
 import { synthesize } from './voiceApi';
 import { loadSpeed, saveSpeed } from './voicePreferences';
@@ -21,10 +22,19 @@ export interface ReplyToPlay {
   language: string;
 }
 
+/** A reply being read aloud while it is written: give it the text as it grows, then the whole reply. */
+export interface LiveReply {
+  update(text: string): void;
+  finish(text: string): void;
+  /** The reply was stopped or failed: stop reading it. */
+  cancel(): void;
+}
+
 /**
  * The one audio player of the chat: a reply's audio is asked for when it is first played (or spoken in voice mode)
- * and kept per message, so playing it again costs nothing. Playing another reply stops the one playing. Components
- * follow it with `useSyncExternalStore(subscribe, getSnapshot)`.
+ * and kept per message, so playing it again costs nothing. A reply is read sentence by sentence as the audio is made
+ * (see LiveSpeech), in voice mode even while it is still being written. Playing another reply stops the one playing.
+ * Components follow it with `useSyncExternalStore(subscribe, getSnapshot)`.
  */
 export class ReplyPlayer {
   private element: HTMLAudioElement | null = null;
@@ -33,6 +43,11 @@ export class ReplyPlayer {
   private snapshot: PlayerSnapshot = { activeId: null, state: 'idle', message: null, speed: loadSpeed() };
   /** Bumped on every play request, so that audio arriving for an older request never starts. */
   private request = 0;
+  /** The reply being read as its audio is made, if any. */
+  private live: { id: string; speech: LiveSpeech } | null = null;
+  /** The service does not stream MP3 (or the browser cannot append it): replies are read once complete. */
+  private liveUnavailable = !liveSpeechSupported();
+  private firstAudioPending = false;
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -54,7 +69,13 @@ export class ReplyPlayer {
     audio.hidden = true;
     audio.dataset.testid = 'reply-audio';
     const mine = () => this.snapshot.activeId !== null;
-    audio.addEventListener('playing', () => mine() && this.set({ state: 'playing', message: null }));
+    audio.addEventListener('playing', () => {
+      if (this.firstAudioPending) {
+        this.firstAudioPending = false;
+        performance.mark(READ_ALOUD_MARKS.firstAudio);
+      }
+      if (mine()) this.set({ state: 'playing', message: null });
+    });
     audio.addEventListener('waiting', () => mine() && this.set({ state: 'loading' }));
     audio.addEventListener('pause', () => {
       if (mine() && this.snapshot.state !== 'loading' && !audio.ended) this.set({ state: 'paused' });
@@ -87,13 +108,25 @@ export class ReplyPlayer {
   /** Plays a reply from where it was (from the start when it is another one or had ended). */
   async play(reply: ReplyToPlay): Promise<void> {
     const audio = this.audio();
-    const request = ++this.request;
     const same = this.snapshot.activeId === reply.id && audio.getAttribute('src');
+    if (same && this.snapshot.state !== 'error') {
+      // Paused or ended: the same audio goes on (a reply read as it was made keeps its source until replaced).
+      const request = ++this.request;
+      if (audio.ended) audio.currentTime = 0;
+      await this.start(audio, request);
+      return;
+    }
+    if (!this.audioUrls.has(reply.id) && !this.liveUnavailable) {
+      this.speakLive(reply.id, reply.language)?.finish(reply.text);
+      return;
+    }
+    const request = ++this.request;
+    this.endLive();
     if (!same) {
       audio.pause();
       audio.removeAttribute('src');
       this.set({ activeId: reply.id, state: 'loading', message: null });
-    } else if (this.snapshot.state === 'error') {
+    } else {
       this.set({ state: 'loading', message: null });
     }
     let url: string;
@@ -111,6 +144,80 @@ export class ReplyPlayer {
     if (request !== this.request) return;
     if (audio.getAttribute('src') !== url) audio.src = url;
     if (audio.ended) audio.currentTime = 0;
+    await this.start(audio, request);
+  }
+
+  /**
+   * Reads a reply aloud while it is written (voice mode): each sentence is spoken as soon as it is complete. Null
+   * when this browser or server cannot stream the audio; the reply is then played once complete.
+   */
+  speakLive(id: string, language: string): LiveReply | null {
+    if (this.liveUnavailable) return null;
+    const audio = this.audio();
+    const request = ++this.request;
+    this.endLive();
+    audio.pause();
+    const speech = new LiveSpeech(language);
+    const live = { id, speech };
+    this.live = live;
+    this.audioUrls.set(id, Promise.resolve(speech.url));
+    let finalText: string | undefined;
+    speech.done.then(
+      () => {
+        // A stored copy plays the reply again once the stream's source has been let go.
+        if (speech.complete && this.audioUrls.has(id)) {
+          this.audioUrls.set(id, Promise.resolve(URL.createObjectURL(speech.recording())));
+        }
+      },
+      (error: unknown) => {
+        if (this.live !== live) return;
+        this.audioUrls.delete(id);
+        this.live = null;
+        if (error instanceof UnsupportedAudioFormat) {
+          // This server's audio cannot be appended: from now on replies are read once complete.
+          this.liveUnavailable = true;
+          if (finalText !== undefined) void this.play({ id, text: finalText, language });
+          else this.set({ state: 'loading', message: null });
+          return;
+        }
+        this.set({
+          state: error instanceof VoiceError && error.kind === 'upgrade' ? 'upgrade' : 'error',
+          message: error instanceof Error ? error.message : 'The reply could not be read aloud. Try again.',
+        });
+      },
+    );
+    audio.src = speech.url;
+    this.set({ activeId: id, state: 'loading', message: null });
+    this.firstAudioPending = true;
+    void this.start(audio, request);
+    return {
+      update: (text) => speech.update(text),
+      finish: (text) => {
+        finalText = text;
+        if (this.live === live) speech.finish(text);
+        else if (this.liveUnavailable && this.snapshot.activeId === id) void this.play({ id, text, language });
+      },
+      cancel: () => {
+        if (this.live === live) this.stop();
+      },
+    };
+  }
+
+  /** Lets go of the reply read as it was made (its stored copy, once complete, stays for replay). */
+  private endLive(): void {
+    const live = this.live;
+    if (!live) return;
+    this.live = null;
+    live.speech.cancel();
+    this.firstAudioPending = false;
+    void this.audioUrls.get(live.id)?.then((url) => {
+      if (url === live.speech.url) this.audioUrls.delete(live.id);
+    });
+    URL.revokeObjectURL(live.speech.url);
+  }
+
+  /** Starts the element at the chosen speed; says so when the browser holds the sound back. */
+  private async start(audio: HTMLAudioElement, request: number): Promise<void> {
     audio.defaultPlaybackRate = this.snapshot.speed;
     audio.playbackRate = this.snapshot.speed;
     try {
@@ -153,6 +260,7 @@ export class ReplyPlayer {
   /** Leaving the chat: silence, and forget which reply was playing. */
   stop(): void {
     this.request++;
+    this.endLive();
     if (this.element) {
       this.element.pause();
       this.element.removeAttribute('src');

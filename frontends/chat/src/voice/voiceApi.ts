@@ -10,7 +10,7 @@ const NETWORK_FAILURE = 'Could not reach Kasa. Check your connection and try aga
 async function call(url: string, init: RequestInit, failure: (status: number, body: unknown) => VoiceError) {
   const token = getToken();
   const headers = new Headers(init.headers);
-  headers.set('Accept', 'application/json');
+  if (!headers.has('Accept')) headers.set('Accept', 'application/json');
   if (token) headers.set('Authorization', `Bearer ${token}`);
   let response: Response;
   try {
@@ -65,22 +65,48 @@ function voicesFor(language: string): Promise<VoiceList['voices']> {
   return list;
 }
 
+/** The body of POST /api/voice/synthesize: the text, its language and the language's first voice. */
+async function synthesisBody(text: string, language: string): Promise<string> {
+  let voice: string | undefined;
+  if (language !== 'auto') voice = (await voicesFor(language).catch(() => []))[0]?.id;
+  return JSON.stringify({ text, language, ...(voice ? { voice } : {}) });
+}
+
 /**
  * Synthesizes `text` (POST /api/voice/synthesize) in `language` with the language's first voice, or the service's
  * choice for `auto`. Resolves with the stored audio's address.
  */
 export async function synthesize(text: string, language: string, signal?: AbortSignal): Promise<SynthesizeResponse> {
-  let voice: string | undefined;
-  if (language !== 'auto') voice = (await voicesFor(language).catch(() => []))[0]?.id;
   const response = await call(
     '/api/voice/synthesize',
     {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ text, language, ...(voice ? { voice } : {}) }),
+      body: await synthesisBody(text, language),
       signal,
     },
     synthesizeFailure,
   );
   return (await response.json()) as SynthesizeResponse;
+}
+
+/**
+ * The audio of `text` as it is made: POST /api/voice/synthesize asking for MP3, whose body streams while the rest
+ * is synthesized. Audio the service had already stored comes back as its address instead, and is fetched from there.
+ * Resolves with a response whose body is the audio and whose Content-Type says its format.
+ */
+export async function synthesizeStream(text: string, language: string, signal?: AbortSignal): Promise<Response> {
+  const response = await call(
+    '/api/voice/synthesize',
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'audio/mpeg' },
+      body: await synthesisBody(text, language),
+      signal,
+    },
+    synthesizeFailure,
+  );
+  if (!response.headers.get('Content-Type')?.startsWith('application/json')) return response;
+  const stored = (await response.json()) as SynthesizeResponse;
+  return call(stored.audioUrl, { method: 'GET', headers: { Accept: 'audio/*' }, signal }, synthesizeFailure);
 }
