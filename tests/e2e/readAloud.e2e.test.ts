@@ -162,4 +162,28 @@ describe('read aloud as the reply streams', () => {
     expect(syntheses.length).toBe(asked);
     expect(syntheses.join(' ').length).toBeLessThan(REPLY.length);
   }, 120_000);
+
+  it('says which engine reads the chosen language aloud, and which one is not set up', async () => {
+    const page = await openPage();
+    await signUpToChat(page, world.platform.baseUrl);
+    await upgradeToPro(page, world.platform.baseUrl);
+    const chat = new ChatPage(page);
+    const note = chat.voiceEngineNote();
+
+    // Swahili: the offline engine reads it; Azure, first for Swahili, is not set up on this server.
+    await chat.languageSelect().selectOption('sw');
+    await note.getByText('Replies in Kiswahili are read aloud by eSpeak NG (offline).').waitFor();
+    expect(await note.getAttribute('data-engine')).toMatch(/^espeak-ng/);
+    await note.getByText('Azure AI Speech has a voice for Kiswahili, but it is not set up on this server.').waitFor();
+
+    // Twi: nothing here speaks it; Khaya would.
+    await chat.languageSelect().selectOption('tw');
+    await note.getByText('No voice on this server speaks Twi: replies are shown but not read aloud.').waitFor();
+    await note.getByText('Khaya (GhanaNLP) has a voice for Twi, but it is not set up on this server.').waitFor();
+    expect(await note.getAttribute('data-engine')).toBe('');
+
+    // Detect automatically: no claim about an engine.
+    await chat.languageSelect().selectOption('auto');
+    await note.waitFor({ state: 'detached' });
+  });
 });

@@ -207,6 +207,15 @@ export interface Voice {
 export type LanguageCapability = 'detect' | 'chat' | 'speak' | 'listen' | 'translate';
 
 /** A language of the catalogue and what Kasa can do in it. */
+/** An engine with a voice for a language, and whether the server has it set up. */
+export interface LanguageSpeechEngine {
+  /** `khaya`, `spitch`, `azure`, `google`, `elevenlabs`, `openai`, `espeak-ng`... */
+  engine: string;
+  /** Its name for people. */
+  name: string;
+  configured: boolean;
+}
+
 export interface Language {
   code: string;
   iso6391: string | null;
@@ -214,6 +223,8 @@ export interface Language {
   name: string;
   nativeName: string;
   capabilities: Record<LanguageCapability, boolean>;
+  /** Which engine reads the language aloud on this server (null: none does), and every engine Kasa routes it to. */
+  speech: { engine: string | null; engines: LanguageSpeechEngine[] };
 }
 
 /** GET /api/languages. */

@@ -2,7 +2,8 @@ import type { EventBus, Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { VoiceConfig } from './config';
 import { GeoDatabase } from './geo/geoDatabase';
-import { cloudProviders } from './cloud/cloudProviders';
+import { cloudProviders, routableCloudSpeech } from './cloud/cloudProviders';
+import { languageSpeech } from './languages/speechEngines';
 import { catalogueCode, codeForLanguageName, LanguageCatalogue } from './languages/catalogue';
 import { ProviderGuard } from './providers/providerGuard';
 import { TranscriptionService } from './transcription/transcriptionService';
@@ -110,6 +111,11 @@ export async function createVoiceComponents(deps: {
     // The AI providers translate the languages they chat in (the chat capability's claim).
     canTranslate: (code) => translationProviders.length > 0 && (chatLanguages === '*' || chatLanguages.includes(code)),
     chatLanguages,
+    speechOf: languageSpeech({
+      routable: [...routableCloudSpeech(settings, { code: catalogueCode, codeForName: codeForLanguageName }), espeak],
+      configured: new Set([...cloud.speech, espeak].filter((engine) => engine.available).map((engine) => engine.name)),
+      speaker: (code) => chain.pickVoice(code)?.engine,
+    }),
   });
   const transcription = new TranscriptionService({
     transcribers: cloud.transcribers,

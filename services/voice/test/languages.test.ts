@@ -58,6 +58,33 @@ describe('GET /api/languages', () => {
     expect(languages.get('ae')!.capabilities.chat).toBe(false);
   });
 
+  it('says which engine speaks each language here, and which ones Kasa would send it to', async () => {
+    const languages = byCode((await request(app).get('/api/languages')).body.languages);
+    const speech = (code: string) => languages.get(code)!.speech;
+    const khaya = { engine: 'khaya', name: 'Khaya (GhanaNLP)', configured: false };
+    const spitch = { engine: 'spitch', name: 'Spitch', configured: false };
+    // No cloud key here: the specialists are named, not set up, and nothing reads these languages aloud.
+    expect(speech('tw')).toEqual({ engine: null, engines: [khaya] });
+    expect(speech('ee')).toEqual({ engine: null, engines: [khaya] });
+    expect(speech('yo')).toEqual({ engine: null, engines: [spitch] });
+    expect(speech('ha')).toEqual({ engine: null, engines: [spitch] });
+    // No engine Kasa knows has a Ga voice (Khaya hears Ga but does not speak it).
+    expect(speech('gaa')).toEqual({ engine: null, engines: [] });
+    // Swahili: Azure first when set up; here the offline engine, last in the order, reads it.
+    const swahili = speech('sw');
+    expect(swahili.engine).toMatch(/^espeak-ng/);
+    expect(swahili.engines[0]).toEqual({ engine: 'azure', name: 'Azure AI Speech', configured: false });
+    expect(swahili.engines.at(-1)).toEqual({ engine: swahili.engine, name: 'eSpeak NG (offline)', configured: true });
+    // The one-language route says the same.
+    expect((await request(app).get('/api/languages/tw')).body.speech).toEqual(speech('tw'));
+
+    // With Khaya's key set, Twi and Ewe are read by Khaya.
+    const { app: withKhaya } = await env.app({ KHAYA_API_KEY: 'khaya-test-key' });
+    const twi = (await request(withKhaya).get('/api/languages/tw')).body as Language;
+    expect(twi.speech).toEqual({ engine: 'khaya', engines: [{ ...khaya, configured: true }] });
+    expect(twi.capabilities.speak).toBe(true);
+  });
+
   it('filters by capability', async () => {
     const res = await request(app).get('/api/languages?capability=speak');
     expect(res.status).toBe(200);

@@ -45,6 +45,29 @@ export const LanguageCapabilities = z
   .openapi('LanguageCapabilities');
 export type LanguageCapabilities = z.infer<typeof LanguageCapabilities>;
 
+export const LanguageSpeechEngine = z
+  .object({
+    /** The engine's id, as voices and synthesis answers name it: `khaya`, `spitch`, `azure`, `espeak-ng`... */
+    engine: z.string(),
+    /** Its name for people: `Khaya (GhanaNLP)`, `eSpeak NG (offline)`... */
+    name: z.string(),
+    /** This server has it set up (a key, or the offline engine installed). */
+    configured: z.boolean(),
+  })
+  .openapi('LanguageSpeechEngine');
+export type LanguageSpeechEngine = z.infer<typeof LanguageSpeechEngine>;
+
+/** Which engine reads a language aloud here, and which ones Kasa would send it to, best first. */
+export const LanguageSpeech = z
+  .object({
+    /** The engine that speaks the language on this server (the first configured one below), or null: not read aloud. */
+    engine: z.string().nullable(),
+    /** Every engine with a voice for the language, in Kasa's routing order (specialists first, the offline one last). */
+    engines: z.array(LanguageSpeechEngine),
+  })
+  .openapi('LanguageSpeech');
+export type LanguageSpeech = z.infer<typeof LanguageSpeech>;
+
 export const Language = z
   .object({
     /** The code to use everywhere in Kasa: ISO 639-1 where one exists, else ISO 639-3 (`gaa`). */
@@ -54,6 +77,7 @@ export const Language = z
     name: z.string(),
     nativeName: z.string(),
     capabilities: LanguageCapabilities,
+    speech: LanguageSpeech,
   })
   .openapi('Language');
 export type Language = z.infer<typeof Language>;

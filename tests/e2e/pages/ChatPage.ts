@@ -286,6 +286,11 @@ export class ChatPage {
   }
 
   /** 'Listening…', 'Transcribing…' or empty. */
+  /** Under the voice row: which engine reads the chosen language aloud here (`data-engine`, empty for none). */
+  voiceEngineNote() {
+    return this.page.getByTestId('voice-engine');
+  }
+
   /** The Hands-free toggle in the voice row (aria-pressed while on). */
   handsFreeToggle() {
     return this.voiceControls().getByRole('button', { name: 'Hands-free' });

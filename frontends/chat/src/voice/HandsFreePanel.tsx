@@ -2,8 +2,8 @@ import styled from '@emotion/styled';
 import { SectionCatalogue } from '@kasa/i18n';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Mic, X } from 'lucide-react';
-import { HANDS_FREE_LOADERS } from '../i18n/handsFree/catalogues';
-import { useHandsFreeT, type HandsFreeMessageId } from '../i18n/handsFree/useHandsFreeT';
+import { VOICE_LOADERS } from '../i18n/voice/catalogues';
+import { useVoiceT, type VoiceMessageId } from '../i18n/voice/useVoiceT';
 import { Button, InlineError } from '../ui/controls';
 import { ICON } from '../ui/icons';
 import { startHandsFree, type HandsFree } from './handsFree';
@@ -13,7 +13,7 @@ import type { VoiceError } from './voiceFailures';
 /** What hands-free voice is doing, as the person sees it (and `data-state` says). */
 export type HandsFreeState = 'starting' | 'listening' | 'hearing' | 'thinking' | 'speaking';
 
-const LABELS: Record<HandsFreeState, HandsFreeMessageId> = {
+const LABELS: Record<HandsFreeState, VoiceMessageId> = {
   starting: 'handsFree.starting',
   listening: 'handsFree.listening',
   hearing: 'handsFree.hearing',
@@ -57,7 +57,7 @@ export interface HandsFreePanelProps {
  * speaking (the reply read aloud as it streams); speaking over Kasa stops it and listens. One button leaves.
  */
 function HandsFreeLoop({ language, busy, onTranscript, onBargeIn, onExit }: HandsFreePanelProps) {
-  const t = useHandsFreeT();
+  const t = useVoiceT();
   const player = useSyncExternalStore(replyPlayer.subscribe, replyPlayer.getSnapshot);
   const [phase, setPhase] = useState<'starting' | 'listening' | 'hearing' | 'transcribing'>('starting');
   const [error, setError] = useState<Pick<VoiceError, 'message'> | null>(null);
@@ -138,7 +138,7 @@ function HandsFreeLoop({ language, busy, onTranscript, onBargeIn, onExit }: Hand
 /** Hands-free voice with its messages (loaded with it). */
 export default function HandsFreePanel(props: HandsFreePanelProps) {
   return (
-    <SectionCatalogue loaders={HANDS_FREE_LOADERS}>
+    <SectionCatalogue loaders={VOICE_LOADERS}>
       <HandsFreeLoop {...props} />
     </SectionCatalogue>
   );

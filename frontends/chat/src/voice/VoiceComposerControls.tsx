@@ -14,6 +14,7 @@ import { Button, InlineError, visuallyHidden } from '../ui/controls';
 import type { Capture, CaptureEvents, CaptureState } from './capture';
 import type { VoiceError } from './voiceFailures';
 import { loadedReplyPlayer } from './voicePreferences';
+import { VoiceEngineNote } from './VoiceEngineNote';
 import { VoiceUpgradeNotice } from './VoiceUpgradeNotice';
 import { MessageCircle, Mic, Paperclip, Volume2 } from 'lucide-react';
 import { ICON } from '../ui/icons';
@@ -283,6 +284,7 @@ export function VoiceComposerControls({
           {status}
         </Status>
       </Row>
+      <VoiceEngineNote language={language} />
       {handsFree ? (
         <Suspense fallback={null}>
           <HandsFreePanel

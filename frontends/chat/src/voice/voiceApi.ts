@@ -1,5 +1,5 @@
 import { clearToken, getToken } from '@kasa/api-client';
-import type { SynthesizeResponse, TranscribeResponse, VoiceList } from '@kasa/contracts';
+import type { Language, SynthesizeResponse, TranscribeResponse, VoiceList } from '@kasa/contracts';
 import { synthesizeFailure, transcribeFailure, VoiceError } from './voiceFailures';
 
 /** POST /api/voice/transcribe's answer: the text, its language and the provider that heard it. */
@@ -48,6 +48,21 @@ function extensionOf(type: string): string {
   if (type.includes('wav')) return 'wav';
   if (type.includes('mpeg')) return 'mp3';
   return 'webm';
+}
+
+const languages = new Map<string, Promise<Language>>();
+
+/** A language of the catalogue (GET /api/languages/:code): its names and which engine speaks it. Asked once per page. */
+export function languageInfo(code: string): Promise<Language> {
+  let language = languages.get(code);
+  if (!language) {
+    language = call(`/api/languages/${encodeURIComponent(code)}`, { method: 'GET' }, synthesizeFailure).then(
+      (response) => response.json() as Promise<Language>,
+    );
+    language.catch(() => languages.delete(code));
+    languages.set(code, language);
+  }
+  return language;
 }
 
 const voiceLists = new Map<string, Promise<VoiceList['voices']>>();

@@ -97,3 +97,26 @@ export function cloudProviders(
   }
   return { speech, transcribers };
 }
+
+/** A placeholder for a key that is not set: the engines below are listed for their voices, never called. */
+const LISTED_ONLY = 'listed-only';
+
+/**
+ * Every cloud speech engine Kasa can route to, set up on this server or not, in routing order: the language catalogue
+ * uses their voices to say which engine would speak a language and whether that engine is configured here.
+ */
+export function routableCloudSpeech(
+  settings: CloudSettings,
+  catalogue: { code(tag: string): string | undefined; codeForName(name: string): string | undefined },
+): SpeechProvider[] {
+  const everyKey = {
+    ...settings,
+    SPITCH_API_KEY: LISTED_ONLY,
+    KHAYA_API_KEY: LISTED_ONLY,
+    AZURE_SPEECH_KEY: LISTED_ONLY,
+    GOOGLE_TTS_API_KEY: LISTED_ONLY,
+    ELEVENLABS_API_KEY: LISTED_ONLY,
+    OPENAI_API_KEY: LISTED_ONLY,
+  };
+  return cloudProviders(everyKey, catalogue).speech;
+}

@@ -1,4 +1,4 @@
-import type { Language, LanguageCapabilities, LanguageCapability } from '@kasa/contracts';
+import type { Language, LanguageCapabilities, LanguageCapability, LanguageSpeech } from '@kasa/contracts';
 import langs from 'langs';
 
 /** A language of the catalogue without its capabilities (those depend on what runs). */
@@ -137,6 +137,8 @@ export interface CapabilitySources {
   canTranslate?: (code: string) => boolean;
   /** `*` for every spoken language, or the list of codes chat is claimed for. */
   chatLanguages: '*' | string[];
+  /** Which engine speaks the language here, and which ones Kasa would route it to. */
+  speechOf: (code: string) => LanguageSpeech;
 }
 
 /** The language catalogue with each language's capabilities as the running platform has them. */
@@ -148,6 +150,7 @@ export class LanguageCatalogue {
     this.languages = LANGUAGE_ENTRIES.map((entry) => ({
       ...entry,
       capabilities: capabilitiesOf(entry, sources),
+      speech: sources.speechOf(entry.code),
     }));
     for (const language of this.languages) this.index.set(language.code, language);
   }
