@@ -238,13 +238,8 @@ const suites = [
     ],
   },
   { area: 'chat', run: async () => chatRows(await require('./chat.ts').runChatBench()) },
-  {
-    area: 'voice',
-    run: async () => [
-      ...voiceRows(await require('./voice.ts').runVoiceBench()),
-      ...voiceLoopRows(await require('./voiceLoop.ts').runVoiceLoopBench()),
-    ],
-  },
+  { area: 'voice', run: async () => voiceRows(await require('./voice.ts').runVoiceBench()) },
+  { area: 'voice-loop', run: async () => voiceLoopRows(await require('./voiceLoop.ts').runVoiceLoopBench()) },
   { area: 'detection', run: async () => detectionRows(await require('./detection.ts').runDetectionBench()) },
   { area: 'analytics', run: async () => analyticsRows(await require('./analytics.ts').runAnalyticsBench()) },
   { area: 'database', run: async () => databaseRows(await require('./database').runDatabaseBench()) },

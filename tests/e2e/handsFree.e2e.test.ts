@@ -35,7 +35,7 @@ beforeAll(async () => {
   microphone = path.join(workDir, 'question.wav');
   spokenThenSilent(microphone, HEARD, 4);
   await Promise.all([speechToText.start(), ai.start()]);
-  ai.mode = { kind: 'ok', text: REPLY, delayMs: 120, firstTokenDelayMs: FIRST_TOKEN_MS };
+  ai.mode = { kind: 'ok', text: REPLY, delayMs: 60, firstTokenDelayMs: FIRST_TOKEN_MS };
   [browser, platform] = await Promise.all([
     launchBrowser({ args: fakeMicrophoneArgs(microphone) }),
     startPlatform({

@@ -12,6 +12,9 @@ const VAD_ASSETS = new URL('vad/', __webpack_public_path__).href;
 /** The detector hands out speech at 16 kHz. */
 const VAD_SAMPLE_RATE = 16_000;
 
+/** How much silence ends the person's turn. */
+const END_OF_TURN_SILENCE_MS = 560;
+
 /** Performance mark of the end of the person's speech (the turn's start, for the voice-mode turn latency). */
 export const SPEECH_END_MARK = 'kasa:hands-free:speech-end';
 
@@ -49,7 +52,7 @@ export async function startHandsFree(language: string, events: HandsFreeEvents):
       baseAssetPath: VAD_ASSETS,
       onnxWASMBasePath: VAD_ASSETS,
       // A short pause is not the end of a turn; half a second of silence is.
-      redemptionMs: 560,
+      redemptionMs: END_OF_TURN_SILENCE_MS,
       minSpeechMs: 250,
       preSpeechPadMs: 300,
       startOnLoad: false,
@@ -61,7 +64,8 @@ export async function startHandsFree(language: string, events: HandsFreeEvents):
       },
       onSpeechEnd: (audio: Float32Array) => {
         if (stopped) return;
-        performance.mark(SPEECH_END_MARK);
+        // The person stopped speaking when the silence that ended the turn began, not when it was judged long enough.
+        performance.mark(SPEECH_END_MARK, { startTime: Math.max(0, performance.now() - END_OF_TURN_SILENCE_MS) });
         void sendSpeech(audio);
       },
     });
