@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// Version is the version of this SDK; the client sends it in its User-Agent ("kasa-go/1.0.9").
-const Version = "1.0.9"
+// Version is the version of this SDK; the client sends it in its User-Agent ("kasa-go/1.1.0").
+const Version = "1.1.0"
 
 // DefaultBaseURL is the address of a platform started locally with npm start.
 const DefaultBaseURL = "http://localhost:8080"
@@ -36,6 +36,8 @@ type Client struct {
 	Completions *CompletionsService
 	// Voice speaks text and lists the voices.
 	Voice *VoiceService
+	// Video makes videos from a prompt (Enterprise).
+	Video *VideoService
 	// Languages lists the language catalogue and detects a text's language.
 	Languages *LanguagesService
 	// Geo says where an IP address appears to be.
@@ -200,6 +202,7 @@ func newClient(cfg config, creds *credentials) *Client {
 	c.Chat = &ChatService{Sessions: &SessionsService{client: c}, Messages: &MessagesService{client: c}}
 	c.Completions = &CompletionsService{client: c}
 	c.Voice = &VoiceService{client: c}
+	c.Video = &VideoService{client: c}
 	c.Languages = &LanguagesService{client: c}
 	c.Geo = &GeoService{client: c}
 	c.APIKeys = &APIKeysService{client: c}

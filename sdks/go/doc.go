@@ -1,7 +1,7 @@
 // Package kasa is the Go client of the Kasa API: accounts, personas, chat sessions and messages, replies
-// streamed token by token (and stopped, or followed again after a dropped connection), the OpenAI-compatible
-// chat completions (whole or streamed) and models, speech, the language catalogue and detection, geo lookup, API
-// keys and usage analytics. It uses the standard library only.
+// streamed token by token (and stopped, or followed again after a dropped connection), read-only links to
+// conversations, the OpenAI-compatible chat completions (whole or streamed) and models, speech, videos, the
+// language catalogue and detection, geo lookup, API keys and usage analytics. It uses the standard library only.
 //
 //	client := kasa.NewClient(kasa.WithAPIKey(os.Getenv("KASA_API_KEY")), kasa.WithBaseURL("https://kasa.example"))
 //	session, err := client.Chat.Sessions.Create(ctx, kasa.SessionCreateParams{PersonaID: "nana", Title: "Kumasi"})

@@ -23,6 +23,12 @@ const (
 	CodeQuotaExceeded = "quota_exceeded"
 	// CodeUpstreamUnavailable is the Code of a 503 (or of an error event in a stream): no AI provider could answer.
 	CodeUpstreamUnavailable = "upstream_unavailable"
+	// CodeWaitTimeout is the Code of an error returned when a wait (Video.Wait) ran out of time before the job
+	// ended.
+	CodeWaitTimeout = "wait_timeout"
+	// CodeVideoNotReady is the Code of an error returned by Video.Download for a job that has no video (it has not
+	// succeeded).
+	CodeVideoNotReady = "video_not_ready"
 )
 
 // Sentinels to test a failure's kind with errors.Is, e.g. errors.Is(err, kasa.ErrNotFound). Every error the
@@ -54,6 +60,10 @@ var (
 	ErrTimeout = errors.New("kasa: timed out")
 	// ErrStream matches a streamed answer that stopped before its closing event.
 	ErrStream = errors.New("kasa: stream broke off")
+	// ErrWaitTimeout matches a wait (Video.Wait) that ran out of time before the job ended.
+	ErrWaitTimeout = errors.New("kasa: the wait ran out of time")
+	// ErrVideoNotReady matches Video.Download of a job that has no video yet.
+	ErrVideoNotReady = errors.New("kasa: the video is not ready")
 )
 
 // APIError is a failed call to the Kasa API: every error the client returns for a call (except the caller's own
@@ -119,14 +129,22 @@ func (e *APIError) Is(target error) bool {
 	case ErrServiceUnavailable:
 		return e.Status >= 502 && e.Status <= 504
 	case ErrConnection:
-		return e.Status == 0
+		return e.Status == 0 && !waitOutcome(e.Code)
 	case ErrTimeout:
 		return e.Status == 0 && e.Code == CodeTimeout
 	case ErrStream:
 		return e.Status == 0 && e.Code == CodeStreamError
+	case ErrWaitTimeout:
+		return e.Status == 0 && e.Code == CodeWaitTimeout
+	case ErrVideoNotReady:
+		return e.Status == 0 && e.Code == CodeVideoNotReady
 	}
 	return false
 }
+
+// waitOutcome reports whether a code is one of the client's own answers about a video job (status 0, like a
+// failure without an answer, but the answers came: the job was not done, or had no video).
+func waitOutcome(code string) bool { return code == CodeWaitTimeout || code == CodeVideoNotReady }
 
 // FieldError is one wrong field of a request the API refused with 400 validation_failed.
 type FieldError struct {
@@ -221,6 +239,28 @@ func (e *ConnectionError) Unwrap() []error {
 
 // Timeout reports whether the answer did not come within the client's timeout.
 func (e *ConnectionError) Timeout() bool { return e.Code == CodeTimeout }
+
+// WaitTimeoutError is a wait (Video.Wait) that ran out of time before the job ended (Status 0, CodeWaitTimeout).
+// The job goes on being made: Job is the last state read, to wait again or look later.
+type WaitTimeoutError struct {
+	*APIError
+	// Job is the job as last read (its Status and Progress); nil when the time ran out before the first read.
+	Job *VideoJob
+}
+
+// Unwrap gives the APIError.
+func (e *WaitTimeoutError) Unwrap() error { return e.APIError }
+
+// VideoNotReadyError is Video.Download of a job that has no video (Status 0, CodeVideoNotReady): it has not
+// succeeded yet, or it failed. Nothing was sent.
+type VideoNotReadyError struct {
+	*APIError
+	// Job is the job given.
+	Job *VideoJob
+}
+
+// Unwrap gives the APIError.
+func (e *VideoNotReadyError) Unwrap() error { return e.APIError }
 
 func newConnectionError(code, message, requestID string, cause error) *ConnectionError {
 	return &ConnectionError{

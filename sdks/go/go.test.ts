@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
 import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
+import { isolatedRunSettings, startPlanControl, type PlanControl } from '../../tests/support/planControl';
 import { startPlatform, type RunningPlatform } from '../../tests/support/platform';
 
 /**
@@ -11,10 +12,13 @@ import { startPlatform, type RunningPlatform } from '../../tests/support/platfor
  * `go test` (unit tests and integration tests) and fails with go's output when any Go test fails.
  *
  * The Go integration tests read the platform's address from KASA_BASE_URL (without it they skip, so that a plain
- * `go test ./...` in sdks/go runs the unit tests alone) and set the fake provider's behaviour (a long reply, an
- * endless one) through KASA_FAKE_PROVIDER_URL. Here both are always set, and a skipped test fails the suite.
+ * `go test ./...` in sdks/go runs the unit tests alone), set the fake provider's behaviour (a long reply, an endless
+ * one) through KASA_FAKE_PROVIDER_URL, and move a new account to the Enterprise plan (sold by the sales team, not the
+ * checkout) for the video tests through KASA_PLAN_CONTROL_URL, a control here that sets the plan in auth's database.
+ * Here all three are always set, and a skipped test fails the suite.
  */
 const SDK_DIR = __dirname;
+const isolation = isolatedRunSettings('go');
 
 /** `go` from PATH, else where the official archive installs it. */
 function goBinary(): string {
@@ -93,17 +97,20 @@ function report(run: GoTestRun): string {
 let platform: RunningPlatform;
 let provider: FakeOpenAI;
 let control: FakeProviderControl;
+let planControl: PlanControl;
 
 beforeAll(async () => {
   provider = await new FakeOpenAI().start();
   control = await startFakeProviderControl(provider);
-  platform = await startPlatform(fakeProviderEnv(provider));
+  platform = await startPlatform({ ...fakeProviderEnv(provider), ...isolation });
+  planControl = await startPlanControl(isolation);
 }, 120_000);
 
 afterAll(async () => {
   await platform?.stop();
   await provider?.stop();
   await control?.stop();
+  await planControl?.stop();
 });
 
 it('passes the Go SDK’s unit and integration tests against the platform', async () => {
@@ -112,6 +119,7 @@ it('passes the Go SDK’s unit and integration tests against the platform', asyn
   const run = await runGoTest(only, {
     KASA_BASE_URL: platform.baseUrl,
     KASA_FAKE_PROVIDER_URL: control.url,
+    KASA_PLAN_CONTROL_URL: planControl.url,
     // The tests choose their credentials; a key of the developer's environment must not leak into them.
     KASA_API_KEY: '',
   });

@@ -16,9 +16,10 @@ import (
 	kasa "github.com/kasa-ai/kasa-go"
 )
 
-// The integration tests (TestPlatform...) run against the built platform: KASA_BASE_URL is its address and
-// KASA_FAKE_PROVIDER_URL a control of the fake AI provider it calls (sdks/go/go.test.ts starts both, in npm test).
-// Without KASA_BASE_URL they are skipped, so that `go test ./...` in this folder runs the unit tests alone.
+// The integration tests (TestPlatform...) run against the built platform: KASA_BASE_URL is its address,
+// KASA_FAKE_PROVIDER_URL a control of the fake AI provider it calls, and KASA_PLAN_CONTROL_URL a control that moves an
+// account to the Enterprise plan (sold by the sales team, not the checkout); sdks/go/go.test.ts starts all three, in
+// npm test. Without KASA_BASE_URL they are skipped, so that `go test ./...` in this folder runs the unit tests alone.
 
 // defaultText is what the fake provider answers unless a test says otherwise.
 const defaultText = "Hello from the fake provider."
@@ -106,6 +107,37 @@ func (p *platform) pro() *kasa.Client {
 		p.t.Fatalf("checkout: %d %s", resp.StatusCode, raw)
 	}
 	client.SetToken(body.Token)
+	return client
+}
+
+// enterprise is a client signed in as a new person on the Enterprise plan: the plan control sets the plan, then the
+// person signs in again, so that the token carries it.
+func (p *platform) enterprise() *kasa.Client {
+	p.t.Helper()
+	control := os.Getenv("KASA_PLAN_CONTROL_URL")
+	if control == "" {
+		p.t.Fatal("KASA_PLAN_CONTROL_URL is not set: run the integration tests with `npx jest sdks/go`")
+	}
+	who := newPerson(p.t)
+	client := p.client()
+	if _, err := client.Auth.Register(p.ctx(), who.register()); err != nil {
+		p.t.Fatalf("register: %v", err)
+	}
+	data, _ := json.Marshal(map[string]string{"email": who.email, "plan": "enterprise"})
+	req, _ := http.NewRequestWithContext(p.ctx(), http.MethodPut, control+"/plan", bytes.NewReader(data))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		p.t.Fatalf("the plan control answered %d", resp.StatusCode)
+	}
+	login, err := client.Auth.Login(p.ctx(), kasa.LoginParams{Email: who.email, Password: who.password})
+	if err != nil || login.User.SubscriptionTier != "enterprise" {
+		p.t.Fatalf("signing in again: %+v %v", login, err)
+	}
 	return client
 }
 

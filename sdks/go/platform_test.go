@@ -380,6 +380,48 @@ func TestPlatformAResumableReplyGoesOnAfterHangingUpAndIsFollowedAgain(t *testin
 	eventually(t, "the provider call to be cancelled", 10*time.Second, p.provider.hungUp)
 }
 
+func TestPlatformResumingAFinishedReplyGivesItAtOnceAndAnUnknownOneIsA404(t *testing.T) {
+	p := onPlatform(t)
+	client := p.signedIn()
+	session := must(client.Chat.Sessions.Create(p.ctx(), kasa.SessionCreateParams{PersonaID: "ticha", Title: "Done already"}))(t)
+	reply := must(client.Chat.Messages.Send(p.ctx(), session.ID, kasa.MessageParams{Content: "What is 2 + 2?"}))(t)
+
+	followed := must(client.Chat.Messages.Resume(p.ctx(), session.ID, reply.ID))(t)
+	defer followed.Close()
+	var events []kasa.ReplyEvent
+	for followed.Next() {
+		events = append(events, followed.Event())
+	}
+	if err := followed.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 3 {
+		t.Fatalf("events %#v", events)
+	}
+	if meta, ok := events[0].(*kasa.MetaEvent); !ok || meta.AssistantMessageID != reply.ID || meta.UserMessageID != reply.UserMessageID {
+		t.Fatalf("first event %#v", events[0])
+	}
+	if tokens := tokensOf(events); len(tokens) != 1 || tokens[0] != defaultText {
+		t.Fatalf("tokens %q", tokens)
+	}
+	if done, ok := events[2].(*kasa.DoneEvent); !ok || done.Message.ID != reply.ID || done.Message.Status != kasa.StatusComplete {
+		t.Fatalf("last event %#v", events[2])
+	}
+	again := must(client.Chat.Messages.Resume(p.ctx(), session.ID, reply.ID))(t)
+	if final := must(again.FinalMessage())(t); final.ID != reply.ID || final.Content != defaultText {
+		t.Fatalf("final %+v", final)
+	}
+
+	_, err := client.Chat.Messages.Resume(p.ctx(), session.ID, unknownSession)
+	if notFound := expectError[*kasa.NotFoundError](t, err); notFound.Status != 404 || notFound.Code != "not_found" {
+		t.Fatalf("%+v", notFound.APIError)
+	}
+	_, err = client.Chat.Messages.Resume(p.ctx(), session.ID, "not-an-id")
+	if bad := expectError[*kasa.BadRequestError](t, err); bad.Code != "validation_failed" {
+		t.Fatalf("%+v", bad.APIError)
+	}
+}
+
 // The OpenAI-compatible API.
 
 func TestPlatformCompletesWholeAndStreamedAndListsTheModels(t *testing.T) {

@@ -91,6 +91,45 @@ type MessagePage struct {
 	NextCursor string `json:"nextCursor"`
 }
 
+// ConversationShare is a conversation's read-only link: Path ("/share/<token>") on the site's origin.
+type ConversationShare struct {
+	// Token is the link's only secret (22 URL-safe characters).
+	Token     string `json:"token"`
+	Path      string `json:"path"`
+	SessionID string `json:"sessionId"`
+	// MessageCount is the messages a reader sees: those written up to SharedAt (sharing again moves it to now).
+	MessageCount int       `json:"messageCount"`
+	SharedAt     time.Time `json:"sharedAt"`
+}
+
+// Message is a message as a shared conversation shows it: who wrote it, what, and when.
+type Message struct {
+	ID string `json:"id"`
+	// Role is "user" or "assistant".
+	Role      string    `json:"role"`
+	Content   string    `json:"content"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// SharedPersona is the persona of a shared conversation.
+type SharedPersona struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Avatar string `json:"avatar,omitempty"`
+	Color  string `json:"color,omitempty"`
+}
+
+// SharedConversation is what anyone with the link reads: the conversation as it was when last shared, nothing
+// about its owner.
+type SharedConversation struct {
+	Title    string        `json:"title"`
+	Persona  SharedPersona `json:"persona"`
+	SharedAt time.Time     `json:"sharedAt"`
+	Messages []Message     `json:"messages"`
+	// Truncated is true when older messages were left out (a shared page shows at most the latest 200).
+	Truncated bool `json:"truncated"`
+}
+
 // ChatMessage is a message of /v1/chat/completions, in OpenAI's shape. Content is a string, or a list of content
 // parts ([]map[string]any{{"type": "text", "text": "..."}}).
 type ChatMessage struct {
@@ -422,6 +461,50 @@ type AnalyticsSession struct {
 	MessageCount int64     `json:"messageCount"`
 	// LastMessageAt is nil for a session without messages.
 	LastMessageAt *time.Time `json:"lastMessageAt"`
+}
+
+// Video job statuses (VideoJob.Status): queued, then running, then succeeded or failed.
+const (
+	VideoQueued    = "queued"
+	VideoRunning   = "running"
+	VideoSucceeded = "succeeded"
+	VideoFailed    = "failed"
+)
+
+// VideoJob is a video being made from a prompt (Enterprise), or made.
+type VideoJob struct {
+	// ID is 22 URL-safe characters.
+	ID string `json:"id"`
+	// Status is VideoQueued, VideoRunning, VideoSucceeded or VideoFailed.
+	Status string `json:"status"`
+	// Progress is 0 to 100.
+	Progress int    `json:"progress"`
+	Prompt   string `json:"prompt"`
+	Language string `json:"language"`
+	Voice    string `json:"voice,omitempty"`
+	// Renderer is what makes the video: "offline" (speech and caption frames made on the server) or a hosted model.
+	Renderer string `json:"renderer"`
+	// Captions is "burned-in" or "subtitle-track", once rendering started.
+	Captions string `json:"captions,omitempty"`
+	// VideoURL is where to fetch the MP4 once the job succeeded (no credential needed: the address is the secret).
+	VideoURL string `json:"videoUrl,omitempty"`
+	// Duration is the seconds of video, once the job succeeded.
+	Duration float64 `json:"duration,omitempty"`
+	// Error says why the job failed, fit to show.
+	Error     string    `json:"error,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Finished reports whether the job has ended, either way (VideoSucceeded or VideoFailed).
+func (j *VideoJob) Finished() bool { return j.Status == VideoSucceeded || j.Status == VideoFailed }
+
+// VideoFile is a finished video.
+type VideoFile struct {
+	// Data is the MP4's bytes.
+	Data []byte
+	// ContentType is "video/mp4".
+	ContentType string
 }
 
 // dataEnvelope is the {"data": ...} wrapper of the status service's answers.

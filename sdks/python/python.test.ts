@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
 import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
+import { isolatedRunSettings, startPlanControl, type PlanControl } from '../../tests/support/planControl';
 import { startPlatform, type RunningPlatform } from '../../tests/support/platform';
 
 /**
@@ -12,14 +13,18 @@ import { startPlatform, type RunningPlatform } from '../../tests/support/platfor
  * tests and integration tests) with Debian's python3 and fails with pytest's output when any Python test fails.
  *
  * The Python tests set the fake provider's behaviour (a long reply, an endless one) and read whether the platform
- * hung up on it through a small control server (tests/support/fakeProviderControl.ts, at KASA_FAKE_PROVIDER_URL).
+ * hung up on it through a small control server (tests/support/fakeProviderControl.ts, at KASA_FAKE_PROVIDER_URL), and
+ * move a new account to the Enterprise plan (sold by the sales team, not the checkout) for the video tests through
+ * KASA_PLAN_CONTROL_URL, a control here that sets the plan in auth's database.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const PYTHON = '/usr/bin/python3';
+const isolation = isolatedRunSettings('python');
 
 let platform: RunningPlatform;
 let provider: FakeOpenAI;
 let control: FakeProviderControl;
+let planControl: PlanControl;
 
 /** How long pytest may run: less than the test's own timeout, so that a hung run is killed and its output shown. */
 const PYTEST_LIMIT_MS = 540_000;
@@ -51,13 +56,15 @@ function runPytest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 beforeAll(async () => {
   provider = await new FakeOpenAI().start();
   control = await startFakeProviderControl(provider);
-  platform = await startPlatform(fakeProviderEnv(provider));
+  platform = await startPlatform({ ...fakeProviderEnv(provider), ...isolation });
+  planControl = await startPlanControl(isolation);
 }, 120_000);
 
 afterAll(async () => {
   await platform?.stop();
   await provider?.stop();
   await control?.stop();
+  await planControl?.stop();
 });
 
 it('passes the Python SDK’s unit and integration tests against the platform', async () => {
@@ -69,6 +76,7 @@ it('passes the Python SDK’s unit and integration tests against the platform', 
     const { code, output } = await runPytest([`--junitxml=${report}`, ...only], {
       KASA_BASE_URL: platform.baseUrl,
       KASA_FAKE_PROVIDER_URL: control.url,
+      KASA_PLAN_CONTROL_URL: planControl.url,
     });
     if (code !== 0) {
       const logs = platform.logs.slice(-30).join('\n');

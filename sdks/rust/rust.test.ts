@@ -1,15 +1,11 @@
-import { connectDatabase, createLogger } from '@kasa/service-kit';
-import type { Connection } from 'mongoose';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
 import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
-import { deleteQueues, startPlatform, type RunningPlatform } from '../../tests/support/platform';
+import { isolatedRunSettings, startPlanControl, type PlanControl } from '../../tests/support/planControl';
+import { startPlatform, type RunningPlatform } from '../../tests/support/platform';
 
 /**
  * The Rust SDK (crate `kasa`, sdks/rust) against the built platform: this suite starts the gateway and services from
@@ -23,10 +19,7 @@ import { deleteQueues, startPlatform, type RunningPlatform } from '../../tests/s
  * not the checkout) through KASA_PLAN_CONTROL_URL, a control here that sets the plan in auth's database.
  */
 const SDK_DIR = __dirname;
-const run = randomUUID().slice(0, 8);
-const AUTH_DB_NAME = `kasa_auth_rust_${run}`;
-/** A video work queue of this run's own: voice services of other runs on the broker never take its jobs. */
-const VIDEO_QUEUE = `kasa.voice.video.rust-${run}`;
+const isolation = isolatedRunSettings('rust');
 
 /** `cargo` from PATH, else where rustup installs it. */
 function cargoBinary(): string {
@@ -71,54 +64,16 @@ function runCargoTest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: n
   });
 }
 
-/** PUT /plan {email, plan}: sets an account's plan in auth's database (a new sign-in then carries it). */
-function startPlanControl(authDb: Connection): Promise<{ url: string; stop(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.method !== 'PUT' || req.url !== '/plan') return send(404, { message: `No ${req.method} ${req.url}` });
-      const { email, plan } = JSON.parse(raw) as { email: string; plan: string };
-      authDb
-        .collection('users')
-        .updateOne({ email }, { $set: { subscriptionTier: plan } })
-        .then((result) => send(result.matchedCount === 1 ? 200 : 404, { matched: result.matchedCount }))
-        .catch((error: Error) => send(500, { message: error.message }));
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        stop: () => new Promise<void>((done) => server.close(() => done())),
-      }),
-    ),
-  );
-}
-
 let platform: RunningPlatform;
 let provider: FakeOpenAI;
 let control: FakeProviderControl;
-let authDb: Connection;
-let planControl: { url: string; stop(): Promise<void> };
+let planControl: PlanControl;
 
 beforeAll(async () => {
   provider = await new FakeOpenAI().start();
   control = await startFakeProviderControl(provider);
-  platform = await startPlatform({
-    ...fakeProviderEnv(provider),
-    AUTH_DB_NAME,
-    VOICE_VIDEO_QUEUE: VIDEO_QUEUE,
-  });
-  authDb = await connectDatabase({
-    url: process.env.MONGO_URL!,
-    dbName: AUTH_DB_NAME,
-    logger: createLogger({ service: 'rust-sdk-it', version: 'test', level: 'silent' }),
-    maxAttempts: 3,
-  });
-  planControl = await startPlanControl(authDb);
+  platform = await startPlatform({ ...fakeProviderEnv(provider), ...isolation });
+  planControl = await startPlanControl(isolation);
 }, 120_000);
 
 afterAll(async () => {
@@ -126,9 +81,6 @@ afterAll(async () => {
   await provider?.stop();
   await control?.stop();
   await planControl?.stop();
-  await authDb?.dropDatabase().catch(() => undefined);
-  await authDb?.close();
-  await deleteQueues(process.env.AMQP_URL, [VIDEO_QUEUE, `${VIDEO_QUEUE}.dlq`]);
 });
 
 it('passes the Rust SDK’s unit and integration tests against the platform', async () => {

@@ -324,7 +324,7 @@ impl Client {
         Personas { client: self }
     }
 
-    /// Chat sessions: create, list, read, rename, delete.
+    /// Chat sessions: create, list, read, rename, delete, and share as a read-only link.
     pub fn sessions(&self) -> Sessions<'_> {
         Sessions { client: self }
     }

@@ -1,8 +1,9 @@
 //! The Rust SDK of Kasa: an async (tokio) client of the Kasa API.
 //!
 //! Accounts, personas, chat sessions and messages, replies streamed token by token (stopped, or followed again
-//! after a dropped connection), the OpenAI-compatible chat completions (whole or streamed) and models, speech,
-//! videos, the language catalogue and detection, geo lookup, API keys and usage analytics.
+//! after a dropped connection), read-only links to conversations, the OpenAI-compatible chat completions (whole or
+//! streamed) and models, speech, videos, the language catalogue and detection, geo lookup, API keys and usage
+//! analytics.
 //!
 //! ```no_run
 //! use kasa::{Client, MessageParams, ReplyEvent, SessionCreateParams};
@@ -51,5 +52,5 @@ pub use sse::{EventTooLarge, ServerSentEvent, SseDecoder, DEFAULT_MAX_EVENT_BYTE
 pub use stream::{CompletionStream, MetaEvent, ReplyEvent, ReplyStream, StopHandle, TokenEvent};
 pub use types::*;
 
-/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.8.2`).
+/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.9.0`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -143,8 +143,8 @@ impl SessionCreateParams {
     }
 }
 
-/// Chat sessions (conversations with one persona). Only their owner sees them: anyone else gets a
-/// [`NotFound`](crate::ErrorKind::NotFound).
+/// Chat sessions (conversations with one persona), and their read-only links. Only their owner sees them: anyone
+/// else gets a [`NotFound`](crate::ErrorKind::NotFound).
 #[derive(Debug, Clone, Copy)]
 pub struct Sessions<'a> {
     pub(crate) client: &'a Client,
@@ -177,6 +177,35 @@ impl Sessions<'_> {
     /// Removes a session and its messages (`DELETE /api/chat/sessions/:id`).
     pub async fn delete(&self, session_id: &str) -> Result<()> {
         self.client.call_empty(Call::new(Method::DELETE, session_path(session_id))).await
+    }
+
+    /// Makes a read-only link to the conversation as it is now (`POST /api/chat/sessions/:id/share`): `path`
+    /// (`/share/<token>`) opens on the site's origin. Sharing again keeps the link and brings it up to date; a
+    /// conversation without messages is a [`BadRequest`](crate::ErrorKind::BadRequest), someone else's a
+    /// [`NotFound`](crate::ErrorKind::NotFound).
+    pub async fn share(&self, session_id: &str) -> Result<ConversationShare> {
+        // Sharing again keeps the link and only brings it up to date: safe to repeat.
+        self.client.call(Call::post(format!("{}/share", session_path(session_id))).idempotent()).await
+    }
+
+    /// The conversation's link (`GET /api/chat/sessions/:id/share`); a [`NotFound`](crate::ErrorKind::NotFound)
+    /// when it is not shared.
+    pub async fn get_share(&self, session_id: &str) -> Result<ConversationShare> {
+        self.client.call(Call::get(format!("{}/share", session_path(session_id)))).await
+    }
+
+    /// Makes the conversation's link answer 404 from now on (`DELETE /api/chat/sessions/:id/share`); stopping a
+    /// conversation that is not shared is not an error.
+    pub async fn stop_sharing(&self, session_id: &str) -> Result<()> {
+        self.client.call_empty(Call::new(Method::DELETE, format!("{}/share", session_path(session_id)))).await
+    }
+
+    /// A conversation someone shared (`GET /api/chat/shared/:token`), read without an account: the client sends no
+    /// credential for it. Once its owner stops sharing it, or for a token never shared, it is a
+    /// [`NotFound`](crate::ErrorKind::NotFound).
+    pub async fn read_shared(&self, token: &str) -> Result<SharedConversation> {
+        // The token is the only secret the page needs.
+        self.client.call(Call::get(format!("/api/chat/shared/{}", escape(token))).anonymous()).await
     }
 }
 

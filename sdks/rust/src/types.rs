@@ -164,6 +164,52 @@ impl PageParams {
     }
 }
 
+/// A conversation's read-only link: `path` (`/share/<token>`) on the site's origin.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ConversationShare {
+    /// The link's only secret (22 URL-safe characters).
+    pub token: String,
+    pub path: String,
+    pub session_id: String,
+    /// The messages a reader sees: those written up to `shared_at` (sharing again moves it to now).
+    pub message_count: u32,
+    pub shared_at: String,
+}
+
+/// A message as a shared conversation shows it: who wrote it, what, and when.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Message {
+    pub id: String,
+    /// `"user"` or `"assistant"`.
+    pub role: String,
+    pub content: String,
+    pub timestamp: String,
+}
+
+/// The persona of a shared conversation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SharedPersona {
+    pub id: String,
+    pub name: String,
+    pub avatar: Option<String>,
+    pub color: Option<String>,
+}
+
+/// What anyone with the link reads: the conversation as it was when last shared, nothing about its owner.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SharedConversation {
+    pub title: String,
+    pub persona: SharedPersona,
+    pub shared_at: String,
+    pub messages: Vec<Message>,
+    /// True when older messages were left out (a shared page shows at most the latest 200).
+    pub truncated: bool,
+}
+
 /// A message of `/v1/chat/completions`, in OpenAI's shape. `content` is a string, or a list of content parts
 /// (`[{"type": "text", "text": "..."}]`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

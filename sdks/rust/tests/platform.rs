@@ -539,6 +539,106 @@ async fn platform_a_resumable_reply_goes_on_after_hanging_up_and_is_followed_aga
     eventually("the provider call to be cancelled", Duration::from_secs(10), || p.provider_hung_up()).await;
 }
 
+#[tokio::test]
+async fn platform_resuming_a_finished_reply_gives_it_at_once_and_an_unknown_one_is_a_404() {
+    let p = on_platform!();
+    let client = p.signed_in().await;
+    let session = bounded(client.sessions().create(&SessionCreateParams::new("ticha", "Done already"))).await.unwrap();
+    let reply = bounded(client.messages().send(&session.id, &MessageParams::new("What is 2 + 2?"))).await.unwrap();
+
+    let mut followed = bounded(client.messages().resume(&session.id, &reply.id)).await.unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = bounded(followed.next()).await.unwrap() {
+        events.push(event);
+    }
+    assert_eq!(events.len(), 3, "{events:?}");
+    assert!(
+        matches!(&events[0], ReplyEvent::Meta(m) if m.assistant_message_id == reply.id && m.user_message_id == reply.user_message_id),
+        "{:?}",
+        events[0]
+    );
+    assert_eq!(tokens_of(&events), vec![DEFAULT_TEXT.to_string()]);
+    match &events[2] {
+        ReplyEvent::Done(done) => assert_eq!((done.id.as_str(), done.status.as_str()), (reply.id.as_str(), "complete")),
+        other => panic!("last event {other:?}"),
+    }
+    let again = bounded(client.messages().resume(&session.id, &reply.id)).await.unwrap();
+    let last = bounded(again.final_message()).await.unwrap();
+    assert_eq!((last.id.as_str(), last.content.as_str()), (reply.id.as_str(), DEFAULT_TEXT));
+
+    let unknown = bounded(client.messages().resume(&session.id, UNKNOWN_ID)).await.map(|_| ()).unwrap_err();
+    assert_eq!((unknown.kind(), unknown.status(), unknown.code()), (ErrorKind::NotFound, 404, "not_found"));
+    let malformed = bounded(client.messages().resume(&session.id, "not-an-id")).await.map(|_| ()).unwrap_err();
+    assert_eq!((malformed.kind(), malformed.code()), (ErrorKind::BadRequest, "validation_failed"));
+}
+
+// Shared conversations.
+
+#[tokio::test]
+async fn platform_shares_a_conversation_that_anyone_reads_until_its_owner_stops_sharing() {
+    let p = on_platform!();
+    let client = p.signed_in().await;
+    let session = bounded(client.sessions().create(&SessionCreateParams::new("ticha", "Algebra"))).await.unwrap();
+    bounded(client.messages().send(&session.id, &MessageParams::new("What is 2 + 2?"))).await.unwrap();
+
+    let link = bounded(client.sessions().share(&session.id)).await.unwrap();
+    assert!(link.token.len() == 22 && link.token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+    assert_eq!(
+        (link.session_id.as_str(), link.message_count, link.path.clone()),
+        (session.id.as_str(), 2, format!("/share/{}", link.token))
+    );
+    assert_eq!(bounded(client.sessions().get_share(&session.id)).await.unwrap(), link);
+
+    let anyone = p.client();
+    let shared = bounded(anyone.sessions().read_shared(&link.token)).await.unwrap();
+    assert_eq!((shared.title.as_str(), shared.persona.id.as_str(), shared.truncated), ("Algebra", "ticha", false));
+    assert!(!shared.persona.name.is_empty());
+    let texts: Vec<(&str, &str)> = shared.messages.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
+    assert_eq!(texts, vec![("user", "What is 2 + 2?"), ("assistant", DEFAULT_TEXT)]);
+
+    // A message sent after sharing is not shown until the conversation is shared again, under the same link.
+    bounded(client.messages().send(&session.id, &MessageParams::new("And 3 + 3?"))).await.unwrap();
+    assert_eq!(bounded(anyone.sessions().read_shared(&link.token)).await.unwrap().messages.len(), 2);
+    let again = bounded(client.sessions().share(&session.id)).await.unwrap();
+    assert_eq!((again.token.as_str(), again.message_count), (link.token.as_str(), 4));
+    assert!(again.shared_at >= link.shared_at);
+    assert_eq!(bounded(anyone.sessions().read_shared(&link.token)).await.unwrap().messages.len(), 4);
+
+    bounded(client.sessions().stop_sharing(&session.id)).await.unwrap();
+    let gone = bounded(anyone.sessions().read_shared(&link.token)).await.unwrap_err();
+    assert_eq!((gone.kind(), gone.status(), gone.code()), (ErrorKind::NotFound, 404, "not_found"));
+    let unshared = bounded(client.sessions().get_share(&session.id)).await.unwrap_err();
+    assert_eq!(unshared.kind(), ErrorKind::NotFound);
+    // Stopping again is not an error; sharing again makes a new link, and the old one stays dead.
+    bounded(client.sessions().stop_sharing(&session.id)).await.unwrap();
+    let renewed = bounded(client.sessions().share(&session.id)).await.unwrap();
+    assert_ne!(renewed.token, link.token);
+    assert_eq!(bounded(anyone.sessions().read_shared(&link.token)).await.unwrap_err().kind(), ErrorKind::NotFound);
+}
+
+#[tokio::test]
+async fn platform_someone_elses_session_cannot_be_shared_and_an_empty_one_is_a_400() {
+    let p = on_platform!();
+    let (owner, stranger) = (p.signed_in().await, p.signed_in().await);
+    let session = bounded(owner.sessions().create(&SessionCreateParams::new("kasa", "Mine"))).await.unwrap();
+    bounded(owner.messages().send(&session.id, &MessageParams::new("Hello"))).await.unwrap();
+    let link = bounded(owner.sessions().share(&session.id)).await.unwrap();
+
+    let not_found = |result: kasa::Result<()>| assert_eq!(result.unwrap_err().kind(), ErrorKind::NotFound);
+    not_found(bounded(stranger.sessions().share(&session.id)).await.map(|_| ()));
+    not_found(bounded(stranger.sessions().get_share(&session.id)).await.map(|_| ()));
+    not_found(bounded(stranger.sessions().stop_sharing(&session.id)).await);
+    // The stranger's attempts changed nothing: the link still works.
+    assert_eq!(bounded(owner.sessions().read_shared(&link.token)).await.unwrap().title, "Mine");
+
+    let empty = bounded(owner.sessions().create(&SessionCreateParams::new("kasa", "Nothing yet"))).await.unwrap();
+    let refused = bounded(owner.sessions().share(&empty.id)).await.unwrap_err();
+    assert_eq!((refused.kind(), refused.status()), (ErrorKind::BadRequest, 400));
+    for token in ["AAAAAAAAAAAAAAAAAAAAAA", "not a token"] {
+        not_found(bounded(owner.sessions().read_shared(token)).await.map(|_| ()));
+    }
+}
+
 // The OpenAI-compatible API.
 
 #[tokio::test]

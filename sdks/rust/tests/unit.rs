@@ -480,3 +480,101 @@ async fn synthesize_gives_the_audio_and_fetches_a_stored_copy_without_the_creden
     assert_eq!(sent[2].path, "/api/voice/audio/a1");
     assert_eq!(sent[2].header("authorization"), None, "the stored copy is fetched without the key");
 }
+
+// Shared conversations.
+
+const SHARE_TOKEN: &str = "Tt_-0123456789abcdefgh";
+
+fn share_json() -> serde_json::Value {
+    json!({
+        "token": SHARE_TOKEN, "path": format!("/share/{SHARE_TOKEN}"), "sessionId": SESSION,
+        "messageCount": 2, "sharedAt": "2026-11-24T09:30:00.000Z"
+    })
+}
+
+fn share_server() -> impl Fn(&fake::Request, usize) -> Reply + Send + Sync + 'static {
+    |request, _| {
+        if request.path.starts_with("/api/chat/shared/") {
+            return Reply::json(
+                200,
+                json!({
+                    "title": "Algebra", "persona": {"id": "ticha", "name": "Ticha", "color": "#0a7"},
+                    "sharedAt": "2026-11-24T09:30:00.000Z", "truncated": false,
+                    "messages": [
+                        {"id": "m1", "role": "user", "content": "What is 2 + 2?", "timestamp": "2026-11-24T09:29:00.000Z"},
+                        {"id": "m2", "role": "assistant", "content": "4", "timestamp": "2026-11-24T09:29:01.000Z"}
+                    ]
+                }),
+            );
+        }
+        match request.method.as_str() {
+            "DELETE" => Reply::new(204, &[], ""),
+            "POST" => Reply::json(201, share_json()),
+            _ => Reply::json(200, share_json()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_owner_shares_reads_the_link_and_stops_sharing_with_the_credential() {
+    let server = Server::start(share_server()).await;
+    let client = server.client().token("owner-token").build().unwrap();
+    let link = client.sessions().share("../s 1").await.unwrap();
+    assert_eq!(
+        link,
+        kasa::ConversationShare {
+            token: SHARE_TOKEN.into(),
+            path: format!("/share/{SHARE_TOKEN}"),
+            session_id: SESSION.into(),
+            message_count: 2,
+            shared_at: "2026-11-24T09:30:00.000Z".into(),
+        }
+    );
+    assert_eq!(client.sessions().get_share("s1").await.unwrap(), link);
+    client.sessions().stop_sharing("s1").await.unwrap();
+    let sent = server.requests();
+    let calls: Vec<String> = sent.iter().map(|r| format!("{} {}", r.method, r.path)).collect();
+    assert_eq!(
+        calls,
+        vec![
+            "POST /api/chat/sessions/..%2Fs%201/share",
+            "GET /api/chat/sessions/s1/share",
+            "DELETE /api/chat/sessions/s1/share"
+        ]
+    );
+    assert!(sent.iter().all(|r| r.header("authorization") == Some("Bearer owner-token")));
+    // Sharing again creates nothing: it is retried without an Idempotency-Key.
+    assert_eq!(sent[0].header("idempotency-key"), None);
+}
+
+#[tokio::test]
+async fn reads_a_shared_conversation_without_sending_the_credential() {
+    let server = Server::start(share_server()).await;
+    let client = server.client().api_key("ksk_secret").build().unwrap();
+    let shared = client.sessions().read_shared(SHARE_TOKEN).await.unwrap();
+    assert_eq!((shared.title.as_str(), shared.persona.id.as_str(), shared.truncated), ("Algebra", "ticha", false));
+    assert_eq!(shared.persona.color.as_deref(), Some("#0a7"));
+    assert_eq!(shared.persona.avatar, None);
+    let texts: Vec<(&str, &str)> = shared.messages.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
+    assert_eq!(texts, vec![("user", "What is 2 + 2?"), ("assistant", "4")]);
+    client.sessions().read_shared("a/b?c").await.unwrap();
+    let sent = server.requests();
+    assert_eq!(sent[0].path, format!("/api/chat/shared/{SHARE_TOKEN}"));
+    assert_eq!(sent[0].header("authorization"), None, "the shared page is read without the key");
+    assert_eq!(sent[1].path, "/api/chat/shared/a%2Fb%3Fc");
+}
+
+#[tokio::test]
+async fn sharing_is_retried_after_a_503_and_a_stopped_link_is_not_found() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::error(503, "upstream_unavailable", "Chat is unavailable", &[]),
+        1 => Reply::json(200, share_json()),
+        _ => Reply::error(404, "not_found", "This shared conversation does not exist", &[]),
+    })
+    .await;
+    let client = server.client().token("t").build().unwrap();
+    assert_eq!(client.sessions().share("s1").await.unwrap().token, SHARE_TOKEN);
+    let gone = client.sessions().read_shared(SHARE_TOKEN).await.unwrap_err();
+    assert_eq!((gone.kind(), gone.status(), gone.code()), (ErrorKind::NotFound, 404, "not_found"));
+    assert_eq!(server.requests().len(), 3);
+}

@@ -1,5 +1,5 @@
-"""The Python SDK of Kasa: accounts, personas, chat with streamed replies, the OpenAI-compatible API, speech,
-languages, geo lookup and API keys."""
+"""The Python SDK of Kasa: accounts, personas, chat with streamed (and resumable) replies and shared conversations,
+the OpenAI-compatible API, speech, videos, languages, geo lookup and API keys."""
 
 from ._client import DEFAULT_BASE_URL, AsyncKasa, Kasa
 from ._errors import (
@@ -15,6 +15,8 @@ from ._errors import (
     ServerError,
     ServiceUnavailableError,
     StreamError,
+    VideoNotReadyError,
+    WaitTimeoutError,
 )
 from ._retry import RetryPolicy, parse_retry_after
 from ._sse import ServerSentEvent, SSEDecoder, aiter_events, iter_events
@@ -38,24 +40,31 @@ from ._types import (
     ChatCompletion,
     ChatCompletionChunk,
     ChatMessage,
+    ConversationShare,
     CreatedApiKey,
     DetectedLanguage,
     DetectHints,
     GeoLookup,
     Language,
     LanguageList,
+    Message,
     MessagePage,
     ModelList,
     Persona,
     Session,
     SessionPage,
     SessionWithMessages,
+    SharedConversation,
+    SharedPersona,
     StoredMessage,
     Synthesis,
     User,
+    VideoJob,
+    VideoJobStatus,
     Voice,
 )
 from ._version import __version__
+from .resources.video import VideoFile
 from .resources.voice import Audio
 
 __all__ = [
@@ -76,6 +85,7 @@ __all__ = [
     "ChatCompletionStream",
     "ChatMessage",
     "ConflictError",
+    "ConversationShare",
     "CreatedApiKey",
     "DetectHints",
     "DetectedLanguage",
@@ -88,6 +98,7 @@ __all__ = [
     "KasaTimeoutError",
     "Language",
     "LanguageList",
+    "Message",
     "MessagePage",
     "MetaEvent",
     "ModelList",
@@ -105,12 +116,19 @@ __all__ = [
     "Session",
     "SessionPage",
     "SessionWithMessages",
+    "SharedConversation",
+    "SharedPersona",
     "StoredMessage",
     "StreamError",
     "Synthesis",
     "TokenEvent",
     "User",
+    "VideoFile",
+    "VideoJob",
+    "VideoJobStatus",
+    "VideoNotReadyError",
     "Voice",
+    "WaitTimeoutError",
     "__version__",
     "aiter_events",
     "iter_events",

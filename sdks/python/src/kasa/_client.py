@@ -18,6 +18,7 @@ from .resources.completions import AsyncCompletions, Completions
 from .resources.geo import AsyncGeo, Geo
 from .resources.languages import AsyncLanguages, Languages
 from .resources.personas import AsyncPersonas, Personas
+from .resources.video import AsyncVideos, Videos
 from .resources.voice import AsyncVoices, Voices
 
 DEFAULT_BASE_URL = "http://localhost:8080"
@@ -141,6 +142,7 @@ class Kasa:
         self.chat = Chat(transport)
         self.completions = Completions(transport)
         self.voice = Voices(transport)
+        self.video = Videos(transport)
         self.languages = Languages(transport)
         self.geo = Geo(transport)
         self.api_keys = ApiKeys(transport)
@@ -224,6 +226,7 @@ class AsyncKasa:
         self.chat = AsyncChat(transport)
         self.completions = AsyncCompletions(transport)
         self.voice = AsyncVoices(transport)
+        self.video = AsyncVideos(transport)
         self.languages = AsyncLanguages(transport)
         self.geo = AsyncGeo(transport)
         self.api_keys = AsyncApiKeys(transport)

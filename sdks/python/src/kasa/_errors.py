@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from ._retry import retry_after_seconds
+from ._types import VideoJob
 
 #: ``code`` of an error raised when no HTTP answer arrived at all (DNS, a refused or dropped connection).
 NETWORK_ERROR = "network_error"
@@ -18,6 +19,10 @@ TIMEOUT = "timeout"
 STREAM_ERROR = "stream_error"
 #: ``code`` of a 429 whose monthly quota is used up: waiting a minute will not help.
 QUOTA_EXCEEDED = "quota_exceeded"
+#: ``code`` of an error raised when a wait (``video.wait``) ran out of time before what it waited for happened.
+WAIT_TIMEOUT = "wait_timeout"
+#: ``code`` of an error raised by ``video.download`` for a job that has no video (it has not succeeded).
+VIDEO_NOT_READY = "video_not_ready"
 
 
 class KasaError(Exception):
@@ -122,6 +127,24 @@ class StreamError(KasaConnectionError):
 
     def __init__(self, message: str, **kwargs: Any) -> None:
         super().__init__(message, code=STREAM_ERROR, **kwargs)
+
+
+class WaitTimeoutError(KasaError):
+    """A wait (``video.wait``) ran out of time before the job ended (status 0, ``wait_timeout``). The job goes on
+    being made: ``job`` is the last state read (its ``status`` and ``progress``), to wait again or look later."""
+
+    def __init__(self, message: str, *, job: VideoJob, **kwargs: Any) -> None:
+        super().__init__(message, status=0, code=WAIT_TIMEOUT, **kwargs)
+        self.job = job
+
+
+class VideoNotReadyError(KasaError):
+    """``video.download`` of a job that has no video yet, or failed (status 0, ``video_not_ready``); nothing was
+    sent. ``job`` is the job given."""
+
+    def __init__(self, message: str, *, job: VideoJob, **kwargs: Any) -> None:
+        super().__init__(message, status=0, code=VIDEO_NOT_READY, **kwargs)
+        self.job = job
 
 
 def _code_for_status(status: int) -> str:

@@ -8,6 +8,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 SubscriptionTier = Literal["free", "pro", "enterprise"]
 ApiKeyScope = Literal["chat", "voice", "analytics"]
 MessageStatus = Literal["streaming", "complete", "stopped", "failed"]
+VideoJobStatus = Literal["queued", "running", "succeeded", "failed"]
 LanguageCapability = Literal["detect", "chat", "speak", "listen", "translate"]
 
 
@@ -76,6 +77,45 @@ class MessagePage(TypedDict):
 
     messages: list[StoredMessage]
     nextCursor: str | None
+
+
+class ConversationShare(TypedDict):
+    """A conversation's read-only link: ``path`` (``/share/<token>``) on the site's origin."""
+
+    #: 22 URL-safe characters: the link's only secret.
+    token: str
+    path: str
+    sessionId: str
+    #: Messages a reader sees: those written up to ``sharedAt`` (sharing again moves it to now).
+    messageCount: int
+    sharedAt: str
+
+
+class Message(TypedDict):
+    """A message as a shared conversation shows it: who wrote it, what, and when."""
+
+    id: str
+    role: Literal["user", "assistant"]
+    content: str
+    timestamp: str
+
+
+class SharedPersona(TypedDict):
+    id: str
+    name: str
+    avatar: NotRequired[str]
+    color: NotRequired[str]
+
+
+class SharedConversation(TypedDict):
+    """What anyone with the link reads: the conversation as it was when last shared, nothing about its owner."""
+
+    title: str
+    persona: SharedPersona
+    sharedAt: str
+    messages: list[Message]
+    #: True when older messages were left out (a shared page shows at most the latest 200).
+    truncated: bool
 
 
 class ChatMessage(TypedDict):
@@ -261,3 +301,29 @@ class CreatedApiKey(TypedDict):
     secret: str
     key: ApiKey
     message: str
+
+
+class VideoJob(TypedDict):
+    """A video being made from a prompt (Enterprise), or made: ``queued``, then ``running``, then ``succeeded``
+    (with ``videoUrl`` and ``duration``) or ``failed`` (with ``error``)."""
+
+    #: 22 URL-safe characters.
+    id: str
+    status: VideoJobStatus
+    #: 0 to 100.
+    progress: int
+    prompt: str
+    language: str
+    voice: NotRequired[str]
+    #: What makes the video: ``offline`` (speech and caption frames made on the server) or a hosted video model.
+    renderer: str
+    #: Captions drawn on the frames, or a subtitle track beside plain frames; set once rendering starts.
+    captions: NotRequired[Literal["burned-in", "subtitle-track"]]
+    #: Where to fetch the MP4 once the job succeeded (no credential needed: the address itself is the secret).
+    videoUrl: NotRequired[str]
+    #: Seconds of video, once the job succeeded.
+    duration: NotRequired[float]
+    #: Why the job failed, fit to show.
+    error: NotRequired[str]
+    createdAt: str
+    updatedAt: str

@@ -1,4 +1,5 @@
-"""The fixtures of the integration tests: the platform, the fake provider, and signed-in clients."""
+"""The fixtures of the integration tests: the platform, the fake provider, and signed-in clients (on the Free, Pro
+and Enterprise plans)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import httpx
 import pytest
 
 from kasa import Kasa
-from platform_support import DEFAULT_TEXT, FakeProvider, new_person, required_env
+from platform_support import DEFAULT_TEXT, FakeProvider, new_person, required_env, set_plan
 
 
 @pytest.fixture(scope="session")
@@ -62,3 +63,25 @@ def pro(client: Kasa, base_url: str) -> Kasa:
     assert body["user"]["subscriptionTier"] == "pro"
     client.set_token(body["token"])
     return client
+
+
+@pytest.fixture
+def enterprise(base_url: str) -> Iterator[Callable[[], Kasa]]:
+    """Makes clients signed in as new people on the Enterprise plan: the plan is set by the suite's plan control,
+    then the person signs in again, so that the token carries it."""
+    control = required_env("KASA_PLAN_CONTROL_URL")
+    clients: list[Kasa] = []
+
+    def make() -> Kasa:
+        client = Kasa(base_url=base_url)
+        clients.append(client)
+        person = new_person()
+        client.auth.register(**person)
+        set_plan(control, person["email"], "enterprise")
+        login = client.auth.login(email=person["email"], password=person["password"])
+        assert login["user"]["subscriptionTier"] == "enterprise"
+        return client
+
+    yield make
+    for client in clients:
+        client.close()

@@ -1,6 +1,7 @@
 """What the integration tests share: the platform's address (KASA_BASE_URL, set by sdks/python/python.test.ts,
-which starts the built platform), the fake AI provider's controls (KASA_FAKE_PROVIDER_URL), new people, and a
-way to wait for a state."""
+which starts the built platform), the fake AI provider's controls (KASA_FAKE_PROVIDER_URL), the plan control
+(KASA_PLAN_CONTROL_URL: Enterprise is sold by the sales team, not the checkout), new people, and a way to wait for a
+state."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ class FakeProvider:
 
     def _set(self, mode: dict[str, Any]) -> None:
         self._http.put("/mode", json=mode).raise_for_status()
+
+
+def set_plan(control_url: str, email: str, plan: str) -> None:
+    """Moves an account to ``plan`` in auth's database; a new sign-in then carries it."""
+    response = httpx.put(f"{control_url}/plan", json={"email": email, "plan": plan}, timeout=10)
+    assert response.status_code == 200, f"the plan control answered {response.status_code}: {response.text}"
 
 
 def new_person() -> dict[str, str]:

@@ -207,3 +207,57 @@ def test_the_async_client_streams_to_the_end_and_stops(base_url: str, provider: 
     assert "".join(tokens_of(whole)) == "Maakye, me nua"
     assert isinstance(whole[-1], DoneEvent) and whole[-1].message["status"] == "complete"
     assert isinstance(stopped[-1], DoneEvent) and stopped[-1].message["status"] == "stopped"
+
+
+def test_resuming_a_finished_reply_gives_it_at_once_and_an_unknown_one_is_a_404(client: Kasa) -> None:
+    session = client.chat.sessions.create(persona_id="ticha", title="Done already")
+    reply = client.chat.messages.send(session["id"], "What is 2 + 2?")
+
+    with client.chat.messages.resume(session["id"], reply["id"]) as followed:
+        events = list(followed)
+    assert [event.type for event in events] == ["meta", "token", "done"]
+    assert isinstance(events[0], MetaEvent) and events[0].user_message_id == reply["userMessageId"]
+    assert tokens_of(events) == [DEFAULT_TEXT]
+    done = events[2]
+    assert isinstance(done, DoneEvent)
+    assert (done.message["id"], done.message["status"], done.message["content"]) == (reply["id"], "complete", DEFAULT_TEXT)
+    assert client.chat.messages.resume(session["id"], reply["id"]).final_message()["id"] == reply["id"]
+
+    with pytest.raises(kasa.NotFoundError) as unknown:
+        client.chat.messages.resume(session["id"], UNKNOWN_SESSION)
+    assert (unknown.value.status, unknown.value.code) == (404, "not_found")
+    with pytest.raises(kasa.BadRequestError) as malformed:
+        client.chat.messages.resume(session["id"], "not-an-id")
+    assert malformed.value.code == "validation_failed"
+
+
+def test_the_async_client_follows_a_resumable_reply_again(base_url: str, provider: FakeProvider) -> None:
+    words = " ".join(f"word{i}" for i in range(1, 31))
+    provider.answer(words, delay_ms=50)
+
+    async def run() -> list[ReplyEvent]:
+        async with AsyncKasa(base_url=base_url) as client:
+            from platform_support import new_person
+
+            await client.auth.register(**new_person())
+            session = await client.chat.sessions.create(persona_id="kasa", title="Async resume")
+            first = await client.chat.messages.stream(session["id"], "Tell me a story", resumable=True)
+            seen: list[ReplyEvent] = []
+            async with first:
+                async for event in first:
+                    seen.append(event)
+                    if len(tokens_of(seen)) == 3:
+                        break
+            assert "".join(tokens_of(seen)) == "word1 word2 word3"
+            message_id = first.assistant_message_id
+            assert message_id is not None
+            async with await client.chat.messages.resume(session["id"], message_id) as followed:
+                return [event async for event in followed]
+
+    events = asyncio.run(run())
+    tokens = tokens_of(events)
+    # The text so far first (it was still being written), then the rest; nothing lost or repeated.
+    assert tokens[0].startswith("word1 word2 word3") and len(tokens) > 1
+    assert "".join(tokens) == words
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and (done.message["status"], done.message["content"]) == ("complete", words)

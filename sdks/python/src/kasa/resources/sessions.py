@@ -1,11 +1,13 @@
-"""Chat sessions (conversations with one persona). Only their owner sees them: anyone else gets a 404."""
+"""Chat sessions (conversations with one persona), and their read-only links. Only their owner sees them: anyone
+else gets a 404."""
 
 from __future__ import annotations
 
 from typing import cast
+from urllib.parse import quote
 
 from .._http import AsyncTransport, Request, SyncTransport
-from .._types import Session, SessionPage, SessionWithMessages
+from .._types import ConversationShare, Session, SessionPage, SessionWithMessages, SharedConversation
 from ._paths import session_path
 
 
@@ -31,6 +33,24 @@ def _delete(session_id: str) -> Request:
     return Request("DELETE", session_path(session_id))
 
 
+def _share(session_id: str) -> Request:
+    # Sharing again keeps the link and only brings it up to date: safe to repeat.
+    return Request("POST", f"{session_path(session_id)}/share", idempotent=True)
+
+
+def _get_share(session_id: str) -> Request:
+    return Request("GET", f"{session_path(session_id)}/share")
+
+
+def _stop_sharing(session_id: str) -> Request:
+    return Request("DELETE", f"{session_path(session_id)}/share")
+
+
+def _read_shared(token: str) -> Request:
+    # The token is the only secret the page needs: no credential is sent along.
+    return Request("GET", f"/api/chat/shared/{quote(token, safe='')}", authenticated=False)
+
+
 class Sessions:
     def __init__(self, http: SyncTransport) -> None:
         self._http = http
@@ -54,6 +74,24 @@ class Sessions:
     def delete(self, session_id: str) -> None:
         """DELETE /api/chat/sessions/:id: the session and its messages."""
         self._http.send(_delete(session_id))
+
+    def share(self, session_id: str) -> ConversationShare:
+        """POST /api/chat/sessions/:id/share → a read-only link to the conversation as it is now. Sharing again keeps
+        the link and brings it up to date; a conversation without messages is a 400."""
+        return cast(ConversationShare, self._http.json(_share(session_id)))
+
+    def get_share(self, session_id: str) -> ConversationShare:
+        """GET /api/chat/sessions/:id/share → the conversation's link; a 404 when it is not shared."""
+        return cast(ConversationShare, self._http.json(_get_share(session_id)))
+
+    def stop_sharing(self, session_id: str) -> None:
+        """DELETE /api/chat/sessions/:id/share: the link answers 404 from then on (stopping again is fine)."""
+        self._http.send(_stop_sharing(session_id))
+
+    def read_shared(self, token: str) -> SharedConversation:
+        """GET /api/chat/shared/:token → a conversation someone shared, read without an account (no credential is
+        sent); a 404 once they stop sharing it."""
+        return cast(SharedConversation, self._http.json(_read_shared(token)))
 
 
 class AsyncSessions:
@@ -81,3 +119,20 @@ class AsyncSessions:
     async def delete(self, session_id: str) -> None:
         """DELETE /api/chat/sessions/:id: the session and its messages."""
         await self._http.send(_delete(session_id))
+
+    async def share(self, session_id: str) -> ConversationShare:
+        """POST /api/chat/sessions/:id/share → a read-only link to the conversation as it is now (the same link
+        when shared before, brought up to date)."""
+        return cast(ConversationShare, await self._http.json(_share(session_id)))
+
+    async def get_share(self, session_id: str) -> ConversationShare:
+        """GET /api/chat/sessions/:id/share → the conversation's link; a 404 when it is not shared."""
+        return cast(ConversationShare, await self._http.json(_get_share(session_id)))
+
+    async def stop_sharing(self, session_id: str) -> None:
+        """DELETE /api/chat/sessions/:id/share: the link answers 404 from then on."""
+        await self._http.send(_stop_sharing(session_id))
+
+    async def read_shared(self, token: str) -> SharedConversation:
+        """GET /api/chat/shared/:token → a conversation someone shared, read without an account."""
+        return cast(SharedConversation, await self._http.json(_read_shared(token)))
