@@ -12,7 +12,11 @@ const OUTAGE_MS = pick(10_000, 45_000);
 /** A request during the outage must be answered within this (a clear error, not a hang). */
 const ANSWER_WITHIN_MS = 12_000;
 /** After the database is back, the services must be ready again within this, without a restart. */
-const RECOVER_WITHIN_MS = 30_000;
+/**
+ * How long the services may take to find the database again: the driver's next heartbeat, then a new pool. Seconds on
+ * a quiet machine; a loaded 2-core CI machine has taken over 30 s.
+ */
+const RECOVER_WITHIN_MS = 60_000;
 
 let platform: RunningPlatform;
 let db: TcpProxy;
@@ -32,8 +36,15 @@ afterAll(async () => {
 const ready = async (service: 'auth' | 'chat' | 'voice' | 'status') =>
   call(`http://127.0.0.1:${platform.ports[service]}`, 'GET', '/readyz', { timeoutMs: 5_000 });
 
+/** What each service's /readyz said last, for a recovery that does not come. */
+let lastReadiness = '';
+
 async function allReady(): Promise<boolean> {
-  const answers = await Promise.all((['auth', 'chat', 'voice', 'status'] as const).map(ready));
+  const services = ['auth', 'chat', 'voice', 'status'] as const;
+  const answers = await Promise.all(services.map(ready));
+  lastReadiness = services
+    .map((service, i) => `${service}: ${answers[i]!.status} ${JSON.stringify(answers[i]!.body)}`)
+    .join('\n');
   return answers.every((a) => a.status === 200);
 }
 
@@ -91,8 +102,15 @@ describe('the database stopped while Kasa is in use', () => {
     expect(during.length).toBeGreaterThan(0);
     await sleep(Math.max(0, outageEnds - Date.now()));
     await db.restore();
+    const restoredAt = Date.now();
 
-    await eventually(allReady, { timeoutMs: RECOVER_WITHIN_MS, intervalMs: 200, what: 'every service ready again' });
+    await eventually(allReady, {
+      timeoutMs: RECOVER_WITHIN_MS,
+      intervalMs: 200,
+      what: 'every service ready again',
+      context: () => `${lastReadiness}\n${platform.logs.slice(-30).join('\n')}`,
+    });
+    console.log(`every service ready ${Date.now() - restoredAt} ms after the database came back`);
     for (let i = 0; i < 3; i++) {
       const answer = await createSession(`after ${i}`);
       expect(answer.status).toBe(201);
