@@ -54,6 +54,19 @@ describe('trace context', () => {
     expect(formatTraceparent(root)).toBe(`00-${root.traceId}-${root.spanId}-01`);
   });
 
+  it('gives every new trace and span its own well-formed id, across many refills of the random pool', () => {
+    const spans = Array.from({ length: 2_000 }, () => startSpan());
+    const traceIds = new Set(spans.map((s) => s.traceId));
+    const spanIds = new Set(spans.map((s) => s.spanId));
+    expect(traceIds.size).toBe(spans.length);
+    expect(spanIds.size).toBe(spans.length);
+    for (const s of spans) {
+      expect(s.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(s.spanId).toMatch(/^[0-9a-f]{16}$/);
+      expect(s.traceId.startsWith(s.spanId)).toBe(false);
+    }
+  });
+
   it('gives outgoing calls the request id and this span as their parent, and nothing outside a request', () => {
     expect(propagationHeaders()).toEqual({});
     const context = startSpan({ requestId: 'req-2', traceparent: INCOMING });
