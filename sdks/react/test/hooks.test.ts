@@ -1,7 +1,7 @@
 /**
  * @jest-environment <rootDir>/sdks/react/test/jsdomWithNodeFetch.js
  */
-import { Kasa, type KasaError } from '@kasa/sdk';
+import { Kasa, KasaError, type VideoJob } from '@kasa/sdk';
 import {
   createKasaQueryClient,
   KasaProvider,
@@ -13,6 +13,8 @@ import {
   useSendMessage,
   useStreamedReply,
   useSynthesize,
+  useCreateVideo,
+  useVideoFile,
 } from '@kasa/react';
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
@@ -157,6 +159,38 @@ describe('useLanguages and useSynthesize', () => {
       await result.current.speak.mutateAsync({ text: 'Akwaaba' }).catch(() => undefined);
     });
     await waitFor(() => expect(result.current.speak.error).toMatchObject({ status: 403 }));
+  });
+});
+
+describe('useCreateVideo and useVideoFile on the platform', () => {
+  it('refuses a video on Free with a 403 KasaError naming the Enterprise plan', async () => {
+    const kasa = await signedIn();
+    const { result } = renderHook(() => useCreateVideo(), { wrapper: wrapperFor(kasa) });
+    await act(async () => {
+      await result.current.mutateAsync({ prompt: 'Akwaaba!', language: 'en' }).catch(() => undefined);
+    });
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(result.current.error).toBeInstanceOf(KasaError);
+    expect(result.current.error).toMatchObject({ status: 403, code: 'forbidden', details: { plan: 'enterprise' } });
+  });
+
+  it('reports a video file the platform does not have as a 404 KasaError', async () => {
+    const id = 'AAAAAAAAAAAAAAAAAAAAAA';
+    const job: VideoJob = {
+      id,
+      status: 'succeeded',
+      progress: 100,
+      prompt: 'Akwaaba!',
+      language: 'en',
+      renderer: 'offline',
+      videoUrl: `/api/video/files/${id}`,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const { result } = renderHook(() => useVideoFile(job), { wrapper: wrapperFor(await signedIn()) });
+    await waitFor(() => expect(result.current.status).toBe('error'));
+    expect(result.current.error).toBeInstanceOf(KasaError);
+    expect(result.current.error).toMatchObject({ status: 404, code: 'not_found' });
   });
 });
 

@@ -27,6 +27,11 @@ pub const CODE_INVALID_RESPONSE: &str = "invalid_response";
 /// The `code` of an error made by the client when the client or a call is set up wrongly (a base address that is
 /// not a URL, a header value that cannot be sent).
 pub const CODE_INVALID_CONFIG: &str = "invalid_config";
+/// The `code` of the error of a wait ([`Video::wait`](crate::Video::wait)) that ran out of time before the job ended.
+pub const CODE_WAIT_TIMEOUT: &str = "wait_timeout";
+/// The `code` of the error of [`Video::download`](crate::Video::download) for a job that has no video (it has not
+/// succeeded).
+pub const CODE_VIDEO_NOT_READY: &str = "video_not_ready";
 
 /// A `Result` whose error is the SDK's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -61,6 +66,12 @@ pub enum ErrorKind {
     Decode,
     /// The client or the call is set up wrongly; nothing was sent.
     Config,
+    /// A wait for a video job ran out of time before the job ended (status 0, `wait_timeout`); the job goes on
+    /// being made, and [`Error::video_job`] is the job as last read.
+    WaitTimeout,
+    /// A download of a video job that has no video: it has not succeeded (yet). Nothing was sent (status 0,
+    /// `video_not_ready`); [`Error::video_job`] is the job given.
+    VideoNotReady,
 }
 
 impl ErrorKind {
@@ -155,6 +166,15 @@ impl Error {
         Error::new(ErrorKind::Config, 0, CODE_INVALID_CONFIG, message)
     }
 
+    /// An error the client makes about a video job whose answers came but did not do (status 0): the wait ran out
+    /// of time, or the job has no video. `details` is `{"id": .., "job": ..}` or `{"id": .., "status": ..}`.
+    pub(crate) fn video(kind: ErrorKind, message: impl Into<String>, details: Value) -> Error {
+        let code = if kind == ErrorKind::WaitTimeout { CODE_WAIT_TIMEOUT } else { CODE_VIDEO_NOT_READY };
+        let mut error = Error::new(kind, 0, code, message);
+        error.inner.details = Some(details);
+        error
+    }
+
     pub(crate) fn with_source(mut self, source: impl StdError + Send + Sync + 'static) -> Error {
         self.inner.source = Some(Box::new(source));
         self
@@ -239,6 +259,22 @@ impl Error {
             .as_ref()
             .and_then(|d| serde_json::from_value::<Vec<FieldError>>(d.clone()).ok())
             .unwrap_or_default()
+    }
+
+    /// The video job a [`WaitTimeout`](ErrorKind::WaitTimeout) error last read (`None` when the time ran out before
+    /// the first read), or the one a [`VideoNotReady`](ErrorKind::VideoNotReady) error was given; `None` for other
+    /// errors.
+    pub fn video_job(&self) -> Option<crate::types::VideoJob> {
+        match self.inner.kind {
+            ErrorKind::WaitTimeout | ErrorKind::VideoNotReady => self
+                .inner
+                .details
+                .as_ref()
+                .and_then(|d| d.get("job"))
+                .filter(|job| !job.is_null())
+                .and_then(|job| serde_json::from_value(job.clone()).ok()),
+            _ => None,
+        }
     }
 
     /// The id to quote when asking for support (the body's `requestId`, else the `x-request-id` header).

@@ -40,17 +40,18 @@ pub use client::{
 };
 pub use error::{
     Error, ErrorKind, FieldError, Result, CODE_INVALID_CONFIG, CODE_INVALID_RESPONSE, CODE_NETWORK_ERROR,
-    CODE_QUOTA_EXCEEDED, CODE_STREAM_ERROR, CODE_TIMEOUT, CODE_UPSTREAM_UNAVAILABLE,
+    CODE_QUOTA_EXCEEDED, CODE_STREAM_ERROR, CODE_TIMEOUT, CODE_UPSTREAM_UNAVAILABLE, CODE_VIDEO_NOT_READY,
+    CODE_WAIT_TIMEOUT,
 };
 pub use resources::{
     Analytics, ApiKeyCreateParams, ApiKeys, Auth, CompletionParams, Completions, Geo, Languages, LoginParams,
-    MessageParams, Messages, Personas, RegisterParams, SessionCreateParams, Sessions, Speech, SynthesizeParams, Video,
-    VideoParams,
+    MessageParams, Messages, Personas, ProgressCallback, RegisterParams, SessionCreateParams, Sessions, Speech,
+    SynthesizeParams, Video, VideoParams, WaitOptions, DEFAULT_WAIT_INTERVAL, DEFAULT_WAIT_TIMEOUT,
 };
 pub use retry::{parse_retry_after, RetryPolicy};
 pub use sse::{EventTooLarge, ServerSentEvent, SseDecoder, DEFAULT_MAX_EVENT_BYTES};
 pub use stream::{CompletionStream, MetaEvent, ReplyEvent, ReplyStream, StopHandle, TokenEvent};
 pub use types::*;
 
-/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.9.0`).
+/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.10.0`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

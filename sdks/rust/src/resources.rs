@@ -527,27 +527,157 @@ impl Video<'_> {
         Ok(list.jobs)
     }
 
-    /// Polls a job every `interval` until it has succeeded or failed, and gives it (look at its `status`: a failed
-    /// job is not an error of the call). Bound the wait with `tokio::time::timeout`.
-    pub async fn wait(&self, job_id: &str, interval: Duration) -> Result<VideoJob> {
-        loop {
-            let job = self.get(job_id).await?;
-            if job.is_finished() {
-                return Ok(job);
+    /// Reads the job every `interval` until it has ended, and gives it: [`VIDEO_SUCCEEDED`] (with `video_url` and
+    /// `duration`) or [`VIDEO_FAILED`] (with `error`); a failed job is an answer, not an error of the call.
+    ///
+    /// `options` is a [`WaitOptions`], or just the interval as a `Duration` (with the other defaults). After
+    /// `timeout` (default 15 minutes) it gives an [`ErrorKind::WaitTimeout`](crate::ErrorKind::WaitTimeout) error
+    /// (status 0, `wait_timeout`) whose [`video_job`](Error::video_job) is the job as last read; the job goes on
+    /// being made. `on_progress` is called with each job read, the last one included. A read that fails gives
+    /// the API's error (after the usual retries). Dropping the future stops the wait.
+    ///
+    /// ```no_run
+    /// # use std::time::Duration;
+    /// # async fn run(client: kasa::Client, job_id: &str) -> kasa::Result<()> {
+    /// let options = kasa::WaitOptions::default()
+    ///     .timeout(Duration::from_secs(300))
+    ///     .on_progress(|job| println!("{} {}%", job.status, job.progress));
+    /// let job = client.video().wait(job_id, options).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn wait<'o>(&self, job_id: &str, options: impl Into<WaitOptions<'o>>) -> Result<VideoJob> {
+        let WaitOptions { interval, timeout, mut on_progress } = options.into();
+        let mut last: Option<VideoJob> = None;
+        let polling = async {
+            loop {
+                let job = self.get(job_id).await?;
+                if let Some(report) = on_progress.as_mut() {
+                    report(&job);
+                }
+                if job.is_finished() {
+                    return Ok::<VideoJob, Error>(job);
+                }
+                last = Some(job);
+                tokio::time::sleep(interval).await;
             }
-            tokio::time::sleep(interval).await;
+        };
+        // The polling future (and its borrow of `last`) is gone once the timeout has ended it.
+        let ended = tokio::time::timeout(timeout, polling).await;
+        match ended {
+            Ok(outcome) => outcome,
+            Err(_) => Err(wait_timed_out(job_id, timeout, last)),
         }
     }
 
     /// The MP4 of a job that succeeded (its `video_url`, fetched without a credential: the address is the secret).
+    /// A job without a video (not succeeded yet, or failed) gives an
+    /// [`ErrorKind::VideoNotReady`](crate::ErrorKind::VideoNotReady) error (status 0, `video_not_ready`) and sends
+    /// nothing; a video past its time to live is a [`NotFound`](crate::ErrorKind::NotFound).
     pub async fn download(&self, job: &VideoJob) -> Result<crate::types::VideoFile> {
-        let url =
-            job.video_url.as_deref().filter(|u| !u.is_empty()).ok_or_else(|| {
-                Error::config(format!("The video job {} has no video (status {}).", job.id, job.status))
-            })?;
+        let url = match job.video_url.as_deref().filter(|u| !u.is_empty()) {
+            Some(url) => url,
+            None => return Err(video_not_ready(job)),
+        };
         let answer = self.client.fetch(Call::get(url).accept("video/mp4").anonymous()).await?;
         Ok(crate::types::VideoFile { content_type: media_type(&answer), data: answer.body })
     }
+}
+
+/// The default of [`WaitOptions::interval`]: 2 seconds between two reads of a job.
+pub const DEFAULT_WAIT_INTERVAL: Duration = Duration::from_secs(2);
+/// The default of [`WaitOptions::timeout`]: 15 minutes in all.
+pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// What [`WaitOptions::on_progress`] calls with each job read.
+pub type ProgressCallback<'a> = Box<dyn FnMut(&VideoJob) + Send + 'a>;
+
+/// How [`Video::wait`] polls a job: every `interval` (default 2 s), for `timeout` in all (default 15 minutes),
+/// calling `on_progress` with each job read.
+///
+/// A `Duration` converts into the options with that interval, so `wait(id, Duration::from_secs(1))` works too.
+pub struct WaitOptions<'a> {
+    /// Between two reads of the job.
+    pub interval: Duration,
+    /// How long to wait in all; then the wait gives an [`ErrorKind::WaitTimeout`](crate::ErrorKind::WaitTimeout)
+    /// error.
+    pub timeout: Duration,
+    /// Called with the job each time it is read (its `status` and `progress`, for a progress bar), on the task
+    /// that waits.
+    pub on_progress: Option<ProgressCallback<'a>>,
+}
+
+impl<'a> WaitOptions<'a> {
+    /// The defaults: every 2 s, for 15 minutes, without a progress callback.
+    pub fn new() -> Self {
+        WaitOptions { interval: DEFAULT_WAIT_INTERVAL, timeout: DEFAULT_WAIT_TIMEOUT, on_progress: None }
+    }
+
+    /// Between two reads of the job.
+    pub fn interval(mut self, interval: Duration) -> Self {
+        self.interval = interval;
+        self
+    }
+
+    /// How long to wait in all.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Calls `report` with the job each time it is read.
+    pub fn on_progress(mut self, report: impl FnMut(&VideoJob) + Send + 'a) -> Self {
+        self.on_progress = Some(Box::new(report));
+        self
+    }
+}
+
+impl Default for WaitOptions<'_> {
+    fn default() -> Self {
+        WaitOptions::new()
+    }
+}
+
+impl From<Duration> for WaitOptions<'_> {
+    /// The defaults, read every `interval`.
+    fn from(interval: Duration) -> Self {
+        WaitOptions::new().interval(interval)
+    }
+}
+
+impl std::fmt::Debug for WaitOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WaitOptions")
+            .field("interval", &self.interval)
+            .field("timeout", &self.timeout)
+            .field("on_progress", &self.on_progress.as_ref().map(|_| "FnMut(&VideoJob)"))
+            .finish()
+    }
+}
+
+/// The error of a wait that ran out of time, worded like the other SDKs':
+/// `The video job <id> had not finished after 90 s (status running, 40% done).`
+fn wait_timed_out(job_id: &str, timeout: Duration, last: Option<VideoJob>) -> Error {
+    let millis = timeout.as_millis();
+    let limit = if millis < 10_000 { format!("{millis} ms") } else { format!("{} s", (millis + 500) / 1000) };
+    let at = match &last {
+        Some(job) => format!(" (status {}, {}% done)", job.status, job.progress),
+        None => String::new(),
+    };
+    Error::video(
+        crate::error::ErrorKind::WaitTimeout,
+        format!("The video job {job_id} had not finished after {limit}{at}."),
+        serde_json::json!({ "id": job_id, "job": last }),
+    )
+}
+
+/// The error of a download of a job that has no video.
+fn video_not_ready(job: &VideoJob) -> Error {
+    Error::video(
+        crate::error::ErrorKind::VideoNotReady,
+        format!("The video job {} has no video (its status is {}): wait for it to succeed first.", job.id, job.status),
+        serde_json::json!({ "id": job.id, "status": job.status, "job": job }),
+    )
 }
 
 // Languages.

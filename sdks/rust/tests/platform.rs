@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use kasa::{
     ApiKeyCreateParams, Capability, ChatMessage, Client, CompletionParams, DetectHints, ErrorKind, LoginParams,
     MessageParams, PageParams, RegisterParams, ReplyEvent, Scope, SessionCreateParams, SynthesizeParams, VideoParams,
+    WaitOptions,
 };
 use serde_json::{json, Value};
 
@@ -847,11 +848,21 @@ async fn platform_makes_a_video_for_enterprise_and_serves_it_without_a_credentia
     let client = p.enterprise().await;
     let job = bounded(client.video().create(&VideoParams::new("Akwaaba! Welcome to Kasa.", "en"))).await.unwrap();
     assert_eq!((job.status.as_str(), job.progress), ("queued", 0));
-    let done = tokio::time::timeout(Duration::from_secs(90), client.video().wait(&job.id, Duration::from_millis(200)))
-        .await
-        .expect("the video within 90 s")
-        .unwrap();
+    // No video before the job has succeeded, and nothing asked for it.
+    let early = bounded(client.video().download(&job)).await.unwrap_err();
+    assert_eq!((early.kind(), early.code()), (ErrorKind::VideoNotReady, "video_not_ready"));
+    // A wait that runs out of time leaves the job alone (a video takes far longer than a millisecond).
+    let late = client.video().wait(&job.id, WaitOptions::new().timeout(Duration::from_millis(1))).await.unwrap_err();
+    assert_eq!((late.kind(), late.status(), late.code()), (ErrorKind::WaitTimeout, 0, "wait_timeout"));
+    let mut seen = Vec::new();
+    let options = WaitOptions::new()
+        .interval(Duration::from_millis(200))
+        .timeout(Duration::from_secs(90))
+        .on_progress(|read| seen.push(read.clone()));
+    let done = client.video().wait(&job.id, options).await.expect("the video within 90 s");
     assert_eq!((done.status.as_str(), done.progress), ("succeeded", 100), "{done:?}");
+    assert_eq!(seen.last(), Some(&done));
+    assert!(seen.iter().all(|read| read.id == job.id));
     assert!(done.duration.unwrap_or(0.0) > 0.0);
     let video = bounded(client.video().download(&done)).await.unwrap();
     assert_eq!(video.content_type, "video/mp4");

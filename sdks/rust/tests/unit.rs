@@ -1,5 +1,5 @@
 //! The client against a local fake server: what it sends, how it reads answers and failures, when it retries,
-//! its timeouts, and its streams (events, errors, stop, hang-up).
+//! its timeouts, its streams (events, errors, stop, hang-up), and its video wait (progress, timeout) and download.
 
 mod fake;
 
@@ -9,7 +9,7 @@ use fake::{event, Reply, Server, Step};
 use futures_util::StreamExt;
 use kasa::{
     ApiKeyCreateParams, ChatMessage, CompletionParams, ErrorKind, MessageParams, PageParams, ReplyEvent, Scope,
-    SessionCreateParams, SynthesizeParams,
+    SessionCreateParams, SynthesizeParams, WaitOptions,
 };
 use serde_json::json;
 
@@ -577,4 +577,129 @@ async fn sharing_is_retried_after_a_503_and_a_stopped_link_is_not_found() {
     let gone = client.sessions().read_shared(SHARE_TOKEN).await.unwrap_err();
     assert_eq!((gone.kind(), gone.status(), gone.code()), (ErrorKind::NotFound, 404, "not_found"));
     assert_eq!(server.requests().len(), 3);
+}
+
+// Videos.
+
+const JOB: &str = "Vj0123456789abcdefghij";
+
+fn video_json(status: &str, progress: u8) -> serde_json::Value {
+    let mut job = json!({
+        "id": JOB, "status": status, "progress": progress, "prompt": "Akwaaba!", "language": "en",
+        "renderer": "offline", "createdAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:01.000Z"
+    });
+    if status == kasa::VIDEO_SUCCEEDED {
+        job["videoUrl"] = json!(format!("/api/video/files/{JOB}"));
+        job["duration"] = json!(2.5);
+    }
+    if status == kasa::VIDEO_FAILED {
+        job["error"] = json!("The video could not be rendered.");
+    }
+    job
+}
+
+#[tokio::test]
+async fn wait_reports_each_job_read_and_stops_once_it_has_succeeded() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::json(200, video_json("queued", 0)),
+        1 => Reply::json(200, video_json("running", 50)),
+        2 => Reply::json(200, video_json("succeeded", 100)),
+        _ => Reply::error(500, "internal", "read after the end", &[]),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let mut seen = Vec::new();
+    let options = WaitOptions::new()
+        .interval(Duration::from_millis(10))
+        .on_progress(|job| seen.push((job.status.clone(), job.progress)));
+    let job = client.video().wait(JOB, options).await.unwrap();
+    assert_eq!((job.status.as_str(), job.progress), ("succeeded", 100));
+    assert_eq!(job.video_url.as_deref(), Some("/api/video/files/Vj0123456789abcdefghij"));
+    assert_eq!(seen, vec![("queued".into(), 0), ("running".into(), 50), ("succeeded".into(), 100)]);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let sent = server.requests();
+    assert_eq!(sent.len(), 3, "no read after the job ended");
+    assert!(sent
+        .iter()
+        .all(|r| (r.method.as_str(), r.path.as_str()) == ("GET", "/api/video/generations/Vj0123456789abcdefghij")));
+}
+
+#[tokio::test]
+async fn wait_gives_a_failed_job_as_an_answer_takes_a_bare_interval_and_runs_on_its_own_task() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::json(200, video_json("running", 30)),
+        _ => Reply::json(200, video_json("failed", 30)),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    // On a task of its own: the wait is a Send future.
+    let waiting = tokio::spawn(async move { client.video().wait(JOB, Duration::from_millis(10)).await });
+    let job = waiting.await.unwrap().unwrap();
+    assert_eq!((job.status.as_str(), job.error.as_deref()), ("failed", Some("The video could not be rendered.")));
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn wait_gives_up_after_its_timeout_with_the_last_job_read() {
+    let server = Server::start(|_, _| Reply::json(200, video_json("running", 40))).await;
+    let client = server.client().build().unwrap();
+    let mut reads = 0;
+    let options = WaitOptions {
+        interval: Duration::from_millis(20),
+        timeout: Duration::from_millis(150),
+        on_progress: Some(Box::new(|_: &kasa::VideoJob| reads += 1)),
+    };
+    let started = Instant::now();
+    let error = client.video().wait(JOB, options).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(2), "the wait ended at its timeout");
+    assert_eq!((error.kind(), error.status(), error.code()), (ErrorKind::WaitTimeout, 0, "wait_timeout"));
+    assert_eq!(error.code(), kasa::CODE_WAIT_TIMEOUT);
+    assert_eq!(
+        error.message(),
+        "The video job Vj0123456789abcdefghij had not finished after 150 ms (status running, 40% done)."
+    );
+    assert_eq!(error.details().unwrap()["id"], json!(JOB));
+    let last = error.video_job().expect("the last job read");
+    assert_eq!((last.id.as_str(), last.status.as_str(), last.progress), (JOB, "running", 40));
+    assert!(!error.is_connection() && !error.is_timeout());
+    let read = server.requests().len();
+    assert!(read >= 2, "read {read} times");
+    // Every answer read was reported; the timeout may have cut off the last request before its answer.
+    assert!(reads == read || reads + 1 == read, "on_progress saw {reads} of {read} reads");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(server.requests().len(), read, "no read after the wait gave up");
+}
+
+#[tokio::test]
+async fn a_wait_that_runs_out_before_the_first_answer_has_no_job() {
+    let server = Server::start(|_, _| Reply::silence()).await;
+    let client = server.client().build().unwrap();
+    let error = client.video().wait(JOB, WaitOptions::default().timeout(Duration::from_millis(100))).await.unwrap_err();
+    assert_eq!((error.kind(), error.code()), (ErrorKind::WaitTimeout, "wait_timeout"));
+    assert_eq!(error.message(), "The video job Vj0123456789abcdefghij had not finished after 100 ms.");
+    assert!(error.video_job().is_none());
+    assert_eq!(error.details(), Some(&json!({"id": JOB, "job": null})));
+}
+
+#[tokio::test]
+async fn download_of_a_job_without_a_video_is_video_not_ready_and_sends_nothing() {
+    let server =
+        Server::start(|_, _| Reply::new(200, &[("content-type", "video/mp4")], b"0000ftypisom".to_vec())).await;
+    let client = server.client().build().unwrap();
+    for status in ["queued", "running", "failed"] {
+        let job: kasa::VideoJob = serde_json::from_value(video_json(status, 10)).unwrap();
+        let error = client.video().download(&job).await.unwrap_err();
+        assert_eq!((error.kind(), error.status(), error.code()), (ErrorKind::VideoNotReady, 0, "video_not_ready"));
+        assert_eq!(
+            error.message(),
+            format!("The video job {JOB} has no video (its status is {status}): wait for it to succeed first.")
+        );
+        assert_eq!(error.details().unwrap()["status"], json!(status));
+        assert_eq!(error.video_job(), Some(job));
+    }
+    assert!(server.requests().is_empty(), "nothing was sent");
+    let done: kasa::VideoJob = serde_json::from_value(video_json("succeeded", 100)).unwrap();
+    let video = client.video().download(&done).await.unwrap();
+    assert_eq!((video.data.as_slice(), video.content_type.as_str()), (&b"0000ftypisom"[..], "video/mp4"));
+    assert_eq!(server.requests()[0].header("authorization"), None);
 }

@@ -5,6 +5,8 @@ import type {
   SendMessageInput,
   SynthesizeInput,
   SynthesizeResponse,
+  VideoGenerationRequest,
+  VideoJob,
 } from '@kasa/sdk';
 import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useKasa } from '../KasaProvider.js';
@@ -48,5 +50,24 @@ export function useSynthesize(): UseMutationResult<SynthesizeResponse, KasaError
   return useMutation({
     mutationFn: ({ idempotencyKey, ...input }: WithIdempotencyKey<SynthesizeInput>) =>
       kasa.voice.synthesize(input, callOptions(idempotencyKey)),
+  });
+}
+
+/**
+ * Queues a video (Enterprise plan): resolves with the job, `queued`. The job's query (`useVideoJob(job.id)`) starts
+ * from this answer and the lists of jobs are refetched. Not retried by react-query, like `useSendMessage`: the SDK
+ * retries it with one Idempotency-Key, so that one video is made.
+ */
+export function useCreateVideo(): UseMutationResult<VideoJob, KasaError, WithIdempotencyKey<VideoGenerationRequest>> {
+  const kasa = useKasa();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ idempotencyKey, ...input }: WithIdempotencyKey<VideoGenerationRequest>) =>
+      kasa.video.create(input, callOptions(idempotencyKey)),
+    retry: false,
+    onSuccess: (job) => {
+      queryClient.setQueryData(kasaKeys.videoJob(job.id), job);
+      return queryClient.invalidateQueries({ queryKey: kasaKeys.videoJobLists() });
+    },
   });
 }

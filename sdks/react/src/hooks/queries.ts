@@ -1,13 +1,16 @@
-import type {
-  KasaError,
-  LanguageCapability,
-  LanguageList,
-  MessagePage,
-  PageQuery,
-  Persona,
-  SessionPage,
+import {
+  isKasaError,
+  type KasaError,
+  type LanguageCapability,
+  type LanguageList,
+  type MessagePage,
+  type PageQuery,
+  type Persona,
+  type SessionPage,
+  type VideoJob,
+  type VideoJobListQuery,
 } from '@kasa/sdk';
-import { useQuery, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, type Query, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
 import { useKasa } from '../KasaProvider.js';
 import { kasaKeys } from '../queryKeys.js';
 
@@ -62,5 +65,92 @@ export function useLanguages(
     ...options,
     queryKey: kasaKeys.languages(query),
     queryFn: ({ signal }) => kasa.languages.list(query, { signal }),
+  });
+}
+
+/** How often the video hooks read unfinished jobs by default, in ms: the interval of the SDK's `video.wait`. */
+export const DEFAULT_VIDEO_POLL_MS = 2_000;
+
+/** Options of the video job hooks: react-query's, plus how to poll while a job is being made. */
+export type VideoQueryOptions<T> = KasaQueryOptions<T> & {
+  /**
+   * Read again while a job is `queued` or `running`: `true` (the default) every 2 s, a number of ms, or `false` not
+   * to poll (react-query's own `refetchInterval` then applies). Polling stops once every job has succeeded or failed,
+   * and after a refusal (a 4xx other than 429: the job is gone, or the credential is no longer accepted).
+   */
+  pollWhileRunning?: boolean | number;
+};
+
+/** Whether a job has ended, either way. */
+function finished(job: VideoJob): boolean {
+  return job.status === 'succeeded' || job.status === 'failed';
+}
+
+/** Whether reading again cannot help: the API refused the read (a 429 is a wait, not a refusal). */
+function refused(error: unknown): boolean {
+  return isKasaError(error) && error.status >= 400 && error.status < 500 && error.status !== 429;
+}
+
+/** A `refetchInterval` computed from the query: react-query asks again after each read. */
+type RefetchInterval<T> = (query: Query<T, KasaError, T, QueryKey>) => number | false;
+
+/**
+ * react-query's `refetchInterval` for data holding video jobs: `every` ms while one of them is unfinished, else no
+ * polling, so that polling stops on the read that sees the end.
+ */
+function pollWhileUnfinished<T>(jobsOf: (data: T) => VideoJob[], every: number): RefetchInterval<T> {
+  return (query) => {
+    const { data, error } = query.state;
+    if (data === undefined || refused(error)) return false;
+    return jobsOf(data).some((job) => !finished(job)) ? every : false;
+  };
+}
+
+/** The `refetchInterval` that `pollWhileRunning` asks for, or undefined to leave the caller's own. */
+function pollingOption<T>(
+  pollWhileRunning: boolean | number,
+  jobsOf: (data: T) => VideoJob[],
+): { refetchInterval?: RefetchInterval<T> } {
+  if (pollWhileRunning === false) return {};
+  const every = pollWhileRunning === true ? DEFAULT_VIDEO_POLL_MS : pollWhileRunning;
+  return { refetchInterval: pollWhileUnfinished(jobsOf, every) };
+}
+
+/**
+ * My video jobs, newest first (`limit` 1 to 50, default 20; `status` filters). Enterprise plan; other plans get a
+ * 403 KasaError. Read again every 2 s while one of the listed jobs is unfinished (see `pollWhileRunning`).
+ */
+export function useVideoJobs(
+  query: VideoJobListQuery = {},
+  options: VideoQueryOptions<VideoJob[]> = {},
+): UseQueryResult<VideoJob[], KasaError> {
+  const kasa = useKasa();
+  const { pollWhileRunning = true, ...queryOptions } = options;
+  return useQuery({
+    ...queryOptions,
+    ...pollingOption<VideoJob[]>(pollWhileRunning, (jobs) => jobs),
+    queryKey: kasaKeys.videoJobs(query),
+    queryFn: ({ signal }) => kasa.video.list(query, { signal }),
+  });
+}
+
+/**
+ * One of my video jobs, read again every 2 s while it is `queued` or `running` (see `pollWhileRunning`) until it has
+ * `succeeded` (with `videoUrl` and `duration`) or `failed` (with `error`). `data.progress` (0 to 100) and
+ * `data.status` drive a progress bar. Waits while `id` is undefined; someone else's job, or an unknown one, is a 404
+ * KasaError.
+ */
+export function useVideoJob(
+  id: string | undefined,
+  options: VideoQueryOptions<VideoJob> = {},
+): UseQueryResult<VideoJob, KasaError> {
+  const kasa = useKasa();
+  const { pollWhileRunning = true, ...queryOptions } = options;
+  return useQuery({
+    ...queryOptions,
+    ...pollingOption<VideoJob>(pollWhileRunning, (job) => [job]),
+    queryKey: kasaKeys.videoJob(id ?? ''),
+    queryFn: ({ signal }) => kasa.video.get(id!, { signal }),
+    enabled: id !== undefined && (queryOptions.enabled ?? true),
   });
 }
