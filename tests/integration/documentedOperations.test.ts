@@ -610,6 +610,53 @@ describe('every documented operation with valid input, through the built platfor
     expect(again).toMatchObject({ id: reply.id, status: 'stopped', content: reply.content });
   });
 
+  it('edits a message and regenerates an answer, whole and streamed, and shows another version', async () => {
+    // A conversation of its own: the ones above keep their messages as the other tests expect them.
+    const created = await exercise('POST /api/chat/sessions', 201, {
+      token: pro.token,
+      body: { personaId: 'kasa', title: 'Versions' },
+    });
+    const params = { sessionId: created.body.id as string };
+    const first = await exercise('POST /api/chat/sessions/{sessionId}/messages', 201, {
+      token: pro.token,
+      params,
+      body: { role: 'user', content: 'What is Kasa?' },
+    });
+    const edit = 'POST /api/chat/sessions/{sessionId}/messages/{messageId}/edit' as const;
+    const edited = await exercise(edit, 201, {
+      token: pro.token,
+      params: { ...params, messageId: first.body.userMessageId },
+      body: { content: 'Which personas does Kasa have?' },
+    });
+    expect(edited.body).toMatchObject({ role: 'assistant', status: 'complete', version: { index: 0, count: 1 } });
+    const streamedEdit = await exerciseStream(edit, 200, {
+      token: pro.token,
+      params: { ...params, messageId: first.body.userMessageId },
+      body: { role: 'user', content: 'What plans does Kasa have?', resumable: true },
+    });
+    expect(checkReplyEvents(edit, streamedEdit).status).toBe('complete');
+
+    const regenerate = 'POST /api/chat/sessions/{sessionId}/messages/{messageId}/regenerate' as const;
+    const again = await exercise(regenerate, 201, { token: pro.token, params: { ...params, messageId: first.body.id } });
+    expect(again.body).toMatchObject({ userMessageId: first.body.userMessageId, version: { index: 1, count: 2 } });
+    const streamedAgain = await exerciseStream(regenerate, 200, {
+      token: pro.token,
+      params: { ...params, messageId: first.body.id },
+      body: { language: 'en' },
+    });
+    expect(checkReplyEvents(regenerate, streamedAgain).status).toBe('complete');
+
+    // Three versions of the question; the first one is shown again, with the newest of its answers.
+    const shown = await exercise('POST /api/chat/sessions/{sessionId}/messages/{messageId}/select', 200, {
+      token: pro.token,
+      params: { ...params, messageId: first.body.userMessageId },
+      query: { limit: '10' },
+    });
+    expect(shown.body.messages.map((m: { role: string; content: string }) => m.content)[0]).toBe('What is Kasa?');
+    expect(shown.body.messages[0].version).toMatchObject({ index: 0, count: 3 });
+    expect(shown.body.messages[1].version).toMatchObject({ index: 2, count: 3 });
+  });
+
   it('answers the OpenAI-compatible calls with an API key, whole and streamed', async () => {
     const models = await exercise('GET /v1/models', 200, { token: proKey.secret });
     expect(models.body.data.map((m: { id: string }) => m.id)).toContain('kasa');

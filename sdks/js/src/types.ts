@@ -121,12 +121,26 @@ export interface Message {
   timestamp: string;
 }
 
+/**
+ * Where a message stands among its versions: an edited message and the one it replaced, or the regenerated answers to
+ * one question, oldest first. Show it as `index + 1` of `count`; `chat.messages.selectVersion` shows another one.
+ */
+export interface MessageVersion {
+  /** From 0. */
+  index: number;
+  count: number;
+  /** Every version's id, oldest first, this message's included. */
+  siblingIds: string[];
+}
+
 /** A message as stored: the spec's fields plus its type, how it ended and who wrote it. */
 export interface StoredMessage extends Message {
   type: MessageType;
   status: MessageStatus;
   provider?: string | undefined;
   model?: string | undefined;
+  /** In a session's messages, and on the answer of `edit` and `regenerate`: its place among its versions. */
+  version?: MessageVersion | undefined;
 }
 
 /** A session with one page of its messages (oldest first within the page); `nextCursor` leads to older ones. */
@@ -171,6 +185,18 @@ export interface SendMessageInput {
    * With `true`, a streamed reply survives a dropped connection: it goes on being written and stored, and only
    * `messages.stop` stops it. By default the client going away is the stop.
    */
+  resumable?: boolean | undefined;
+}
+
+/** What `messages.edit` and `editStream` take: the new text of one of my messages, as `send` takes a message. */
+export type EditMessageInput = SendMessageInput;
+
+/**
+ * What `messages.regenerate` and `regenerateStream` take (all optional): the reply language (left out: the question's
+ * own), and `resumable` as for `stream`.
+ */
+export interface RegenerateInput {
+  language?: string | undefined;
   resumable?: boolean | undefined;
 }
 

@@ -44,7 +44,7 @@ export function createApp(deps: ChatAppDeps): Express {
       // Before the session router, whose identity check covers /api/chat: a shared conversation needs no account.
       createShareRouter(deps.shares),
       // The message route comes first: its path also starts with /api/chat/sessions/:id.
-      createMessageRouter(deps.messages, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),
+      createMessageRouter(deps.messages, deps.sessions, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),
       createSessionRouter(deps.sessions),
       providers,
       createOpenAIRouter(deps.completions, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),

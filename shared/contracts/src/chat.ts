@@ -60,6 +60,34 @@ export const Message = z
   .openapi('Message');
 export type Message = z.infer<typeof Message>;
 
+/**
+ * POST /api/chat/sessions/:sessionId/messages/:messageId/edit: the new text of one of my messages. It is stored as a
+ * new version of that message (the old one is kept) and answered like a new message; `role` may be sent as in
+ * CreateMessageRequest.
+ */
+export const EditMessageRequest = CreateMessageRequest.omit({ role: true })
+  .extend({ role: z.literal('user').optional() })
+  .openapi('EditMessageRequest');
+export type EditMessageRequest = z.infer<typeof EditMessageRequest>;
+
+/**
+ * POST /api/chat/sessions/:sessionId/messages/:messageId/regenerate: a new version of an answer to the same question.
+ * `language` as in CreateMessageRequest (left out: the question's own language); `resumable` likewise. The body may be
+ * empty.
+ */
+export const RegenerateRequest = z
+  .object({
+    language: CreateMessageRequest.shape.language,
+    resumable: CreateMessageRequest.shape.resumable,
+  })
+  .strict()
+  .openapi('RegenerateRequest');
+export type RegenerateRequest = z.infer<typeof RegenerateRequest>;
+
+/** POST .../messages/:messageId/select: how many messages of the branch it shows to answer with (as `limit` of GET). */
+export const SelectVersionQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(20) }).strict();
+export type SelectVersionQuery = z.infer<typeof SelectVersionQuery>;
+
 export const SessionIdParam = z.object({ sessionId: ObjectIdString });
 export const MessageIdParams = z.object({ sessionId: ObjectIdString, messageId: ObjectIdString });
 
@@ -90,16 +118,38 @@ export type SessionPage = z.infer<typeof SessionPage>;
 export const MessageStatus = z.enum(['streaming', 'complete', 'stopped', 'failed']);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
+/**
+ * Where a message stands among its versions: the messages that follow the same message (an edited question and the
+ * question it replaced; each regenerated answer to one question), oldest first. A message never edited nor
+ * regenerated is version 1 of 1.
+ */
+export const MessageVersion = z
+  .object({
+    /** Its place among `siblingIds`, from 0 (the interface shows `index + 1` of `count`). */
+    index: z.number().int().min(0),
+    count: z.number().int().min(1),
+    /** Every version's id, oldest first, this message's included: `POST .../messages/{id}/select` shows one. */
+    siblingIds: z.array(z.string()).min(1),
+  })
+  .openapi('MessageVersion');
+export type MessageVersion = z.infer<typeof MessageVersion>;
+
 /** A message as the session view lists it: the spec's fields plus how it was produced. */
 export const StoredMessage = Message.extend({
   type: MessageType,
   status: MessageStatus,
   provider: z.string().optional(),
   model: z.string().optional(),
+  /** In a session's messages (and the answers of edit and regenerate): its place among its versions. */
+  version: MessageVersion.optional(),
 }).openapi('StoredMessage');
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
-/** GET /api/chat/sessions/:id: the session and one page of its messages, oldest first within the page. */
+/**
+ * GET /api/chat/sessions/:id: the session and one page of its messages, oldest first within the page. A conversation
+ * whose messages were edited or regenerated is a tree: the messages listed are its current branch (the versions
+ * last shown), each with its `version`.
+ */
 export const SessionWithMessages = Session.extend({
   messages: z.array(StoredMessage),
   /** Pass as `cursor` to get the page of older messages; null when there are none. */

@@ -37,10 +37,30 @@ describe('the OpenAPI document', () => {
         'GET /api/chat/search',
         'POST /api/chat/sessions/{sessionId}/messages/{messageId}/stop',
         'GET /api/chat/sessions/{sessionId}/messages/{messageId}/stream',
+        'POST /api/chat/sessions/{sessionId}/messages/{messageId}/edit',
+        'POST /api/chat/sessions/{sessionId}/messages/{messageId}/regenerate',
+        'POST /api/chat/sessions/{sessionId}/messages/{messageId}/select',
         'GET /v1/models',
         'POST /v1/chat/completions',
       ]),
     );
+  });
+
+  it('describes editing and regenerating as streamed replies, with a body required for an edit only', () => {
+    const find = (path: string) =>
+      operations.find((o) => o.path === path && o.method === 'post')?.op as
+        | { requestBody?: { required?: boolean }; responses: Record<string, { content?: Record<string, unknown> }> }
+        | undefined;
+    const messages = '/api/chat/sessions/{sessionId}/messages/{messageId}';
+    for (const action of ['edit', 'regenerate']) {
+      const op = find(`${messages}/${action}`);
+      expect(Object.keys(op?.responses['201']?.content ?? {})).toEqual(['application/json']);
+      expect(Object.keys(op?.responses['200']?.content ?? {})).toEqual(['text/event-stream']);
+      expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['400', '403', '404', '429']));
+    }
+    expect(find(`${messages}/edit`)?.requestBody?.required).toBe(true);
+    expect(find(`${messages}/regenerate`)?.requestBody?.required).toBe(false);
+    expect(Object.keys(find(`${messages}/select`)?.responses ?? {})).toEqual(expect.arrayContaining(['200', '404']));
   });
 
   it('describes video generation: a 202 job, its status, the list, and the public file', () => {
@@ -84,6 +104,9 @@ describe('the OpenAPI document', () => {
     for (const path of [
       '/api/chat/sessions',
       '/api/chat/sessions/{sessionId}/messages',
+      '/api/chat/sessions/{sessionId}/messages/{messageId}/edit',
+      '/api/chat/sessions/{sessionId}/messages/{messageId}/regenerate',
+      '/api/chat/sessions/{sessionId}/messages/{messageId}/select',
       '/api/personas',
       '/api/developer/keys',
       '/api/billing/checkout',

@@ -52,6 +52,8 @@ export interface Operation {
   body?: ZodType;
   /** The body's media type when not JSON (e.g. multipart/form-data for an upload). */
   bodyContentType?: string;
+  /** The body may be left out (every field of `body` is optional). */
+  bodyOptional?: boolean;
   response?: ZodType;
   responseDescription?: string;
   /** Status codes beyond 200/400/401/500 that the operation answers with. */
@@ -566,7 +568,12 @@ export function buildOpenApiDocument(serverUrl = '/') {
         ...(op.query ? { query: op.query } : {}),
         ...(idempotent ? { headers: [idempotencyKey] } : {}),
         ...(op.body
-          ? { body: { content: { [op.bodyContentType ?? 'application/json']: { schema: op.body } }, required: true } }
+          ? {
+              body: {
+                content: { [op.bodyContentType ?? 'application/json']: { schema: op.body } },
+                required: !op.bodyOptional,
+              },
+            }
           : {}),
       },
       responses,

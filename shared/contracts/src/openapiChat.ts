@@ -1,12 +1,16 @@
 import {
+  AssistantReply,
   ChatPageQuery,
   ChatProvidersResponse,
   ChatSearchQuery,
   ChatSearchResults,
   CreatePersonaRequest,
+  EditMessageRequest,
   OpenAIChatCompletionRequest,
   Persona,
+  RegenerateRequest,
   RenameSessionRequest,
+  SelectVersionQuery,
   Session,
   SessionPage,
   SessionWithMessages,
@@ -23,6 +27,14 @@ const OpenAIModel = z
   .object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() })
   .openapi('OpenAIModel');
 const messageIds = { sessionId: ObjectIdString, messageId: ObjectIdString };
+/** A new version's reply streams exactly as a sent message's does. */
+const replyStream = {
+  status: 200,
+  contentType: 'text/event-stream',
+  description:
+    'With Accept: text/event-stream, the reply as Server-Sent Events: meta {userMessageId, assistantMessageId, ' +
+    'provider, model, continued}, token {text}, done (the stored reply), error {message}',
+};
 
 /** The chat service's calls beyond spec section 7 (sessions, search, stop and resume, custom personas, /v1). */
 export const chatOperations: Operation[] = [
@@ -148,6 +160,51 @@ export const chatOperations: Operation[] = [
     params: messageIds,
     successStatus: 200,
     responseDescription: 'text/event-stream: events meta, token {text}, done (the stored message), error {message}',
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/chat/sessions/{sessionId}/messages/{messageId}/edit',
+    summary:
+      'Edit one of my messages: the new text is stored as a new version of it (the old branch is kept) and answered ' +
+      'like a new message, whole (201) or streamed; an answer cannot be edited (400)',
+    tag: 'Chat',
+    auth: true,
+    params: messageIds,
+    body: EditMessageRequest,
+    response: AssistantReply,
+    successStatus: 201,
+    stream: replyStream,
+    errors: [403, 404, 429],
+  },
+  {
+    method: 'post',
+    path: '/api/chat/sessions/{sessionId}/messages/{messageId}/regenerate',
+    summary:
+      'A new version of an answer to the same question, whole (201) or streamed; the earlier versions are kept; ' +
+      'only an answer can be regenerated (400)',
+    tag: 'Chat',
+    auth: true,
+    params: messageIds,
+    body: RegenerateRequest,
+    bodyOptional: true,
+    response: AssistantReply,
+    successStatus: 201,
+    stream: replyStream,
+    errors: [403, 404, 429],
+  },
+  {
+    method: 'post',
+    path: '/api/chat/sessions/{sessionId}/messages/{messageId}/select',
+    summary:
+      'Show this version of a message: the conversation continues from it, along the branch below it that was last ' +
+      'shown; answers the session with the newest page of that branch (as GET, `limit` messages)',
+    tag: 'Chat',
+    auth: true,
+    params: messageIds,
+    query: SelectVersionQuery,
+    response: SessionWithMessages,
+    successStatus: 200,
     errors: [404],
   },
   {

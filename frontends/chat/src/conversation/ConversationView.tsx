@@ -325,10 +325,16 @@ export function ConversationView({
                 authorName={persona.name}
                 voiceLanguage={voiceAllowed ? language : undefined}
                 onRegenerate={
-                  !busy && index === lastReplyIndex && index === messages.length - 1 && !turn?.error
-                    ? conversation.regenerate
+                  !busy && message.id && index === lastReplyIndex && index === messages.length - 1 && !turn?.error
+                    ? () => conversation.regenerate(message.id!)
                     : undefined
                 }
+                onEdit={
+                  !busy && message.id && message.role === 'user' && !message.live
+                    ? (content) => conversation.edit(message.id!, content)
+                    : undefined
+                }
+                onSelectVersion={busy ? undefined : conversation.selectVersion}
               />
             ))}
           </List>

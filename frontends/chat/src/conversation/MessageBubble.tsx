@@ -1,11 +1,16 @@
 import styled from '@emotion/styled';
-import { lazy, Suspense, useId } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Button, VisuallyHidden } from '../ui/controls';
 import { CopyButton } from '../ui/CopyButton';
 import type { ShownMessage } from './useConversation';
 import { Mic } from 'lucide-react';
 import { ICON } from '../ui/icons';
 import { useT, type MessageId } from '../i18n/useT';
+import { EditButton, MessageEditor, VersionsSection, VersionSwitcher } from './MessageVersions';
+import * as versionsApi from '../api/versionsApi';
+
+/** The calls behind the versions controls, loaded with them (see `loadVersionsApi`). */
+export { versionsApi };
 
 // The markdown renderer is its own chunk: the page shows and streams text before it arrives.
 const Markdown = lazy(() => import('../markdown/Markdown'));
@@ -63,14 +68,17 @@ const STATUS_LABELS: Partial<Record<ShownMessage['status'], MessageId>> = {
 };
 
 /**
- * One message: the user's as plain text (marked when it was spoken), a reply as markdown, with Copy, Regenerate,
- * who answered and, where the plan has voice, its playback controls.
+ * One message: the user's as plain text (marked when it was spoken), with Edit; a reply as markdown, with Copy,
+ * Regenerate, who answered and, where the plan has voice, its playback controls; and, for a message with more than
+ * one version, the ‹ 1/3 › arrows that show the others.
  */
 export function MessageBubble({
   message,
   authorName,
   voiceLanguage,
   onRegenerate,
+  onEdit,
+  onSelectVersion,
 }: {
   message: ShownMessage;
   /** Who wrote a reply (the persona's name), for screen readers. */
@@ -78,13 +86,37 @@ export function MessageBubble({
   /** The language to read replies aloud in; without it (a plan without voice) there are no playback controls. */
   voiceLanguage?: string | undefined;
   /** Shown on the last reply when nothing is being written. */
-  onRegenerate?: () => void;
+  onRegenerate?: (() => void) | undefined;
+  /** Sends new text for one of my stored messages, as a new version of it (absent while a reply is written). */
+  onEdit?: ((content: string) => void) | undefined;
+  /** Shows another version (absent while a reply is written: the arrows are then disabled). */
+  onSelectVersion?: ((id: string) => Promise<void>) | undefined;
 }) {
   const t = useT();
   const contentId = useId();
   const mine = message.role === 'user';
   const streaming = message.status === 'streaming';
   const statusLabel = STATUS_LABELS[message.status];
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const focusEditButton = useRef(false);
+  const versions =
+    message.version && message.version.count > 1 ? (
+      <VersionSwitcher version={message.version} onSelect={onSelectVersion} />
+    ) : null;
+
+  // A reply that starts being written meanwhile (another tab, voice) closes the editor.
+  const canEdit = Boolean(onEdit);
+  useEffect(() => {
+    if (!canEdit) setEditing(false);
+  }, [canEdit]);
+
+  // Leaving the editor with Cancel or Escape gives focus back to Edit.
+  useEffect(() => {
+    if (editing || !focusEditButton.current) return;
+    focusEditButton.current = false;
+    editButton.current?.focus();
+  }, [editing]);
 
   return (
     <Row
@@ -94,36 +126,63 @@ export function MessageBubble({
       data-type={message.type}
     >
       <VisuallyHidden>{mine ? t('message.youSaid') : t('message.theySaid', { name: authorName })}</VisuallyHidden>
-      <Bubble
-        mine={mine}
-        id={contentId}
-        // The reply being written is announced once it is complete, not token by token.
-        aria-live={message.live ? 'polite' : undefined}
-        aria-busy={message.live ? streaming : undefined}
-        data-testid="message-content"
-      >
-        {mine ? (
-          <PlainText>{message.content}</PlainText>
-        ) : (
-          <Suspense fallback={<PlainText>{message.content}</PlainText>}>
-            {message.content ? <Markdown text={message.content} /> : null}
-            {streaming ? (
-              <>
-                {message.content ? null : <VisuallyHidden>{t('message.writing', { name: authorName })}</VisuallyHidden>}
-                <Cursor aria-hidden="true" />
-              </>
-            ) : null}
-          </Suspense>
-        )}
-      </Bubble>
+      {editing && onEdit ? (
+        <VersionsSection>
+          <MessageEditor
+            initial={message.content}
+            onSave={(content) => {
+              setEditing(false);
+              onEdit(content);
+            }}
+            onCancel={() => {
+              focusEditButton.current = true;
+              setEditing(false);
+            }}
+          />
+        </VersionsSection>
+      ) : (
+        <Bubble
+          mine={mine}
+          id={contentId}
+          // The reply being written is announced once it is complete, not token by token.
+          aria-live={message.live ? 'polite' : undefined}
+          aria-busy={message.live ? streaming : undefined}
+          data-testid="message-content"
+        >
+          {mine ? (
+            <PlainText>{message.content}</PlainText>
+          ) : (
+            <Suspense fallback={<PlainText>{message.content}</PlainText>}>
+              {message.content ? <Markdown text={message.content} /> : null}
+              {streaming ? (
+                <>
+                  {message.content ? null : (
+                    <VisuallyHidden>{t('message.writing', { name: authorName })}</VisuallyHidden>
+                  )}
+                  <Cursor aria-hidden="true" />
+                </>
+              ) : null}
+            </Suspense>
+          )}
+        </Bubble>
+      )}
       {mine && message.type === 'voice' ? (
         <VoiceBadge data-testid="message-voice">
           <Mic {...ICON} size={14} style={{ verticalAlign: '-0.15em', marginInlineEnd: '0.25rem' }} />
           {t('message.voice')}
         </VoiceBadge>
       ) : null}
+      {mine && !editing && (versions || (onEdit && message.id)) ? (
+        <Footer>
+          <VersionsSection>
+            {versions}
+            {onEdit && message.id ? <EditButton ref={editButton} onClick={() => setEditing(true)} /> : null}
+          </VersionsSection>
+        </Footer>
+      ) : null}
       {mine || streaming ? null : (
         <Footer>
+          {versions ? <VersionsSection>{versions}</VersionsSection> : null}
           {statusLabel ? <span data-testid="message-status">{t(statusLabel)}</span> : null}
           {message.provider ? (
             <span

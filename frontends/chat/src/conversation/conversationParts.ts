@@ -5,6 +5,11 @@
  */
 export const loadMessageBubble = () => import('./MessageBubble');
 export const loadReplyEvents = () => import('../streaming/replyEvents');
+/**
+ * Editing, regenerating and choosing versions: their calls come with the message bubbles (whose controls use them),
+ * rather than as a chunk of their own.
+ */
+export const loadVersionsApi = () => loadMessageBubble().then((module) => module.versionsApi);
 
 const ignore = () => undefined;
 

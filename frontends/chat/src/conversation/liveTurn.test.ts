@@ -1,5 +1,5 @@
-import type { AssistantReply } from '@kasa/contracts';
-import { titleFrom, turnReducer, type LiveTurn } from './liveTurn';
+import type { AssistantReply, StoredMessage } from '@kasa/contracts';
+import { shownMessages, titleFrom, turnReducer, type LiveTurn } from './liveTurn';
 
 const started: LiveTurn = {
   kind: 'send',
@@ -79,5 +79,72 @@ describe('titleFrom', () => {
     expect(titleFrom(long)).toHaveLength(60);
     expect(titleFrom(long).endsWith('…')).toBe(true);
     expect(titleFrom('   ')).toBe('New chat');
+  });
+});
+
+describe('shownMessages', () => {
+  const stored = (id: string, role: 'user' | 'assistant', content: string, count = 1): StoredMessage => ({
+    id,
+    role,
+    content,
+    timestamp: '2025-01-01T00:00:00.000Z',
+    type: 'text',
+    status: 'complete',
+    version: { index: count - 1, count, siblingIds: Array.from({ length: count }, (_, i) => `${id}-${i}`) },
+  });
+  const conversation = [
+    stored('u1', 'user', 'Where is Kumasi?'),
+    stored('a1', 'assistant', 'In Ghana.'),
+    stored('u2', 'user', 'What is kente?'),
+    stored('a2', 'assistant', 'A woven cloth.', 2),
+  ];
+  const view = (turn: LiveTurn | null) => shownMessages(conversation, turn).map((m) => `${m.key}:${m.content}`);
+
+  it('shows the stored messages with their versions, then the message being sent and its reply', () => {
+    const sending = turnReducer(started, { type: 'text', text: 'Hi', replace: false });
+    expect(view(sending)).toEqual([
+      'u1:Where is Kumasi?',
+      'a1:In Ghana.',
+      'u2:What is kente?',
+      'a2:A woven cloth.',
+      'live-user:Hello',
+      'live-reply:Hi',
+    ]);
+    expect(shownMessages(conversation, null)[3]!.version).toMatchObject({ index: 1, count: 2 });
+  });
+
+  it('puts an edit in place of the edited message and everything below it', () => {
+    const editing: LiveTurn = { ...started, content: 'What is adinkra?', branch: { action: 'edit', messageId: 'u2' } };
+    expect(view(editing)).toEqual(['u1:Where is Kumasi?', 'a1:In Ghana.', 'live-user:What is adinkra?', 'live-reply:']);
+  });
+
+  it('writes a regenerated answer where the old one was, under its stored question', () => {
+    const asking: LiveTurn = { ...started, content: null, branch: { action: 'regenerate', messageId: 'a2' } };
+    // The stream names the question it answers: the stored question stays shown.
+    const named = turnReducer(asking, {
+      type: 'meta',
+      meta: { userMessageId: 'u2', assistantMessageId: 'a3', provider: 'p', model: 'm', continued: false },
+    });
+    const writing = turnReducer(named, { type: 'text', text: 'Kente is', replace: false });
+    expect(view(writing)).toEqual(['u1:Where is Kumasi?', 'a1:In Ghana.', 'u2:What is kente?', 'live-reply:Kente is']);
+  });
+
+  it('gives way to the stored branch once it is read again with the new version', () => {
+    const editing: LiveTurn = {
+      ...started,
+      content: 'What is adinkra?',
+      branch: { action: 'edit', messageId: 'u2' },
+      userMessageId: 'u3',
+      draft: { ...started.draft, id: 'a3', text: 'Symbols.' },
+      active: false,
+      finalStatus: 'complete',
+    };
+    const reread = [
+      conversation[0]!,
+      conversation[1]!,
+      stored('u3', 'user', 'What is adinkra?', 2),
+      stored('a3', 'assistant', 'Symbols.'),
+    ];
+    expect(shownMessages(reread, editing).map((m) => m.key)).toEqual(['u1', 'a1', 'live-user', 'live-reply']);
   });
 });

@@ -1,4 +1,4 @@
-import type { AssistantReply, MessageStatus, StoredMessage } from '@kasa/contracts';
+import type { AssistantReply, MessageStatus, MessageVersion, StoredMessage } from '@kasa/contracts';
 import type { ReplyMeta } from '../streaming/replyEvents';
 
 export type MessageType = StoredMessage['type'];
@@ -14,10 +14,22 @@ export interface DraftReply {
   stopping: boolean;
 }
 
+/** What a turn replaces in the view: an edited message of mine, or an answer asked again. */
+export interface TurnBranch {
+  action: 'edit' | 'regenerate';
+  /** The stored message it makes a new version of; it and what follows it give way to the turn. */
+  messageId: string;
+}
+
 /** The turn in progress: a message being sent and its reply, or a reply followed after a reload. */
 export interface LiveTurn {
   kind: 'send' | 'follow';
-  /** The user's text of a send (kept for Retry); null when following a reply written before a reload. */
+  /** Set when the turn makes a new version of a message (edit, regenerate) rather than adding one. */
+  branch?: TurnBranch;
+  /**
+   * The user's text of a send or an edit (kept for Retry); null when an answer is asked again, or when following a
+   * reply written before a reload.
+   */
   content: string | null;
   /** How the user's message was made: typed (`text`) or spoken (`voice`, its transcript as the content). */
   messageType: MessageType;
@@ -92,4 +104,69 @@ export function turnReducer(turn: LiveTurn | null, action: TurnAction): LiveTurn
 export function titleFrom(content: string): string {
   const line = content.replace(/\s+/g, ' ').trim();
   return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line || 'New chat';
+}
+
+/** A message as the conversation shows it: stored, or the live one being sent or written. */
+export interface ShownMessage {
+  key: string;
+  id: string | null;
+  role: 'user' | 'assistant';
+  content: string;
+  /** `voice` for a message that was spoken (its transcript is the content). */
+  type: StoredMessage['type'];
+  status: StoredMessage['status'];
+  provider?: string;
+  model?: string;
+  /** The reply being written now. */
+  live?: boolean;
+  /** Its place among its versions (stored messages). */
+  version?: MessageVersion;
+}
+
+/**
+ * What the conversation shows: the stored messages, then the live turn (the message being sent, the reply being
+ * written). The turn's own messages are shown live until the stored conversation holds them (a regenerated answer's
+ * question, and a followed reply's, stay the stored ones). A new version (edit, regenerate) takes the place of the
+ * message it replaces, and of everything below it, until the stored conversation is read again along the new branch.
+ */
+export function shownMessages(stored: StoredMessage[], turn: LiveTurn | null): ShownMessage[] {
+  const hidden = new Set([turn?.content != null ? turn.userMessageId : null, turn?.draft.id].filter(Boolean));
+  const replaced = turn?.branch ? stored.findIndex((m) => m.id === turn.branch!.messageId) : -1;
+  const list: ShownMessage[] = (replaced >= 0 ? stored.slice(0, replaced) : stored)
+    .filter((m) => !hidden.has(m.id))
+    .map((m) => ({
+      key: m.id,
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      type: m.type,
+      status: m.status,
+      ...(m.provider ? { provider: m.provider } : {}),
+      ...(m.model ? { model: m.model } : {}),
+      ...(m.version ? { version: m.version } : {}),
+    }));
+  if (turn?.content != null) {
+    list.push({
+      key: 'live-user',
+      id: turn.userMessageId,
+      role: 'user',
+      content: turn.content,
+      type: turn.messageType,
+      status: 'complete',
+    });
+  }
+  if (turn && (turn.active || turn.draft.text || turn.finalStatus)) {
+    list.push({
+      key: 'live-reply',
+      id: turn.draft.id,
+      role: 'assistant',
+      content: turn.draft.text,
+      type: 'text',
+      status: turn.active ? 'streaming' : (turn.finalStatus ?? 'failed'),
+      ...(turn.draft.provider ? { provider: turn.draft.provider } : {}),
+      ...(turn.draft.model ? { model: turn.draft.model } : {}),
+      live: turn.active,
+    });
+  }
+  return list;
 }

@@ -12,23 +12,18 @@ import {
 } from '../api/chatQueries';
 import { markPending, settlePending, stopSending, sweepPendingSessions } from '../api/pendingSessions';
 import { TokenBatcher } from '../streaming/tokenBatcher';
-import { loadReplyEvents } from './conversationParts';
-import { titleFrom, turnReducer, type LiveTurn, type MessageType } from './liveTurn';
+import { loadReplyEvents, loadVersionsApi } from './conversationParts';
+import {
+  shownMessages,
+  titleFrom,
+  turnReducer,
+  type LiveTurn,
+  type MessageType,
+  type ShownMessage,
+  type TurnBranch,
+} from './liveTurn';
 
-/** A message as the conversation shows it: stored, or the live one being sent or written. */
-export interface ShownMessage {
-  key: string;
-  id: string | null;
-  role: 'user' | 'assistant';
-  content: string;
-  /** `voice` for a message that was spoken (its transcript is the content). */
-  type: StoredMessage['type'];
-  status: StoredMessage['status'];
-  provider?: string;
-  model?: string;
-  /** The reply being written now. */
-  live?: boolean;
-}
+export type { ShownMessage };
 
 /**
  * What a failure says to the person (the shared wording: a 502/503/504 is the service being slow or unavailable,
@@ -52,8 +47,9 @@ interface Options {
 }
 
 /**
- * A conversation: its stored messages (a page at a time), sending with a streamed reply, Stop, Retry and
- * Regenerate, and following a reply that was still being written when the page was (re)loaded.
+ * A conversation: its stored messages (a page at a time, its current branch), sending with a streamed reply, Stop,
+ * Retry, versions (Edit, Regenerate, choosing a version), and following a reply that was still being written when
+ * the page was (re)loaded.
  */
 export function useConversation({ sessionId, personaId, language, onSessionCreated }: Options) {
   const queryClient = useQueryClient();
@@ -100,6 +96,13 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
 
   const finish = useCallback(
     (id: string, reply: AssistantReply, started: LiveTurn) => {
+      followed.current.add(reply.id);
+      if (started.branch) {
+        // A new version changes the branch: the stored conversation is read again, with every message's versions.
+        void queryClient.invalidateQueries({ queryKey: chatKeys.session(id) });
+        dispatch({ type: 'finished', reply });
+        return;
+      }
       const messages: StoredMessage[] = [];
       if (started.content !== null && reply.userMessageId) {
         messages.push({
@@ -112,7 +115,6 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
         });
       }
       messages.push(toStored(reply));
-      followed.current.add(reply.id);
       if (queryClient.getQueryData(chatKeys.session(id))) upsertMessages(queryClient, id, messages);
       else void queryClient.invalidateQueries({ queryKey: chatKeys.session(id) });
       dispatch({ type: 'finished', reply });
@@ -226,11 +228,19 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
     [abandonCreated, consume, onSessionCreated, personaId, queryClient],
   );
 
-  const send = useCallback(
-    (content: string, lang: string = language, messageType: MessageType = 'text') => {
+  /** Starts a turn of mine: a message sent, or a new version of a message (`branch`). */
+  const start = useCallback(
+    (
+      content: string | null,
+      lang: string,
+      messageType: MessageType,
+      branch: TurnBranch | undefined,
+      open: (id: string, signal: AbortSignal) => Promise<Response>,
+    ) => {
       if (turnRef.current?.active) return;
       const started: LiveTurn = {
         kind: 'send',
+        ...(branch ? { branch } : {}),
         content,
         messageType,
         language: lang,
@@ -241,11 +251,46 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
         active: true,
         finalStatus: null,
       };
-      void run(started, (id, signal) =>
-        sendMessageStreaming(id, { content, language: lang, type: messageType }, signal),
-      );
+      void run(started, open);
     },
-    [language, run],
+    [run],
+  );
+
+  const send = useCallback(
+    (content: string, lang: string = language, messageType: MessageType = 'text') =>
+      start(content, lang, messageType, undefined, (id, signal) =>
+        sendMessageStreaming(id, { content, language: lang, type: messageType }, signal),
+      ),
+    [language, start],
+  );
+
+  /** A new version of one of my messages, in its place: it and its reply replace what followed the old one. */
+  const edit = useCallback(
+    (messageId: string, content: string) =>
+      start(content, language, 'text', { action: 'edit', messageId }, async (id, signal) =>
+        (await loadVersionsApi()).editMessageStreaming(id, messageId, { content, language }, signal),
+      ),
+    [language, start],
+  );
+
+  /** Another answer to the question `replyId` answered: a new version of that answer, written where it was. */
+  const regenerate = useCallback(
+    (replyId: string) =>
+      start(null, language, 'text', { action: 'regenerate', messageId: replyId }, async (id, signal) =>
+        (await loadVersionsApi()).regenerateStreaming(id, replyId, language, signal),
+      ),
+    [language, start],
+  );
+
+  /** Shows another version of a message (and the branch below it last shown there); rejects when that fails. */
+  const selectVersion = useCallback(
+    async (messageId: string) => {
+      const id = sessionRef.current;
+      if (!id || turnRef.current?.active) return;
+      const page = await (await loadVersionsApi()).selectVersion(id, messageId);
+      queryClient.setQueryData(chatKeys.session(id), { pages: [page], pageParams: [null] });
+    },
+    [queryClient],
   );
 
   const stop = useCallback(() => {
@@ -301,59 +346,20 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
     if (!current || current.active) return;
     const id = sessionRef.current;
     if (id) void queryClient.invalidateQueries({ queryKey: chatKeys.session(id) });
+    if (current.branch) {
+      if (current.branch.action === 'regenerate') regenerate(current.branch.messageId);
+      else if (current.content !== null) edit(current.branch.messageId, current.content);
+      return;
+    }
     if (current.content === null) {
       if (current.draft.id) followed.current.delete(current.draft.id);
       dispatch({ type: 'clear' });
       return;
     }
     send(current.content, current.language, current.messageType);
-  }, [queryClient, send]);
+  }, [edit, queryClient, regenerate, send]);
 
-  const shown = useMemo((): ShownMessage[] => {
-    const hidden = new Set([turn?.userMessageId, turn?.draft.id].filter(Boolean));
-    const list: ShownMessage[] = stored
-      .filter((m) => !hidden.has(m.id))
-      .map((m) => ({
-        key: m.id,
-        id: m.id,
-        role: m.role,
-        content: m.content,
-        type: m.type,
-        status: m.status,
-        ...(m.provider ? { provider: m.provider } : {}),
-        ...(m.model ? { model: m.model } : {}),
-      }));
-    if (turn?.content != null) {
-      list.push({
-        key: 'live-user',
-        id: turn.userMessageId,
-        role: 'user',
-        content: turn.content,
-        type: turn.messageType,
-        status: 'complete',
-      });
-    }
-    if (turn && (turn.active || turn.draft.text || turn.finalStatus)) {
-      list.push({
-        key: 'live-reply',
-        id: turn.draft.id,
-        role: 'assistant',
-        content: turn.draft.text,
-        type: 'text',
-        status: turn.active ? 'streaming' : (turn.finalStatus ?? 'failed'),
-        ...(turn.draft.provider ? { provider: turn.draft.provider } : {}),
-        ...(turn.draft.model ? { model: turn.draft.model } : {}),
-        live: turn.active,
-      });
-    }
-    return list;
-  }, [stored, turn]);
-
-  /** Sends the last question again for a new answer (the service keeps both answers in the history). */
-  const regenerate = useCallback(() => {
-    const lastUser = [...shown].reverse().find((m) => m.role === 'user');
-    if (lastUser) send(lastUser.content, language, lastUser.type);
-  }, [language, send, shown]);
+  const shown = useMemo(() => shownMessages(stored, turn), [stored, turn]);
 
   return {
     query,
@@ -363,7 +369,14 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
     send,
     stop,
     retry,
+    edit,
     regenerate,
-    dismissError: () => dispatch({ type: 'clear' }),
+    selectVersion,
+    dismissError: () => {
+      // A new version that failed may still have been stored: read the conversation as it is.
+      const id = sessionRef.current;
+      if (turnRef.current?.branch && id) void queryClient.invalidateQueries({ queryKey: chatKeys.session(id) });
+      dispatch({ type: 'clear' });
+    },
   };
 }

@@ -3,9 +3,21 @@ import { EventStream, type Decoded } from '../EventStream.js';
 import { KasaError, STREAM_ERROR } from '../KasaError.js';
 import type { CallOptions, HttpClient, RequestSpec } from '../http.js';
 import type { ServerSentEvent } from '../sse.js';
-import type { AssistantReply, MessagePage, PageQuery, ReplyEvent, SendMessageInput, StoredMessage } from '../types.js';
+import type {
+  AssistantReply,
+  EditMessageInput,
+  MessagePage,
+  PageQuery,
+  RegenerateInput,
+  ReplyEvent,
+  SendMessageInput,
+  SessionWithMessages,
+  StoredMessage,
+} from '../types.js';
 
 const messagesPath = (sessionId: string) => `/api/chat/sessions/${encodeURIComponent(sessionId)}/messages`;
+const messagePath = (sessionId: string, messageId: string, action: string) =>
+  `${messagesPath(sessionId)}/${encodeURIComponent(messageId)}/${action}`;
 
 /**
  * A streamed reply: `for await (const event of stream)` gives `meta`, then each `token` in order, then `done` with
@@ -45,8 +57,8 @@ function decodeReplyEvent(requestId: () => string | undefined) {
 }
 
 /**
- * Messages of a session: list, send (the reply as one answer), stream (the reply token by token), and resume or stop a
- * reply being written.
+ * Messages of a session: list, send (the reply as one answer), stream (the reply token by token), resume or stop a
+ * reply being written, and versions: edit a message, regenerate an answer, show another version.
  */
 export class MessagesResource {
   constructor(private readonly http: HttpClient) {}
@@ -106,6 +118,99 @@ export class MessagesResource {
       },
       options,
     );
+  }
+
+  /**
+   * POST /api/chat/sessions/:id/messages/:messageId/edit → the reply to the new text of one of my messages, once it is
+   * complete. The new text is a new version of that message, in its place: the conversation's branch now goes through
+   * it (the old version and what followed it are kept; `selectVersion` shows them again). Editing an answer is a 400.
+   */
+  edit(sessionId: string, messageId: string, input: EditMessageInput, options?: CallOptions): Promise<AssistantReply> {
+    return this.http.json<AssistantReply>({
+      method: 'POST',
+      path: messagePath(sessionId, messageId, 'edit'),
+      body: { ...input, role: 'user' },
+      creates: true,
+      options,
+    });
+  }
+
+  /** As `edit`, with the reply streamed like `stream`'s. */
+  editStream(
+    sessionId: string,
+    messageId: string,
+    input: EditMessageInput,
+    options: CallOptions = {},
+  ): Promise<ReplyStream> {
+    return this.open(
+      {
+        method: 'POST',
+        path: messagePath(sessionId, messageId, 'edit'),
+        body: { ...input, role: 'user' },
+        accept: 'text/event-stream',
+        creates: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * POST /api/chat/sessions/:id/messages/:messageId/regenerate → a new answer to the question an answer answered, once
+   * it is complete, with its `version` (e.g. `{index: 2, count: 3}`). The earlier answers are kept as its versions.
+   * Regenerating a message of mine is a 400.
+   */
+  regenerate(
+    sessionId: string,
+    messageId: string,
+    input: RegenerateInput = {},
+    options?: CallOptions,
+  ): Promise<AssistantReply> {
+    return this.http.json<AssistantReply>({
+      method: 'POST',
+      path: messagePath(sessionId, messageId, 'regenerate'),
+      body: input,
+      creates: true,
+      options,
+    });
+  }
+
+  /** As `regenerate`, with the reply streamed like `stream`'s. */
+  regenerateStream(
+    sessionId: string,
+    messageId: string,
+    input: RegenerateInput = {},
+    options: CallOptions = {},
+  ): Promise<ReplyStream> {
+    return this.open(
+      {
+        method: 'POST',
+        path: messagePath(sessionId, messageId, 'regenerate'),
+        body: input,
+        accept: 'text/event-stream',
+        creates: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * POST /api/chat/sessions/:id/messages/:messageId/select → shows this version of a message (any id of a message's
+   * `version.siblingIds`): the conversation continues from it, along the branch below it that was last shown. Kept
+   * for every later read and reply. Resolves with the session and the newest page (`limit`) of that branch.
+   */
+  selectVersion(
+    sessionId: string,
+    messageId: string,
+    query: Pick<PageQuery, 'limit'> = {},
+    options?: CallOptions,
+  ): Promise<SessionWithMessages> {
+    return this.http.json<SessionWithMessages>({
+      method: 'POST',
+      path: messagePath(sessionId, messageId, 'select'),
+      query: { ...query },
+      idempotent: true,
+      options,
+    });
   }
 
   /** POST /api/chat/sessions/:id/messages/:messageId/stop: stops a reply being written (a resumable one, too). */

@@ -1,5 +1,6 @@
-import type { Message, MessageStatus, StoredMessage } from '@kasa/contracts';
+import type { Message, MessageStatus, MessageVersion, StoredMessage } from '@kasa/contracts';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import type { TreeNode } from './conversationTree';
 
 export interface MessageDocument {
   _id: Types.ObjectId;
@@ -19,6 +20,14 @@ export interface MessageDocument {
   latencyMs?: number;
   /** On an assistant message: the user message it answers. */
   replyTo?: Types.ObjectId;
+  /**
+   * The message this one follows (ConversationTree): null for a conversation's first message; absent on messages
+   * stored before conversations could branch, which follow the one stored before them. Messages that follow the same
+   * message are versions of each other (edits, regenerated answers).
+   */
+  parentId?: Types.ObjectId | null;
+  /** When this version was last chosen among its versions (`.../select`); until then, its `createdAt` counts. */
+  selectedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -38,6 +47,8 @@ const messageSchema = new Schema<MessageDocument>(
     tokens: Number,
     latencyMs: Number,
     replyTo: { type: Schema.Types.ObjectId },
+    parentId: { type: Schema.Types.ObjectId },
+    selectedAt: Date,
   },
   { timestamps: true, versionKey: false, collection: 'messages' },
 );
@@ -59,6 +70,7 @@ export function toMessage(doc: MessageFields): Message {
 
 export function toStoredMessage(
   doc: MessageFields & Pick<MessageDocument, 'type' | 'status' | 'provider' | 'model'>,
+  version?: MessageVersion,
 ): StoredMessage {
   return {
     ...toMessage(doc),
@@ -66,5 +78,23 @@ export function toStoredMessage(
     status: doc.status,
     ...(doc.provider ? { provider: doc.provider } : {}),
     ...(doc.model ? { model: doc.model } : {}),
+    ...(version ? { version } : {}),
+  };
+}
+
+/** The fields ConversationTree reads: the shape of a conversation without its text. */
+export const TREE_FIELDS = { _id: 1, parentId: 1, role: 1, status: 1, createdAt: 1, selectedAt: 1 } as const;
+
+/** A message read with TREE_FIELDS, as a node of ConversationTree. */
+export function toTreeNode(
+  doc: Pick<MessageDocument, '_id' | 'parentId' | 'role' | 'status' | 'createdAt' | 'selectedAt'>,
+): TreeNode {
+  return {
+    id: doc._id.toString(),
+    parentId: doc.parentId === undefined ? undefined : (doc.parentId?.toString() ?? null),
+    role: doc.role,
+    status: doc.status,
+    // A message stored without timestamps (written by hand) counts as the oldest of its versions.
+    shownAt: (doc.selectedAt ?? doc.createdAt)?.getTime() ?? 0,
   };
 }

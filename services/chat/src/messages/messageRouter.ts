@@ -1,8 +1,16 @@
-import { CreateMessageRequest, MessageIdParams, SessionIdParam } from '@kasa/contracts';
+import {
+  CreateMessageRequest,
+  EditMessageRequest,
+  MessageIdParams,
+  RegenerateRequest,
+  SelectVersionQuery,
+  SessionIdParam,
+} from '@kasa/contracts';
 import { ServiceUnavailableError, parseInput, requestIdOf, type Logger } from '@kasa/service-kit';
 import { Router, type Request, type Response } from 'express';
 import { identityOf, requireIdentity } from '../identity/identity';
-import { TooManyRepliesError, type MessageService } from './messageService';
+import type { SessionService } from '../sessions/sessionService';
+import { TooManyRepliesError, type MessageService, type TurnRequest } from './messageService';
 import { SseStream } from './sseStream';
 
 /** The header that carries the stored user message's id on the non-streamed answer. */
@@ -18,21 +26,26 @@ function clientGone(req: Request, res: Response): AbortController {
   return controller;
 }
 
-/** POST /api/chat/sessions/:sessionId/messages: a reply as one JSON message, or streamed as Server-Sent Events. */
+/**
+ * POST /api/chat/sessions/:sessionId/messages (and a message's edit and regenerate, which answer the same way): a
+ * reply as one JSON message, or streamed as Server-Sent Events; a message's stop, stream and select.
+ */
 export function createMessageRouter(
   messages: MessageService,
+  sessions: SessionService,
   options: { heartbeatMs: number; logger: Logger },
 ): Router {
   const router = Router();
-  router.post('/api/chat/sessions/:sessionId/messages', requireIdentity(), async (req, res) => {
-    const { sessionId } = parseInput(SessionIdParam, req.params, 'path');
-    const input = parseInput(CreateMessageRequest, req.body);
+
+  /** Stores the turn and answers its reply: whole (201) or, with `Accept: text/event-stream`, streamed. */
+  async function answer(req: Request, res: Response, sessionId: string, request: TurnRequest): Promise<void> {
     const streaming = (req.get('accept') ?? '').includes('text/event-stream');
+    const resumable = request.input.resumable === true;
     const stop = clientGone(req, res);
     // Plan, ownership and validation errors are answered as JSON before any stream starts.
     const forwardedFor = req.get('x-forwarded-for') ?? req.socket.remoteAddress;
     const turn = await messages
-      .prepare(identityOf(res), sessionId, input, requestIdOf(req), forwardedFor)
+      .prepare(identityOf(res), sessionId, request, requestIdOf(req), forwardedFor)
       .catch((err: unknown) => {
         // The 429's body is the shared error body; the header tells clients when to try again.
         if (err instanceof TooManyRepliesError) res.set('Retry-After', String(err.retryAfterSeconds));
@@ -40,12 +53,7 @@ export function createMessageRouter(
       });
 
     if (!streaming) {
-      const { reply } = await messages.complete(
-        turn,
-        stop.signal,
-        { onText: () => undefined },
-        { resumable: input.resumable === true },
-      );
+      const { reply } = await messages.complete(turn, stop.signal, { onText: () => undefined }, { resumable });
       if (res.writableEnded || res.destroyed) return;
       if (reply.status === 'failed')
         throw new ServiceUnavailableError('No AI provider could answer. Please try again.');
@@ -69,7 +77,7 @@ export function createMessageRouter(
             }),
           onText: (text) => sse.send('token', { text }),
         },
-        { resumable: input.resumable === true },
+        { resumable },
       );
       if (reply.status === 'failed') sse.send('error', { message: 'No AI provider could answer. Please try again.' });
       else sse.send('done', reply);
@@ -79,7 +87,36 @@ export function createMessageRouter(
     } finally {
       sse.end();
     }
+  }
+
+  router.post('/api/chat/sessions/:sessionId/messages', requireIdentity(), async (req, res) => {
+    const { sessionId } = parseInput(SessionIdParam, req.params, 'path');
+    const input = parseInput(CreateMessageRequest, req.body);
+    await answer(req, res, sessionId, { kind: 'send', input });
   });
+
+  // A new version of one of my messages, answered like a new message. A POST (not a PATCH of the message): it creates
+  // a message and a reply, and takes an Idempotency-Key like every creating POST.
+  router.post('/api/chat/sessions/:sessionId/messages/:messageId/edit', requireIdentity(), async (req, res) => {
+    const { sessionId, messageId } = parseInput(MessageIdParams, req.params, 'path');
+    const input = parseInput(EditMessageRequest, req.body);
+    await answer(req, res, sessionId, { kind: 'edit', messageId, input });
+  });
+
+  // A new version of an answer, to the same question. The body is optional.
+  router.post('/api/chat/sessions/:sessionId/messages/:messageId/regenerate', requireIdentity(), async (req, res) => {
+    const { sessionId, messageId } = parseInput(MessageIdParams, req.params, 'path');
+    const input = parseInput(RegenerateRequest, req.body ?? {});
+    await answer(req, res, sessionId, { kind: 'regenerate', messageId, input });
+  });
+
+  // The ‹ 1/3 › arrows: shows a version, and the branch below it that was last shown.
+  router.post('/api/chat/sessions/:sessionId/messages/:messageId/select', requireIdentity(), async (req, res) => {
+    const { sessionId, messageId } = parseInput(MessageIdParams, req.params, 'path');
+    const page = parseInput(SelectVersionQuery, req.query, 'query');
+    res.json(await sessions.select(identityOf(res), sessionId, messageId, page));
+  });
+
   // The stop button: works for any reply being written, on whichever replica writes it.
   router.post('/api/chat/sessions/:sessionId/messages/:messageId/stop', requireIdentity(), async (req, res) => {
     const { sessionId, messageId } = parseInput(MessageIdParams, req.params, 'path');

@@ -1,5 +1,20 @@
-import { ErrorCode, type AssistantReply, type CreateMessageRequest, type MessageStatus } from '@kasa/contracts';
-import { HttpError, NotAllowedError, NotFoundError, withTransientRetry, type Logger } from '@kasa/service-kit';
+import {
+  ErrorCode,
+  type AssistantReply,
+  type CreateMessageRequest,
+  type EditMessageRequest,
+  type MessageStatus,
+  type MessageVersion,
+  type RegenerateRequest,
+} from '@kasa/contracts';
+import {
+  HttpError,
+  InputError,
+  NotAllowedError,
+  NotFoundError,
+  withTransientRetry,
+  type Logger,
+} from '@kasa/service-kit';
 import type { LanguageDetector } from '@kasa/language-detect';
 import { Types, type Model } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,9 +28,10 @@ import type { PersonaStore } from '../personas/personaStore';
 import type { AttemptDocument } from '../providers/attemptModel';
 import { estimateTokens, type PromptMessage } from '../providers/chatProvider';
 import type { ProviderChain, TurnHandlers, TurnResult } from '../providers/providerChain';
+import type { SessionDocument } from '../sessions/sessionModel';
 import type { SessionService } from '../sessions/sessionService';
 import { toStoredMessage, type MessageDocument } from './messageModel';
-import type { HistoryCache } from './historyCache';
+import type { CachedHistory, HistoryCache } from './historyCache';
 import { WriteGate } from './writeGate';
 
 /** A turn whose user message is stored and whose assistant message waits (status `streaming`) for the reply. */
@@ -31,6 +47,43 @@ export interface PreparedTurn {
   requestId?: string;
   /** The concurrent-replies slot this turn holds; released once the reply is stored. */
   slotId: string;
+  /** The reply's place among its versions, answered with it (edits and regenerated answers). */
+  replyVersion?: MessageVersion;
+}
+
+/**
+ * What a turn answers. Every kind stores a reply placeholder and streams the reply the same way; they differ in where
+ * the turn hangs in the conversation (see ConversationTree) and so in the history its prompt is made of.
+ */
+export type TurnRequest =
+  /** A new message after the last message of the current branch. */
+  | { kind: 'send'; input: CreateMessageRequest }
+  /** A new version of one of my messages (`messageId`), in its place: it follows what that one followed. */
+  | { kind: 'edit'; messageId: string; input: EditMessageRequest }
+  /** A new version of an answer (`messageId`) to the same question; no message of mine is stored. */
+  | { kind: 'regenerate'; messageId: string; input: RegenerateRequest };
+
+/** Where a turn hangs and what its prompt reads. */
+interface TurnPlace {
+  /** The message the new user message follows (null: it is a first message). Unused when `questionId` is set. */
+  parentId: string | null;
+  /** The history before the question, along the branch the turn continues, oldest first. */
+  before: PromptMessage[];
+  /** The question answered. */
+  asked: { content: string; type: MessageDocument['type']; language?: string };
+  /** The stored question a regenerated answer answers; a new question is stored otherwise. */
+  questionId?: string;
+  /** The versions the reply joins (a regenerated answer's earlier versions). */
+  replyVersions?: string[];
+  /** The turn makes a second version of a message: the conversation is read as a tree from now on. */
+  branches: boolean;
+}
+
+/** Messages a prompt's history reads: finished or stopped replies with some text, and the person's messages. */
+function toPromptHistory(docs: Array<Pick<MessageDocument, 'role' | 'content' | 'status'>>): PromptMessage[] {
+  return docs
+    .filter((d) => (d.status === 'complete' || d.status === 'stopped') && d.content.length > 0)
+    .map((d) => ({ role: d.role, content: d.content }));
 }
 
 /** When the person is at the concurrent-replies limit, after how many seconds a retry makes sense. */
@@ -156,27 +209,38 @@ export class MessageService {
    * messages as a hint. A detection the detector is not sure of (`reliable: false`, below its calibrated confidence)
    * sets nothing: the model then mirrors the message.
    */
-  private replyLanguage(input: CreateMessageRequest, history: PromptMessage[]): string | undefined {
-    if (input.language && input.language !== 'auto') return input.language;
+  private replyLanguage(
+    content: string,
+    chosen: string | undefined,
+    history: PromptMessage[],
+    /** A regenerated answer's question: the language it was answered in before (chosen or detected). */
+    earlier?: string,
+  ): string | undefined {
+    if (chosen && chosen !== 'auto') return chosen;
+    if (earlier) return earlier;
     if (!this.detector) return undefined;
     const recent = history
       .filter((m) => m.role === 'user')
       .slice(-3)
       .map((m) => m.content);
-    const detected = this.detector.detect(input.content, { recent });
+    const detected = this.detector.detect(content, { recent });
     return detected.reliable ? detected.language : undefined;
   }
 
-  /** Checks the session and the plan, stores the user message and the assistant placeholder. Throws 403/404 first. */
+  /**
+   * Checks the session and the plan, stores the user message (unless an answer is regenerated) and the assistant
+   * placeholder. Throws 403/404 (and 400 for a message of the wrong role) first.
+   */
   async prepare(
     who: Identity,
     sessionId: string,
-    input: CreateMessageRequest,
+    request: TurnRequest,
     requestId?: string,
     /** The caller's X-Forwarded-For (or socket address), for the location of the personas that use one. */
     forwardedFor?: string,
   ): Promise<PreparedTurn> {
-    if (who.tier === 'free' && input.type !== 'text')
+    const { input } = request;
+    if (who.tier === 'free' && 'type' in input && input.type !== 'text')
       throw new NotAllowedError(PLAN_FEATURE[input.type], { plan: 'pro' });
     if (who.tier === 'free' && input.language && !isFreeLanguageChoice(input.language))
       throw new NotAllowedError(LANGUAGE_CHOICE_PLAN, { plan: 'pro' });
@@ -184,17 +248,67 @@ export class MessageService {
     const slotId = await this.slots.acquire(who.userId);
     if (!slotId) throw new TooManyRepliesError(this.slots.limit);
     try {
-      return await this.store(who, sessionId, input, slotId, requestId, forwardedFor);
+      return await this.store(who, sessionId, request, slotId, requestId, forwardedFor);
     } catch (err) {
       await this.releaseSlot(who.userId, slotId);
       throw err;
     }
   }
 
+  /** Where a turn hangs in the conversation, and the history its prompt reads (see TurnRequest). */
+  private async placeOf(session: SessionDocument, request: TurnRequest): Promise<TurnPlace> {
+    if (request.kind === 'send') {
+      const { history, leafId } = await this.branchEnd(session);
+      const { content, type } = request.input;
+      return { parentId: leafId, before: history, asked: { content, type }, branches: false };
+    }
+    const tree = await this.writes.run(() => this.sessions.tree(session), 'first');
+    const id = new Types.ObjectId(request.messageId).toString();
+    const target = tree.node(id);
+    if (!target) throw new NotFoundError('Message not found');
+    if (request.kind === 'edit') {
+      if (target.role !== 'user')
+        throw new InputError(
+          'Only your own messages can be edited, and this one is an answer: regenerate it for another version.',
+          [{ path: 'messageId', message: 'an answer cannot be edited' }],
+        );
+      const parentId = tree.parentOf(id);
+      const before = parentId ? await this.historyAlong(session, tree.pathTo(parentId)) : [];
+      const { content, type } = request.input;
+      return { parentId, before, asked: { content, type }, branches: true };
+    }
+    if (target.role !== 'assistant')
+      throw new InputError(
+        'Only an answer can be regenerated, and this one is your message: edit it for another version.',
+        [{ path: 'messageId', message: 'a message of yours cannot be regenerated' }],
+      );
+    const questionId = tree.parentOf(id);
+    if (!questionId || tree.node(questionId)?.role !== 'user')
+      throw new InputError('This answer follows no message of yours, so there is no question to answer again.', [
+        { path: 'messageId', message: 'no question to answer again' },
+      ]);
+    const path = tree.pathTo(questionId).slice(-(HISTORY_SCAN_LIMIT + 1));
+    const docs = await this.writes.run(() => this.sessions.messagesById(session, path), 'first');
+    const question = docs.at(-1);
+    if (question?._id.toString() !== questionId) throw new NotFoundError('Message not found');
+    return {
+      parentId: tree.parentOf(questionId),
+      before: toPromptHistory(docs.slice(0, -1)),
+      asked: {
+        content: question.content,
+        type: question.type,
+        ...(question.language ? { language: question.language } : {}),
+      },
+      questionId,
+      replyVersions: tree.versionsOf(id),
+      branches: true,
+    };
+  }
+
   private async store(
     who: Identity,
     sessionId: string,
-    input: CreateMessageRequest,
+    request: TurnRequest,
     slotId: string,
     requestId?: string,
     forwardedFor?: string,
@@ -210,28 +324,37 @@ export class MessageService {
     const persona =
       (await this.writes.run(() => this.personas.findForUser(session.personaId, who.userId), 'first')) ??
       DEFAULT_PERSONAS.find((p) => p.id === 'kasa')!;
-    const history = await this.history(session._id, who.userId);
-    const language = this.replyLanguage(input, history);
+    const place = await this.placeOf(session, request);
+    const { asked } = place;
+    const language = this.replyLanguage(asked.content, request.input.language, place.before, asked.language);
+    if (place.branches) await this.writes.run(() => this.sessions.markBranched(session), 'first');
     // One write for both (ids chosen here keep the user message first): the embedded database serialises writes.
-    const userId = new Types.ObjectId();
+    const userId = place.questionId ? new Types.ObjectId(place.questionId) : new Types.ObjectId();
+    const assistantId = new Types.ObjectId();
+    const question = place.questionId
+      ? []
+      : [
+          {
+            _id: userId,
+            sessionId: session._id,
+            ownerId: who.userId,
+            personaId: session.personaId,
+            role: 'user',
+            type: asked.type,
+            content: asked.content,
+            status: 'complete',
+            parentId: place.parentId ? new Types.ObjectId(place.parentId) : null,
+            ...(language ? { language } : {}),
+          },
+        ];
     const stored = await withTransientRetry(
       () =>
         this.writes.run(
           () =>
             this.messages.insertMany([
+              ...question,
               {
-                _id: userId,
-                sessionId: session._id,
-                ownerId: who.userId,
-                personaId: session.personaId,
-                role: 'user',
-                type: input.type,
-                content: input.content,
-                status: 'complete',
-                ...(language ? { language } : {}),
-              },
-              {
-                _id: new Types.ObjectId(),
+                _id: assistantId,
                 sessionId: session._id,
                 ownerId: who.userId,
                 personaId: session.personaId,
@@ -240,6 +363,7 @@ export class MessageService {
                 content: '',
                 status: 'streaming',
                 replyTo: userId,
+                parentId: userId,
                 ...(language ? { language } : {}),
               },
             ]),
@@ -247,22 +371,27 @@ export class MessageService {
         ),
       { logger: this.logger, what: 'store the message and the reply placeholder' },
     );
-    const [user, assistant] = stored as [(typeof stored)[number], (typeof stored)[number]];
-    void publishEvent(
-      this.bus,
-      this.logger,
-      'chat.message.created',
-      {
-        sessionId: session._id.toString(),
-        userId: who.userId,
-        messageId: user._id.toString(),
-        personaId: session.personaId,
-        role: 'user',
-        ...(language ? { language } : {}),
-        tokens: estimateTokens(input.content),
-      },
-      requestId,
-    );
+    const assistant = stored[stored.length - 1]!;
+    // The conversation's branch now ends at this reply; the prompt history of the next message goes on from here.
+    this.historyCache?.set(session._id.toString(), place.before, assistantId.toString());
+    if (!place.questionId) {
+      void publishEvent(
+        this.bus,
+        this.logger,
+        'chat.message.created',
+        {
+          sessionId: session._id.toString(),
+          userId: who.userId,
+          messageId: userId.toString(),
+          personaId: session.personaId,
+          role: 'user',
+          ...(language ? { language } : {}),
+          tokens: estimateTokens(asked.content),
+        },
+        requestId,
+      );
+    }
+    const replyVersions = [...(place.replyVersions ?? []), assistantId.toString()];
     const system = [
       persona.systemPrompt,
       language ? `The user's language is ${languageName(language)} (${language}); reply in it.` : undefined,
@@ -275,12 +404,21 @@ export class MessageService {
       sessionId: session._id,
       personaId: session.personaId,
       system,
-      history: [...history, { role: 'user', content: input.content }],
+      history: [...place.before, { role: 'user', content: asked.content }],
       language,
-      userMessageId: user._id.toString(),
+      userMessageId: userId.toString(),
       assistant: assistant.toObject(),
       requestId,
       slotId,
+      ...(place.branches
+        ? {
+            replyVersion: {
+              index: replyVersions.length - 1,
+              count: replyVersions.length,
+              siblingIds: replyVersions,
+            },
+          }
+        : {}),
     };
   }
 
@@ -454,10 +592,11 @@ export class MessageService {
     const answered = (status === 'complete' || status === 'stopped') && result.text.length > 0;
     this.historyCache?.append(
       turn.sessionId.toString(),
+      turn.assistant._id.toString(),
       asked,
       ...(answered ? [{ role: 'assistant' as const, content: result.text }] : []),
     );
-    return { reply: { ...toStoredMessage(doc), userMessageId: turn.userMessageId }, result };
+    return { reply: { ...toStoredMessage(doc, turn.replyVersion), userMessageId: turn.userMessageId }, result };
   }
 
   /**
@@ -571,25 +710,36 @@ export class MessageService {
     );
   }
 
-  /** The session's recent complete messages, oldest first (the budget is applied later, with the new message). */
-  private async history(sessionId: Types.ObjectId, ownerId: string): Promise<PromptMessage[]> {
-    const cached = this.historyCache?.get(sessionId.toString());
+  /**
+   * The end of the conversation's current branch: its recent messages, oldest first (the budget is applied later,
+   * with the new message), and the last message, which a new message follows. A conversation that never branched is
+   * one line: its newest messages, in one query.
+   */
+  private async branchEnd(session: SessionDocument): Promise<CachedHistory> {
+    const cached = this.historyCache?.get(session._id.toString());
     if (cached) return cached;
+    if (session.branched) {
+      const branch = (await this.writes.run(() => this.sessions.tree(session), 'first')).branch();
+      return { history: await this.historyAlong(session, branch), leafId: branch.at(-1) ?? null };
+    }
     const docs = await this.writes.run(
       () =>
         this.messages
-          .find({ sessionId, ownerId, status: { $in: ['complete', 'stopped'] } })
+          .find({ sessionId: session._id, ownerId: session.ownerId })
           .sort({ _id: -1 })
           .limit(HISTORY_SCAN_LIMIT)
+          .maxTimeMS(QUERY_TIME_LIMIT_MS)
           .lean(),
       'first',
     );
-    const history = docs
-      .filter((d) => d.content.length > 0)
-      .reverse()
-      .map((d) => ({ role: d.role, content: d.content }));
-    this.historyCache?.set(sessionId.toString(), history);
-    return history;
+    const newest = docs[0]?._id.toString() ?? null;
+    return { history: toPromptHistory(docs.reverse()), leafId: newest };
+  }
+
+  /** The history along a path of the conversation (its last HISTORY_SCAN_LIMIT messages), oldest first. */
+  private async historyAlong(session: SessionDocument, path: string[]): Promise<PromptMessage[]> {
+    const ids = path.slice(-HISTORY_SCAN_LIMIT);
+    return toPromptHistory(await this.writes.run(() => this.sessions.messagesById(session, ids), 'first'));
   }
 }
 

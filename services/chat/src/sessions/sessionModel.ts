@@ -7,6 +7,12 @@ export interface SessionDocument {
   ownerId: string;
   personaId: string;
   title: string;
+  /**
+   * Set once a message of the conversation has a second version (an edit or a regenerated answer): from then on its
+   * messages are read as a tree (ConversationTree). A conversation that never branched is read as one line, with the
+   * same single query as before conversations could branch.
+   */
+  branched?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -16,6 +22,7 @@ const sessionSchema = new Schema<SessionDocument>(
     ownerId: { type: String, required: true },
     personaId: { type: String, required: true },
     title: { type: String, required: true },
+    branched: Boolean,
   },
   { timestamps: true, versionKey: false, collection: 'sessions' },
 );

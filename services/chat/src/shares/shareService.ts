@@ -1,6 +1,11 @@
-import { SHARED_CONVERSATION_MAX_MESSAGES, type ConversationShare, type SharedConversation } from '@kasa/contracts';
+import {
+  SHARED_CONVERSATION_MAX_MESSAGES,
+  type ConversationShare,
+  type MessageStatus,
+  type SharedConversation,
+} from '@kasa/contracts';
 import { InputError, NotFoundError } from '@kasa/service-kit';
-import type { Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import type { Identity } from '../identity/identity';
 import { toMessage, type MessageDocument } from '../messages/messageModel';
 import type { PersonaStore } from '../personas/personaStore';
@@ -11,6 +16,7 @@ import { newShareToken, type ShareDocument } from './shareModel';
 const DUPLICATE_KEY = 11000;
 /** What a reader sees of a conversation: finished replies (and stopped ones, as they were left), never one being written. */
 const READABLE = { $in: ['complete', 'stopped'] };
+const isReadable = (status: MessageStatus) => status === 'complete' || status === 'stopped';
 const GONE = 'This shared conversation does not exist, or its owner stopped sharing it';
 
 /**
@@ -27,14 +33,19 @@ export class ShareService {
     private readonly personas: PersonaStore,
   ) {}
 
-  /** Shares the conversation up to its latest message: a new link the first time, the same link after. */
+  /**
+   * Shares the conversation up to its latest message: a new link the first time, the same link after. A conversation
+   * that branched is shared along its current branch, up to the latest message shown.
+   */
   async share(who: Identity, sessionId: string): Promise<{ share: ConversationShare; created: boolean }> {
     const session = await this.sessions.own(who, sessionId);
-    const latest = await this.messages
-      .findOne({ sessionId: session._id, ownerId: who.userId, status: READABLE })
-      .sort({ _id: -1 })
-      .select({ _id: 1 })
-      .lean();
+    const latest = session.branched
+      ? await this.latestOnBranch(session)
+      : await this.messages
+          .findOne({ sessionId: session._id, ownerId: who.userId, status: READABLE })
+          .sort({ _id: -1 })
+          .select({ _id: 1 })
+          .lean();
     if (!latest) {
       throw new InputError('This conversation has no messages yet: send one before sharing it', [
         { path: 'id', message: 'empty conversation' },
@@ -86,11 +97,18 @@ export class ShareService {
     if (!share) throw new NotFoundError(GONE);
     const session = await this.sessionDocs.findOne({ _id: share.sessionId, ownerId: share.ownerId }).lean();
     if (!session) throw new NotFoundError(GONE);
-    const docs = await this.messages
-      .find({ sessionId: session._id, ownerId: share.ownerId, _id: { $lte: share.upTo }, status: READABLE })
-      .sort({ _id: -1 })
-      .limit(SHARED_CONVERSATION_MAX_MESSAGES + 1)
-      .lean();
+    const docs = session.branched
+      ? (
+          await this.sessions.messagesById(
+            session,
+            (await this.readablePathTo(session, share.upTo)).slice(-(SHARED_CONVERSATION_MAX_MESSAGES + 1)),
+          )
+        ).reverse()
+      : await this.messages
+          .find({ sessionId: session._id, ownerId: share.ownerId, _id: { $lte: share.upTo }, status: READABLE })
+          .sort({ _id: -1 })
+          .limit(SHARED_CONVERSATION_MAX_MESSAGES + 1)
+          .lean();
     const persona = await this.personas.findForUser(session.personaId, share.ownerId);
     return {
       title: session.title,
@@ -106,13 +124,32 @@ export class ShareService {
     };
   }
 
+  /** The latest finished message of the current branch of a conversation that branched. */
+  private async latestOnBranch(session: SessionDocument): Promise<{ _id: Types.ObjectId } | undefined> {
+    const tree = await this.sessions.tree(session);
+    const latest = tree.branch().findLast((id) => isReadable(tree.node(id)!.status));
+    return latest ? { _id: new Types.ObjectId(latest) } : undefined;
+  }
+
+  /** The finished messages of the branch that ends at `upTo`, in order, in a conversation that branched. */
+  private async readablePathTo(session: SessionDocument, upTo: Types.ObjectId): Promise<string[]> {
+    const tree = await this.sessions.tree(session);
+    return tree.pathTo(upTo.toString()).filter((id) => isReadable(tree.node(id)!.status));
+  }
+
   private async describe(share: ShareDocument): Promise<ConversationShare> {
-    const messageCount = await this.messages.countDocuments({
-      sessionId: share.sessionId,
-      ownerId: share.ownerId,
-      _id: { $lte: share.upTo },
-      status: READABLE,
-    });
+    const session = await this.sessionDocs
+      .findOne({ _id: share.sessionId, ownerId: share.ownerId })
+      .select({ _id: 1, ownerId: 1, branched: 1 })
+      .lean();
+    const messageCount = session?.branched
+      ? (await this.readablePathTo(session, share.upTo)).length
+      : await this.messages.countDocuments({
+          sessionId: share.sessionId,
+          ownerId: share.ownerId,
+          _id: { $lte: share.upTo },
+          status: READABLE,
+        });
     return {
       token: share._id,
       path: `/share/${share._id}`,
