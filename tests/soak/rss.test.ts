@@ -32,6 +32,14 @@ describe('the soak memory judgment', () => {
     expect(() => rssGrowth([])).toThrow(/no memory samples/);
   });
 
+  it('counts memory the process allocates (anonymous pages), not only its code', () => {
+    const before = readRssKb(process.pid)!;
+    const block = Buffer.alloc(64 * 1024 * 1024, 1);
+    const after = readRssKb(process.pid)!;
+    expect(after - before).toBeGreaterThan(48 * 1024);
+    expect(block[block.length - 1]).toBe(1);
+  });
+
   it('reads the resident memory of a live process and nothing for one that is gone', () => {
     const own = readRssKb(process.pid);
     expect(own).toBeGreaterThan(10_000);
