@@ -1,12 +1,11 @@
 import { eventually } from '@kasa/test-kit';
-import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { FakeOpenAI, fakeProviderEnv } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
-import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
+import { signUpToChat } from './pages/people';
 import { MessageVersions } from './pages/MessageVersions';
 
 /**
@@ -38,12 +37,7 @@ async function signedIn(viewport: { width: number; height: number }): Promise<Pa
   const context = await browser.newContext({ viewport });
   contexts.push(context);
   const page = await context.newPage();
-  const id = randomUUID().slice(0, 8);
-  const auth = new AuthPage(page);
-  await auth.open(platform.baseUrl);
-  await auth.signUp({ username: `efua_${id}`, email: `efua.${id}@example.com`, password: 'adinkra-sika' });
-  await page.waitForURL(`${platform.baseUrl}/chat`);
-  await new ChatPage(page).app().waitFor();
+  await signUpToChat(page, platform.baseUrl);
   return page;
 }
 

@@ -1,10 +1,9 @@
 import { eventually } from '@kasa/test-kit';
-import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
-import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
+import { signUpToChat } from './pages/people';
 import { DeveloperPage } from './pages/DeveloperPage';
 import { pictographsOn } from './pages/pictographs';
 
@@ -39,12 +38,7 @@ async function signedInPage(viewport: { width: number; height: number }): Promis
   const context = await browser.newContext({ viewport });
   contexts.push(context);
   const page = await context.newPage();
-  const id = randomUUID().slice(0, 8);
-  const auth = new AuthPage(page);
-  await auth.open(platform.baseUrl);
-  await auth.signUp({ username: `esi_${id}`, email: `esi.${id}@example.com`, password: 'kente-and-gold' });
-  await page.waitForURL(`${platform.baseUrl}/chat`);
-  await new ChatPage(page).app().waitFor();
+  await signUpToChat(page, platform.baseUrl);
   return page;
 }
 
