@@ -8,9 +8,10 @@ import { messagesOf, untranslatedCandidates, visibleEnglish } from './pages/Lang
 /**
  * The interface in other languages (issue 15): the picker, the document's lang and dir, the choice kept in the
  * browser and in the account, Accept-Language, and no untranslated text on the pages a person walks through.
- * Every page is checked against the catalogues of the frontends on it: the shell's and the chat's everywhere they
- * show; the developer portal has no catalogue yet, so on its page only the shell's parts (navigation bar and
- * footer) are checked. What people wrote and the replies to it are not interface text and are left out.
+ * Every page is checked, whole, against the catalogues of the frontends on it: the shell's everywhere, the chat's on
+ * /chat, the developer portal's (its own and its tab panels') on /developer, where the Overview, API keys (with a new
+ * key), Analytics and SDKs tabs are walked. What people wrote and the replies to it are not interface text and are
+ * left out.
  */
 let browser: Browser;
 let platform: RunningPlatform;
@@ -35,14 +36,21 @@ async function openPage(locale?: string): Promise<Page> {
   return context.newPage();
 }
 
-// The shell's own navigation bar and footer (a remote's page may have a header of its own).
-const SHELL_PARTS = '#root > header, #root > footer';
 const CONVERSATION = '[data-testid="message-content"], [data-testid="chat-user"] strong, [data-testid="session-item"]';
 
-async function expectTranslated(page: Page, locale: string, apps: string[] = ['shell'], within = 'body') {
+async function expectTranslated(page: Page, locale: string, apps: string[] = ['shell']) {
   const candidates = untranslatedCandidates(apps, locale);
   expect(candidates.length).toBeGreaterThan(50 * apps.length);
-  expect(await visibleEnglish(page, candidates, { within, except: CONVERSATION })).toEqual([]);
+  expect(await visibleEnglish(page, candidates, { except: CONVERSATION })).toEqual([]);
+}
+
+/** Opens a tab of the developer portal by its name in the page's language, once its panel is shown. */
+async function openPortalTab(page: Page, portal: Record<string, string>, id: string) {
+  const tab = page
+    .getByRole('tablist', { name: portal['app.sections'] })
+    .getByRole('tab', { name: portal[id], exact: true });
+  await tab.click();
+  await tab.and(page.locator('[aria-selected="true"]')).waitFor();
 }
 
 async function pickLanguage(page: Page, nativeName: string) {
@@ -106,10 +114,37 @@ describe.each([
     await page.getByRole('form', { name: chatText['composer.form'] }).waitFor();
     await expectTranslated(page, locale, ['shell', 'chat']);
 
-    // The developer portal.
+    // The developer portal, in the language as well: its Overview with live figures, then API keys (empty, then
+    // with a new key shown once), Analytics of what was just done, and the SDKs with a card's features.
+    const portal = messagesOf('developer', locale);
     await page.getByRole('banner').getByRole('link', { name: t['nav.developer'], exact: true }).click();
     await page.getByTestId('developer-app').waitFor();
-    await expectTranslated(page, locale, ['shell'], SHELL_PARTS);
+    await page.getByRole('heading', { name: portal['app.title'], level: 1 }).waitFor();
+    await page.getByTestId('overview-personas').waitFor();
+    await page.getByTestId('african-languages').waitFor();
+    await expectTranslated(page, locale, ['shell', 'developer']);
+
+    await openPortalTab(page, portal, 'tabs.keys');
+    const panel = page.getByRole('tabpanel');
+    await panel.getByTestId('no-keys').waitFor();
+    await expectTranslated(page, locale, ['shell', 'developer']);
+    await panel.getByLabel(portal['keys.name']!, { exact: true }).fill(`Nkɔmmɔ ${id}`);
+    await panel.getByRole('button', { name: portal['keys.create'] }).click();
+    await panel.getByTestId('new-key').waitFor();
+    await panel.getByTestId('api-key').waitFor();
+    await expectTranslated(page, locale, ['shell', 'developer']);
+
+    await openPortalTab(page, portal, 'tabs.analytics');
+    await panel.getByTestId('analytics-figures').waitFor();
+    await panel.getByTestId('usage-total').waitFor();
+    await panel.locator('[data-testid="analytics-sessions"], [data-testid="no-sessions"]').first().waitFor();
+    await expectTranslated(page, locale, ['shell', 'developer']);
+
+    await openPortalTab(page, portal, 'tabs.sdks');
+    const details = panel.getByTestId('sdk-details');
+    await details.getByRole('tab', { name: portal['sdks.tab.features'], exact: true }).click();
+    await details.getByRole('listitem').first().waitFor();
+    await expectTranslated(page, locale, ['shell', 'developer']);
 
     // Settings: the same choice, as radio buttons with their status.
     await page.getByRole('banner').getByRole('link', { name: t['nav.settings'], exact: true }).click();

@@ -1,12 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { completeSignIn, describeFailure, login, useAuth } from '@kasa/api-client';
+import { completeSignIn, login, useAuth } from '@kasa/api-client';
+import { RemoteCatalogue } from '@kasa/i18n';
 import DeveloperApp from './DeveloperApp';
+import { DEVELOPER_ENGLISH, DEVELOPER_LOADERS } from './i18n/catalogues';
+import { useDescribeFailure } from './i18n/describeFailure';
+import { useT } from './i18n/useT';
 import { Button, Muted, TextInput } from './ui/controls';
 
 /** Running alone there is no shell to sign in with: a bare sign-in form against the platform's API. */
 function StandaloneSignIn() {
+  const t = useT();
+  const describeFailure = useDescribeFailure();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -21,10 +27,10 @@ function StandaloneSignIn() {
   };
   return (
     <form onSubmit={(event) => void onSubmit(event)} style={{ maxWidth: '22rem', margin: '3rem auto' }}>
-      <h1>Sign in to the developer portal</h1>
-      <label htmlFor="standalone-email">Email</label>
+      <h1>{t('standalone.title')}</h1>
+      <label htmlFor="standalone-email">{t('standalone.email')}</label>
       <TextInput id="standalone-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-      <label htmlFor="standalone-password">Password</label>
+      <label htmlFor="standalone-password">{t('standalone.password')}</label>
       <TextInput
         id="standalone-password"
         type="password"
@@ -33,22 +39,32 @@ function StandaloneSignIn() {
       />
       {error ? <Muted role="alert">{error}</Muted> : null}
       <Button type="submit" style={{ marginTop: '1rem' }}>
-        Sign In
+        {t('standalone.signIn')}
       </Button>
     </form>
   );
 }
 
+function Loading() {
+  const t = useT();
+  return <Muted role="status">{t('common.loading')}</Muted>;
+}
+
 /** The portal's route when running alone; in the product the shell mounts DeveloperApp on /developer. */
 export function App() {
   const { isAuthenticated, isLoading } = useAuth();
-  if (isLoading) return <Muted role="status">Loading…</Muted>;
   return (
-    <main id="main">
-      <Routes>
-        <Route path="developer" element={isAuthenticated ? <DeveloperApp /> : <StandaloneSignIn />} />
-        <Route path="*" element={<Navigate to="/developer" replace />} />
-      </Routes>
-    </main>
+    <RemoteCatalogue english={DEVELOPER_ENGLISH} loaders={DEVELOPER_LOADERS}>
+      {isLoading ? (
+        <Loading />
+      ) : (
+        <main id="main">
+          <Routes>
+            <Route path="developer" element={isAuthenticated ? <DeveloperApp /> : <StandaloneSignIn />} />
+            <Route path="*" element={<Navigate to="/developer" replace />} />
+          </Routes>
+        </main>
+      )}
+    </RemoteCatalogue>
   );
 }

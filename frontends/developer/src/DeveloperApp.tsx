@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
-import { lazy, Suspense, type ComponentType } from 'react';
+import { RemoteCatalogue, SectionCatalogue } from '@kasa/i18n';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useServicesStatus } from './api/developerQueries';
 import { overallBadge, STATE_COLOURS, STATE_MARKS } from './status/serviceState';
@@ -10,31 +11,39 @@ import { TabBoundary } from './ui/TabBoundary';
 import { Tabs, type TabItem } from './ui/Tabs';
 import { Globe } from 'lucide-react';
 import { ICON } from './ui/icons';
+import { DEVELOPER_ENGLISH, DEVELOPER_LOADERS } from './i18n/catalogues';
+import { PANELS_LOADERS } from './i18n/panels/catalogues';
+import { useT, type MessageId } from './i18n/useT';
 
-// Overview is the first thing people see, so it comes with the page; every other tab is a chunk of its own,
-// loaded when it is opened (the first load of /developer stays within the web budget).
-const DocsTab = lazy(() => import('./tabs/DocsTab'));
-const SdksTab = lazy(() => import('./tabs/SdksTab'));
-const ApiTestTab = lazy(() => import('./tabs/ApiTestTab'));
-const ExamplesTab = lazy(() => import('./tabs/ExamplesTab'));
-const ServicesTab = lazy(() => import('./tabs/ServicesTab'));
-const AnalyticsTab = lazy(() => import('./tabs/AnalyticsTab'));
-const KeysTab = lazy(() => import('./tabs/KeysTab'));
-const TeamTab = lazy(() => import('./tabs/TeamTab'));
+interface Tab {
+  key: TabKey;
+  label: MessageId;
+  panel: ComponentType;
+  /** Downloads a lazy tab's code; absent for Overview, which comes with the page. */
+  load?: () => Promise<unknown>;
+}
+
+/** A tab that is a chunk of its own: its code loads when it is first opened. */
+function lazyTab(key: TabKey, label: MessageId, load: () => Promise<{ default: ComponentType }>): Tab {
+  return { key, label, panel: lazy(load), load };
+}
 
 export type TabKey =
   'overview' | 'docs' | 'sdks' | 'api-test' | 'examples' | 'services' | 'analytics' | 'keys' | 'team';
 
-const TABS: ReadonlyArray<TabItem<TabKey> & { panel: ComponentType }> = [
-  { key: 'overview', label: 'Overview', panel: OverviewTab },
-  { key: 'docs', label: 'Docs', panel: DocsTab },
-  { key: 'sdks', label: 'SDKs', panel: SdksTab },
-  { key: 'api-test', label: 'API Test', panel: ApiTestTab },
-  { key: 'examples', label: 'Examples', panel: ExamplesTab },
-  { key: 'services', label: 'Services', panel: ServicesTab },
-  { key: 'analytics', label: 'Analytics', panel: AnalyticsTab },
-  { key: 'keys', label: 'Keys', panel: KeysTab },
-  { key: 'team', label: 'Team', panel: TeamTab },
+// Overview is the first thing people see, so it comes with the page, its messages in the portal's catalogue; every
+// other tab is a chunk of its own, loaded when it is opened, with the panels' messages (i18n/panels) beside it (the
+// first load of /developer stays within the web budget).
+const TABS: readonly Tab[] = [
+  { key: 'overview', label: 'tabs.overview', panel: OverviewTab },
+  lazyTab('docs', 'tabs.docs', () => import('./tabs/DocsTab')),
+  lazyTab('sdks', 'tabs.sdks', () => import('./tabs/SdksTab')),
+  lazyTab('api-test', 'tabs.apiTest', () => import('./tabs/ApiTestTab')),
+  lazyTab('examples', 'tabs.examples', () => import('./tabs/ExamplesTab')),
+  lazyTab('services', 'tabs.services', () => import('./tabs/ServicesTab')),
+  lazyTab('analytics', 'tabs.analytics', () => import('./tabs/AnalyticsTab')),
+  lazyTab('keys', 'tabs.keys', () => import('./tabs/KeysTab')),
+  lazyTab('team', 'tabs.team', () => import('./tabs/TeamTab')),
 ];
 
 const isTabKey = (value: string | null): value is TabKey => TABS.some((tab) => tab.key === value);
@@ -68,6 +77,7 @@ const Mark = styled.span<{ colour: string }>`
 
 /** The header's live badge: the platform's overall state from GET /api/developer/services/status. */
 function StatusBadge() {
+  const t = useT();
   const status = useServicesStatus();
   const badge = overallBadge(status.data?.data.overall.status, status.isError && !status.data);
   return (
@@ -75,20 +85,25 @@ function StatusBadge() {
       <Mark colour={STATE_COLOURS[badge.state]} aria-hidden="true">
         {STATE_MARKS[badge.state]}
       </Mark>
-      {badge.text}
+      {t(badge.id)}
     </Badge>
   );
 }
 
-/**
- * The developer portal, mounted by the shell at /developer for a signed-in user: a header with the platform's
- * live state and nine tabs; the open tab is in the URL (`?tab=keys`), so a reload or a shared link opens it.
- */
-export default function DeveloperApp() {
+/** The portal in the current language: header, badge and tabs. */
+function Portal() {
+  const t = useT();
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = searchParams.get('tab');
   const selected: TabKey = isTabKey(requested) ? requested : 'overview';
-  const Panel = TABS.find((tab) => tab.key === selected)?.panel ?? OverviewTab;
+  const tab = TABS.find((candidate) => candidate.key === selected) ?? TABS[0]!;
+  const Panel = tab.panel;
+  const items: ReadonlyArray<TabItem<TabKey>> = TABS.map((entry) => ({ key: entry.key, label: t(entry.label) }));
+
+  // A lazy tab's code downloads beside the panels' messages rather than after them.
+  useEffect(() => {
+    tab.load?.().catch(() => undefined);
+  }, [tab]);
 
   const select = (key: TabKey) => {
     setSearchParams(
@@ -106,24 +121,47 @@ export default function DeveloperApp() {
     <Page data-testid="developer-app">
       <Header data-tour="developer-portal">
         <div>
-          <h1>Developer Portal</h1>
-          <Muted>Build with Kasa: keys, documentation, SDKs, an API tester and your usage.</Muted>
+          <h1>{t('app.title')}</h1>
+          <Muted>{t('app.intro')}</Muted>
         </div>
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.5rem' }}>
           <StatusBadge />
           <Badge>
             <Globe {...ICON} size={14} />
-            Global Edge Network
+            {t('app.edge')}
           </Badge>
         </div>
       </Header>
-      <Tabs label="Developer portal sections" items={TABS} selected={selected} onSelect={select}>
-        <TabBoundary key={selected} label={TABS.find((tab) => tab.key === selected)?.label ?? selected}>
-          <Suspense fallback={<Loading>Loading…</Loading>}>
-            <Panel />
+      <Tabs label={t('app.sections')} items={items} selected={selected} onSelect={select}>
+        <TabBoundary
+          key={selected}
+          id={selected}
+          label={items.find((item) => item.key === selected)?.label ?? selected}
+        >
+          <Suspense fallback={<Loading>{t('common.loading')}</Loading>}>
+            {tab.load ? (
+              <SectionCatalogue loaders={PANELS_LOADERS}>
+                <Panel />
+              </SectionCatalogue>
+            ) : (
+              <Panel />
+            )}
           </Suspense>
         </TabBoundary>
       </Tabs>
     </Page>
+  );
+}
+
+/**
+ * The developer portal, mounted by the shell at /developer for a signed-in user: a header with the platform's
+ * live state and nine tabs; the open tab is in the URL (`?tab=keys`), so a reload or a shared link opens it. Its
+ * messages are in the shell's language (English with the page, any other language a chunk of its own).
+ */
+export default function DeveloperApp() {
+  return (
+    <RemoteCatalogue english={DEVELOPER_ENGLISH} loaders={DEVELOPER_LOADERS}>
+      <Portal />
+    </RemoteCatalogue>
   );
 }

@@ -6,7 +6,10 @@ const FRONTENDS = path.join(__dirname, '..', '..', '..', 'frontends');
 
 type Messages = Record<string, string>;
 
-/** A frontend's messages in `locale`: its catalogue and those of the subfolders (the shell's pages/). */
+/**
+ * A frontend's messages in `locale`: its catalogue and those of its sections in subfolders (the shell's pages/, the
+ * chat's share/ and voice/, the developer portal's panels/).
+ */
 function catalogue(app: string, locale: string): Messages {
   const root = path.join(FRONTENDS, app, 'src', 'i18n');
   const folders = [

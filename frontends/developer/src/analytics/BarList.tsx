@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
-import { formatCount } from '../status/serviceState';
+import { useFormats } from '../i18n/format';
+import { usePanelsT } from '../i18n/panels/usePanelsT';
 
 const Table = styled.table`
   width: 100%;
@@ -46,8 +47,8 @@ const Fill = styled.div`
 export interface Bar {
   label: string;
   value: number;
-  /** Shown after the count, e.g. a percentage. */
-  note?: string;
+  /** The bar's share of the whole in percent, shown after the count. */
+  share?: number;
 }
 
 /**
@@ -55,6 +56,8 @@ export interface Bar {
  * bar only repeats the count for the eye.
  */
 export function BarList({ caption, bars, testId }: { caption: string; bars: readonly Bar[]; testId?: string }) {
+  const t = usePanelsT();
+  const formats = useFormats();
   const max = Math.max(1, ...bars.map((bar) => bar.value));
   return (
     <Table data-testid={testId}>
@@ -69,8 +72,9 @@ export function BarList({ caption, bars, testId }: { caption: string; bars: read
               </Track>
             </td>
             <td className="count">
-              {formatCount(bar.value)}
-              {bar.note ? ` (${bar.note})` : ''}
+              {bar.share === undefined
+                ? formats.count(bar.value)
+                : t('bars.countWithShare', { count: formats.count(bar.value), share: formats.percent(bar.share) })}
             </td>
           </tr>
         ))}

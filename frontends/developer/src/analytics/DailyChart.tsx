@@ -1,6 +1,7 @@
 import styled from '@emotion/styled';
 import type { UsageResponse } from '@kasa/contracts';
-import { formatCount } from '../status/serviceState';
+import { useFormats } from '../i18n/format';
+import { usePanelsT } from '../i18n/panels/usePanelsT';
 
 type Day = UsageResponse['data']['days'][number];
 
@@ -29,26 +30,29 @@ const Figure = styled.figure`
   }
 `;
 
-/** `2026-11-23` → `23 Nov`. */
-const shortDate = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-
 /**
  * Calls per day as columns (errors in a darker cap). The SVG is one image with a summary for screen readers; the
  * numbers themselves are in the table under 'Show the numbers'.
  */
 export function DailyChart({ days }: { days: readonly Day[] }) {
+  const t = usePanelsT();
+  const formats = useFormats();
   const max = Math.max(1, ...days.map((d) => d.calls));
   const total = days.reduce((sum, d) => sum + d.calls, 0);
   const busiest = days.reduce<Day | null>((best, d) => (!best || d.calls > best.calls ? d : best), null);
   const width = 100 / Math.max(1, days.length);
   const summary =
-    total === 0
-      ? `No calls in the last ${days.length} days`
-      : `${formatCount(total)} calls in the last ${days.length} days; busiest ${busiest ? shortDate(busiest.date) : ''} with ${formatCount(busiest?.calls ?? 0)}`;
+    total === 0 || !busiest
+      ? t('chart.none', { days: days.length })
+      : t('chart.summary', {
+          total,
+          days: days.length,
+          day: formats.shortDate(busiest.date),
+          busiest: busiest.calls,
+        });
   return (
     <Figure data-testid="daily-chart">
-      <figcaption>Calls per day</figcaption>
+      <figcaption>{t('chart.title')}</figcaption>
       <svg viewBox="0 0 100 40" preserveAspectRatio="none" role="img" aria-label={summary}>
         {days.map((day, index) => {
           const height = (day.calls / max) * 38;
@@ -67,21 +71,21 @@ export function DailyChart({ days }: { days: readonly Day[] }) {
       </svg>
       <p style={{ margin: '0.25rem 0 0', fontSize: '0.875rem' }}>{summary}</p>
       <details>
-        <summary>Show the numbers</summary>
+        <summary>{t('chart.numbers')}</summary>
         <table>
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Calls</th>
-              <th scope="col">Errors</th>
+              <th scope="col">{t('chart.day')}</th>
+              <th scope="col">{t('chart.calls')}</th>
+              <th scope="col">{t('figures.errors')}</th>
             </tr>
           </thead>
           <tbody>
             {days.map((day) => (
               <tr key={day.date}>
-                <td>{shortDate(day.date)}</td>
-                <td>{formatCount(day.calls)}</td>
-                <td>{formatCount(day.errors)}</td>
+                <td>{formats.shortDate(day.date)}</td>
+                <td>{formats.count(day.calls)}</td>
+                <td>{formats.count(day.errors)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,6 @@
 import type { Bar } from './BarList';
 
-/** A count map as bars, largest first, each with its share of `total` (or of the map's sum) as a percentage. */
+/** A count map as bars, largest first, each with its share of `total` (or of the map's sum) in whole percent. */
 export function countBars(
   counts: Readonly<Record<string, number>>,
   total?: number,
@@ -13,16 +13,19 @@ export function countBars(
     .map(([key, value]) => ({
       label: label(key),
       value,
-      note: sum > 0 ? `${Math.round((value / sum) * 100)}%` : undefined,
+      share: sum > 0 ? Math.round((value / sum) * 100) : undefined,
     }));
 }
 
-/** Spec section 9: average session length = messages / sessions, one decimal. */
-export function averageSessionLength(messages: number, sessions: number): string {
-  return sessions > 0 ? (messages / sessions).toFixed(1) : '0.0';
+/** Spec section 9: average session length = messages / sessions (shown with one decimal); 0 without sessions. */
+export function averageSessionLength(messages: number, sessions: number): number {
+  return sessions > 0 ? messages / sessions : 0;
 }
 
-/** HTTP status classes in words for the by-status chart: `200 OK`, `401 Unauthorized`… */
+/**
+ * HTTP statuses with their reason phrases for the by-status chart: `200 OK`, `401 Unauthorized`… HTTP's own terms,
+ * which stay as they are in every interface language.
+ */
 const STATUS_WORDS: Record<number, string> = {
   200: 'OK',
   201: 'Created',

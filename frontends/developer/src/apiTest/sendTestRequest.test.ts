@@ -1,3 +1,4 @@
+import { translatorFor } from '../i18n/testing';
 import { describeTestFailure, formatBody, sendTestRequest } from './sendTestRequest';
 
 describe('formatBody', () => {
@@ -10,9 +11,10 @@ describe('formatBody', () => {
 
 describe('describeTestFailure', () => {
   it("reads 'Error: <message>', or 'Unknown error' without one", () => {
-    expect(describeTestFailure(new TypeError('Failed to fetch'))).toBe('Error: Failed to fetch');
-    expect(describeTestFailure('boom')).toBe('Unknown error');
-    expect(describeTestFailure(new Error(''))).toBe('Unknown error');
+    const t = translatorFor();
+    expect(describeTestFailure(t, new TypeError('Failed to fetch'))).toBe('Error: Failed to fetch');
+    expect(describeTestFailure(t, 'boom')).toBe('Unknown error');
+    expect(describeTestFailure(t, new Error(''))).toBe('Unknown error');
   });
 });
 

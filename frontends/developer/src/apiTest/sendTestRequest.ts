@@ -1,3 +1,4 @@
+import type { PanelsTranslate } from '../i18n/panels/usePanelsT';
 import type { Method } from '../openapi/operations';
 
 export interface TestRequest {
@@ -56,7 +57,9 @@ export async function sendTestRequest(request: TestRequest, now: () => number = 
   return result;
 }
 
-/** Spec section 8: the tester's failure line, 'Error: <message>' or 'Unknown error'. */
-export function describeTestFailure(error: unknown): string {
-  return error instanceof Error && error.message ? `Error: ${error.message}` : 'Unknown error';
+/** Spec section 8: the tester's failure line, 'Error: <message>' (the browser's own message) or 'Unknown error'. */
+export function describeTestFailure(t: PanelsTranslate, error: unknown): string {
+  return error instanceof Error && error.message
+    ? t('apiTest.error', { message: error.message })
+    : t('apiTest.unknownError');
 }

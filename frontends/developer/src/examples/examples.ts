@@ -6,6 +6,7 @@
 
 export interface CodeExample {
   id: 'javascript' | 'python' | 'curl';
+  /** The sample's name in English, as tests name their cases; the Examples tab shows `examples.title.<id>`. */
   title: string;
   /** How to run it, shown above the code. */
   runWith: string;

@@ -70,6 +70,7 @@ export interface OperationDoc {
   method: Method;
   path: string;
   summary: string;
+  /** The operation's first tag (its area: `Auth`, `Chat`...); '' when it has none. */
   tag: string;
   /** Needs a bearer credential (an access token or an API key). */
   auth: boolean;
@@ -97,51 +98,101 @@ export function resolveSchema(doc: OpenApiDocument, schema: JsonSchema | undefin
 
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
+/** What a limit counts: the characters of a string, the items of an array, or a number's value. */
+export type LimitUnit = 'characters' | 'items' | 'value';
+
+/**
+ * The words that join a schema's types and state its limits. JSON Schema's type names (`string`, `integer`,
+ * `object`), enum values, formats and defaults are the document's own and stay as they are; the Docs tab passes the
+ * interface language's words, English is the default.
+ */
+export interface SchemaWords {
+  /** `string or null` */
+  either: (first: string, second: string) => string;
+  /** `array of string` */
+  arrayOf: (item: string) => string;
+  /** `one of: chat, voice` */
+  oneOf: (values: string) => string;
+  /** `1–60 characters` */
+  range: (min: number, max: number, unit: LimitUnit) => string;
+  /** `at least 1 items` */
+  atLeast: (min: number, unit: LimitUnit) => string;
+  /** `at most 60 characters` */
+  atMost: (max: number, unit: LimitUnit) => string;
+  /** `default 20` */
+  byDefault: (value: string) => string;
+}
+
+const unitText = (unit: LimitUnit) => (unit === 'value' ? '' : ` ${unit}`);
+const englishNumber = (value: number) => value.toLocaleString('en-GB');
+
+export const ENGLISH_SCHEMA_WORDS: SchemaWords = {
+  either: (first, second) => `${first} or ${second}`,
+  arrayOf: (item) => `array of ${item}`,
+  oneOf: (values) => `one of: ${values}`,
+  range: (min, max, unit) => `${englishNumber(min)}–${englishNumber(max)}${unitText(unit)}`,
+  atLeast: (min, unit) => `at least ${englishNumber(min)}${unitText(unit)}`,
+  atMost: (max, unit) => `at most ${englishNumber(max)}${unitText(unit)}`,
+  byDefault: (value) => `default ${value}`,
+};
+
 /** A schema's type in words: `string`, `integer or null`, `array of Persona`, `string or array`. */
-export function describeType(doc: OpenApiDocument, schema: JsonSchema | undefined, depth = 0): string {
+export function describeType(
+  doc: OpenApiDocument,
+  schema: JsonSchema | undefined,
+  words: SchemaWords = ENGLISH_SCHEMA_WORDS,
+  depth = 0,
+): string {
   if (!schema) return 'any';
   if (schema.$ref) {
     const target = resolveSchema(doc, schema);
     // Named enums and scalars read better as what they are than by their component name.
     if (target.enum || (typeof target.type === 'string' && target.type !== 'object'))
-      return describeType(doc, target, depth + 1);
+      return describeType(doc, target, words, depth + 1);
     return refName(schema.$ref);
   }
+  const either = (parts: string[]) => parts.reduce((first, second) => words.either(first, second));
   const variants = schema.anyOf ?? schema.oneOf;
-  if (variants && depth < 4) return variants.map((v) => describeType(doc, v, depth + 1)).join(' or ');
+  if (variants?.length && depth < 4) return either(variants.map((v) => describeType(doc, v, words, depth + 1)));
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.length === 0) return schema.properties ? 'object' : 'any';
-  return types
-    .map((type) => (type === 'array' && depth < 4 ? `array of ${describeType(doc, schema.items, depth + 1)}` : type))
-    .join(' or ');
+  return either(
+    types.map((type) =>
+      type === 'array' && depth < 4 ? words.arrayOf(describeType(doc, schema.items, words, depth + 1)) : type,
+    ),
+  );
 }
 
 /** A schema's limits in words, or null when it has none worth saying. */
-export function describeConstraints(doc: OpenApiDocument, raw: JsonSchema | undefined): string | null {
+export function describeConstraints(
+  doc: OpenApiDocument,
+  raw: JsonSchema | undefined,
+  words: SchemaWords = ENGLISH_SCHEMA_WORDS,
+): string | null {
   const schema = raw?.$ref ? resolveSchema(doc, raw) : (raw ?? {});
   const parts: string[] = [];
-  if (schema.enum) parts.push(`one of: ${schema.enum.map(String).join(', ')}`);
-  const range = (min: number | undefined, max: number | undefined, unit: string) => {
-    if (min !== undefined && max !== undefined) parts.push(`${min}–${max}${unit}`);
-    else if (min !== undefined) parts.push(`at least ${min}${unit}`);
-    else if (max !== undefined) parts.push(`at most ${max}${unit}`);
+  if (schema.enum) parts.push(words.oneOf(schema.enum.map(String).join(', ')));
+  const range = (min: number | undefined, max: number | undefined, unit: LimitUnit) => {
+    if (min !== undefined && max !== undefined) parts.push(words.range(min, max, unit));
+    else if (min !== undefined) parts.push(words.atLeast(min, unit));
+    else if (max !== undefined) parts.push(words.atMost(max, unit));
   };
-  range(schema.minLength, schema.maxLength, ' characters');
-  range(schema.minimum, schema.maximum, '');
-  range(schema.minItems, schema.maxItems, ' items');
+  range(schema.minLength, schema.maxLength, 'characters');
+  range(schema.minimum, schema.maximum, 'value');
+  range(schema.minItems, schema.maxItems, 'items');
   if (schema.format) parts.push(schema.format);
-  if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  if (schema.default !== undefined) parts.push(words.byDefault(JSON.stringify(schema.default)));
   return parts.length ? parts.join('; ') : null;
 }
 
-function fieldsOf(doc: OpenApiDocument, schema: JsonSchema): FieldDoc[] {
+function fieldsOf(doc: OpenApiDocument, schema: JsonSchema, words: SchemaWords): FieldDoc[] {
   const resolved = resolveSchema(doc, schema);
   const required = new Set(resolved.required ?? []);
   return Object.entries(resolved.properties ?? {}).map(([name, property]) => ({
     name,
-    type: describeType(doc, property),
+    type: describeType(doc, property, words),
     required: required.has(name),
-    constraints: describeConstraints(doc, property),
+    constraints: describeConstraints(doc, property, words),
     description: property.description ?? null,
   }));
 }
@@ -152,18 +203,21 @@ function resolveParameter(doc: OpenApiDocument, parameter: OpenApiParameter): Op
   return doc.components?.parameters?.[refName(parameter.$ref)] ?? parameter;
 }
 
-function parameterDoc(doc: OpenApiDocument, parameter: OpenApiParameter): FieldDoc {
+function parameterDoc(doc: OpenApiDocument, parameter: OpenApiParameter, words: SchemaWords): FieldDoc {
   return {
     name: parameter.name,
-    type: describeType(doc, parameter.schema),
+    type: describeType(doc, parameter.schema, words),
     required: parameter.in === 'path' || parameter.required === true,
-    constraints: describeConstraints(doc, parameter.schema),
+    constraints: describeConstraints(doc, parameter.schema, words),
     description: parameter.description ?? null,
   };
 }
 
-/** Every operation of the document, in the document's order, each with what the Docs tab shows. */
-export function listOperations(doc: OpenApiDocument): OperationDoc[] {
+/**
+ * Every operation of the document, in the document's order, each with what the Docs tab shows (types and limits in
+ * `words`). An operation without a tag is in the group `tag: ''`.
+ */
+export function listOperations(doc: OpenApiDocument, words: SchemaWords = ENGLISH_SCHEMA_WORDS): OperationDoc[] {
   const operations: OperationDoc[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [key, operation] of Object.entries(item)) {
@@ -176,15 +230,15 @@ export function listOperations(doc: OpenApiDocument): OperationDoc[] {
         method,
         path,
         summary: operation.summary ?? operation.description ?? '',
-        tag: operation.tags?.[0] ?? 'Other',
+        tag: operation.tags?.[0] ?? '',
         auth: (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0),
-        pathParams: parameters.filter((p) => p.in === 'path').map((p) => parameterDoc(doc, p)),
-        queryParams: parameters.filter((p) => p.in === 'query').map((p) => parameterDoc(doc, p)),
-        headerParams: parameters.filter((p) => p.in === 'header').map((p) => parameterDoc(doc, p)),
+        pathParams: parameters.filter((p) => p.in === 'path').map((p) => parameterDoc(doc, p, words)),
+        queryParams: parameters.filter((p) => p.in === 'query').map((p) => parameterDoc(doc, p, words)),
+        headerParams: parameters.filter((p) => p.in === 'header').map((p) => parameterDoc(doc, p, words)),
         body: bodySchema
           ? {
               required: operation.requestBody?.required === true,
-              fields: fieldsOf(doc, bodySchema),
+              fields: fieldsOf(doc, bodySchema, words),
               schema: bodySchema,
             }
           : null,

@@ -1,10 +1,17 @@
 // The SDK catalogue of the SDKs tab (spec section 3: six SDKs), all Kasa's own packages: sdks/js (JavaScript, and
 // Node.js with the same @kasa/sdk), sdks/react, sdks/python, sdks/go and sdks/rust in the repository. No download counts are shown: Kasa does not publish any.
 
+// The message ids of the tab panels' catalogue, read from the JSON itself: this file is plain data that Node.js
+// tests import too (tests/e2e/examples.test.ts), so it stays clear of the React side of @kasa/i18n.
+import type panelsEnglish from '../i18n/panels/en.json';
+
+type SdksMessageId = keyof typeof panelsEnglish;
+
 export type SdkKind = 'kasa' | 'openai-compatible';
 
 export interface SdkLink {
-  label: string;
+  /** The link's text, by message id. */
+  label: SdksMessageId;
   /** An address in the product (`?tab=docs`, `/api/openapi.json`) or the library's own documentation. */
   href: string;
   external?: boolean;
@@ -18,11 +25,12 @@ export interface SdkEntry {
   icon: string;
   version: string;
   packageName: string;
-  /** What installing it brings along, in words (no invented byte counts). */
-  size: string;
-  description: string;
+  /** What installing it brings along, in words (no invented byte counts), by message id. */
+  size: SdksMessageId;
+  description: SdksMessageId;
   installCommand: string;
-  features: string[];
+  features: SdksMessageId[];
+  /** The month of its latest release, `2026-11`. */
   lastUpdated: string;
   kind: SdkKind;
   /** Source with `{{BASE_URL}}` where the platform's address goes and `{{API_KEY}}` where the key goes. */
@@ -33,8 +41,8 @@ export interface SdkEntry {
 }
 
 const DOCS_LINKS: SdkLink[] = [
-  { label: 'API reference (Docs tab)', href: '?tab=docs' },
-  { label: 'OpenAPI document', href: '/api/openapi.json' },
+  { label: 'sdks.link.docs', href: '?tab=docs' },
+  { label: 'sdks.link.openapi', href: '/api/openapi.json' },
 ];
 
 export const SDKS: readonly SdkEntry[] = [
@@ -45,17 +53,17 @@ export const SDKS: readonly SdkEntry[] = [
     icon: 'JS',
     version: '1.3.0',
     packageName: '@kasa/sdk',
-    size: 'No runtime dependencies (uses the built-in fetch)',
-    description: 'Typed client for browsers and Node.js: personas, chat with streamed replies, voice and languages.',
+    size: 'sdks.javascript.size',
+    description: 'sdks.javascript.description',
     installCommand: 'npm install @kasa/sdk',
     features: [
-      'TypeScript types from Kasa’s contracts',
-      'Streamed replies (Server-Sent Events)',
-      'OpenAI-compatible chat completions',
-      'Voice synthesis and the language catalogue',
-      'Errors with status, code and request id',
+      'sdks.javascript.feature.types',
+      'sdks.javascript.feature.streaming',
+      'sdks.javascript.feature.openai',
+      'sdks.javascript.feature.voice',
+      'sdks.javascript.feature.errors',
     ],
-    lastUpdated: 'November 2026',
+    lastUpdated: '2026-11',
     kind: 'kasa',
     quickStart: `import { Kasa } from '@kasa/sdk';
 
@@ -71,18 +79,18 @@ console.log(personas.map((p) => p.name));`,
     name: 'React SDK',
     language: 'React',
     icon: 'Re',
-    version: '1.1.8',
+    version: '1.2.0',
     packageName: '@kasa/react',
-    size: 'Peer dependencies: @kasa/sdk, react, @tanstack/react-query',
-    description: 'A provider and hooks on @tanstack/react-query for personas, chat, streamed replies and speech.',
+    size: 'sdks.react.size',
+    description: 'sdks.react.description',
     installCommand: 'npm install @kasa/react @kasa/sdk @tanstack/react-query',
     features: [
-      'KasaProvider around a Kasa client (key or signed-in token)',
-      'Hooks for personas, sessions and languages',
-      'Streamed replies as React state',
-      'Cached and deduplicated by react-query',
+      'sdks.react.feature.provider',
+      'sdks.react.feature.hooks',
+      'sdks.react.feature.streaming',
+      'sdks.react.feature.cache',
     ],
-    lastUpdated: 'November 2026',
+    lastUpdated: '2026-11',
     kind: 'kasa',
     quickStart: `import { Kasa } from '@kasa/sdk';
 import { KasaProvider, usePersonas } from '@kasa/react';
@@ -112,16 +120,16 @@ export function App() {
     icon: 'No',
     version: '1.3.0',
     packageName: '@kasa/sdk',
-    size: 'The same package as the JavaScript SDK; Node.js 20 or later',
-    description: 'The JavaScript SDK on servers: keep your API key on the server and stream replies to your users.',
+    size: 'sdks.node.size',
+    description: 'sdks.node.description',
     installCommand: 'npm install @kasa/sdk',
     features: [
-      'Runs on Node.js 20+ with no extra dependencies',
-      'Streamed replies you can pipe to your own clients',
-      'OpenAI-compatible chat completions',
-      'Timeouts and cancellation with AbortSignal',
+      'sdks.node.feature.runtime',
+      'sdks.node.feature.streaming',
+      'sdks.node.feature.openai',
+      'sdks.node.feature.cancel',
     ],
-    lastUpdated: 'November 2026',
+    lastUpdated: '2026-11',
     kind: 'kasa',
     quickStart: `// server.mjs: node server.mjs (KASA_API_KEY in the environment)
 import { Kasa } from '@kasa/sdk';
@@ -140,18 +148,17 @@ console.log(\`\${personas.length} personas\`);`,
     icon: 'Py',
     version: '1.3.0',
     packageName: 'kasa',
-    size: 'One dependency, httpx; Python 3.11 or later',
-    description:
-      'Typed sync and asyncio clients: personas, chat with streamed replies you can stop and resume, shared links, voice, videos.',
+    size: 'sdks.python.size',
+    description: 'sdks.python.description',
     installCommand: 'pip install ./sdks/python',
     features: [
-      'Blocking (Kasa) and asyncio (AsyncKasa) clients',
-      'Streamed replies: stop, and resume after a dropped connection',
-      'OpenAI-compatible chat completions and models',
-      'Typed errors with status, code and request id',
-      'Bounded retries that respect Retry-After, with idempotency keys',
+      'sdks.python.feature.clients',
+      'sdks.python.feature.streaming',
+      'sdks.python.feature.openai',
+      'sdks.python.feature.errors',
+      'sdks.python.feature.retries',
     ],
-    lastUpdated: 'November 2026',
+    lastUpdated: '2026-11',
     kind: 'kasa',
     quickStart: `import os
 from kasa import Kasa, TokenEvent
@@ -174,18 +181,17 @@ print()`,
     icon: 'Go',
     version: '1.1.0',
     packageName: 'github.com/kasa-ai/kasa-go',
-    size: 'The standard library only; Go 1.22 or later',
-    description:
-      'A context-aware client: personas, chat with streamed replies you can stop and resume, shared links, voice, videos, keys.',
+    size: 'sdks.go.size',
+    description: 'sdks.go.description',
     installCommand: 'go mod edit -replace github.com/kasa-ai/kasa-go=./sdks/go && go get github.com/kasa-ai/kasa-go',
     features: [
-      'context.Context on every call, a Client safe for concurrent use',
-      'Streamed replies read like a bufio.Scanner: stop, and resume after a dropped connection',
-      'OpenAI-compatible chat completions and models',
-      'Typed errors for errors.As and errors.Is, with status, code and request id',
-      'Bounded retries that respect Retry-After and x-should-retry, with idempotency keys',
+      'sdks.go.feature.context',
+      'sdks.go.feature.streaming',
+      'sdks.go.feature.openai',
+      'sdks.go.feature.errors',
+      'sdks.go.feature.retries',
     ],
-    lastUpdated: 'November 2026',
+    lastUpdated: '2026-11',
     kind: 'kasa',
     quickStart: `package main
 
@@ -228,19 +234,19 @@ func main() {
     name: 'Rust SDK',
     language: 'Rust',
     icon: 'Rs',
-    version: '0.9.0',
+    version: '0.10.0',
     packageName: 'kasa',
-    size: 'tokio, reqwest and serde (Debian’s packages build it offline)',
-    description: 'An async client: personas, chat with streamed replies you can stop and resume, voice, video, keys.',
+    size: 'sdks.rust.size',
+    description: 'sdks.rust.description',
     installCommand: 'cargo add --path ./sdks/rust',
     features: [
-      'Async on tokio; a Client that is cheap to clone and shares its connections',
-      'Streamed replies with next().await or as a futures Stream: stop, and resume after a dropped connection',
-      'OpenAI-compatible chat completions and models',
-      'One error type with a kind, status, code and request id',
-      'Bounded retries that respect Retry-After and x-should-retry, with idempotency keys',
+      'sdks.rust.feature.async',
+      'sdks.rust.feature.streaming',
+      'sdks.rust.feature.openai',
+      'sdks.rust.feature.errors',
+      'sdks.rust.feature.retries',
     ],
-    lastUpdated: 'November 2026',
+    lastUpdated: '2026-11',
     kind: 'kasa',
     quickStart: `use kasa::{Client, MessageParams, ReplyEvent, SessionCreateParams};
 

@@ -1,4 +1,8 @@
-import { displayState, formatDuration, formatPercent, overallBadge, serviceName } from './serviceState';
+import { translatorFor } from '../i18n/testing';
+import frenchPanels from '../i18n/panels/fr.json';
+import { displayState, overallBadge, serviceName, STATE_LABELS } from './serviceState';
+
+const t = translatorFor();
 
 describe('displayState', () => {
   it('keeps the three known states and calls anything else unknown', () => {
@@ -11,36 +15,40 @@ describe('displayState', () => {
       'unknown',
     ]);
   });
-});
 
-describe('overallBadge', () => {
-  it('says All Systems Operational only when the platform is operational', () => {
-    expect(overallBadge('operational').text).toBe('All Systems Operational');
-    expect(overallBadge('degraded').text).toBe('Degraded performance');
-    expect(overallBadge('down').text).toBe('Service disruption');
-    expect(overallBadge('maintenance').text).toBe('Status unknown');
-    expect(overallBadge(undefined).text).toBe('Checking status…');
-    expect(overallBadge('operational', true).text).toBe('Status unavailable');
+  it('has a word for every state', () => {
+    expect(Object.values(STATE_LABELS).map((id) => t(id))).toEqual(['Operational', 'Degraded', 'Down', 'Unknown']);
   });
 });
 
-describe('formatting', () => {
-  it('formats percentages and response times as people read them', () => {
-    expect(formatPercent(99.9)).toBe('99.9%');
-    expect(formatPercent(100)).toBe('100%');
-    expect(formatPercent(Number.NaN)).toBe('–');
-    expect(formatDuration(812.4)).toBe('812 ms');
-    expect(formatDuration(1234)).toBe('1.2 s');
+describe('overallBadge', () => {
+  const badge = (status: string | undefined, failed?: boolean) => t(overallBadge(status, failed).id);
+
+  it('says All Systems Operational only when the platform is operational', () => {
+    expect(badge('operational')).toBe('All Systems Operational');
+    expect(badge('degraded')).toBe('Degraded performance');
+    expect(badge('down')).toBe('Service disruption');
+    expect(badge('maintenance')).toBe('Status unknown');
+    expect(badge(undefined)).toBe('Checking status…');
+    expect(badge('operational', true)).toBe('Status unavailable');
+    expect(overallBadge('operational', true).state).toBe('unknown');
   });
 });
 
 describe('service names in words', () => {
   it('names the AI providers line and the parts of chat and voice', () => {
-    expect(serviceName('ai-providers')).toBe('AI providers');
-    expect(serviceName('ai:offline')).toBe('Offline knowledge base');
-    expect(serviceName('ai:openai')).toBe('AI provider: openai');
-    expect(serviceName('speech:espeak-ng')).toBe('Speech: espeak-ng');
-    expect(serviceName('chat')).toBe('Chat & personas');
-    expect(serviceName('queue')).toBe('Queue');
+    expect(serviceName(t, 'ai-providers')).toBe('AI providers');
+    expect(serviceName(t, 'ai:offline')).toBe('Offline knowledge base');
+    expect(serviceName(t, 'ai:openai')).toBe('AI provider: openai');
+    expect(serviceName(t, 'speech:espeak-ng')).toBe('Speech: espeak-ng');
+    expect(serviceName(t, 'chat')).toBe('Chat & personas');
+    expect(serviceName(t, 'queue')).toBe('Queue');
+  });
+
+  it('names them in the interface language, keeping the provider’s own name', () => {
+    const fr = translatorFor('fr', frenchPanels);
+    expect(serviceName(fr, 'ai:openai')).toMatch(/openai$/);
+    expect(serviceName(fr, 'ai:openai')).not.toBe('AI provider: openai');
+    expect(serviceName(fr, 'chat')).not.toBe('Chat & personas');
   });
 });

@@ -6,11 +6,11 @@ import { BarList } from '../analytics/BarList';
 import { DailyChart } from '../analytics/DailyChart';
 import { averageSessionLength, countBars, statusLabel } from '../analytics/summaries';
 import { useRefresh } from '../hooks/useRefresh';
-import { formatCount, formatDuration, formatPercent, formatTime } from '../status/serviceState';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { useFormats } from '../i18n/format';
+import { usePanelsT } from '../i18n/panels/usePanelsT';
 import { Button, Card, Grid, Label, Muted, Row, Select, Spinner } from '../ui/controls';
 import { Empty, LoadError, Loading, LoadingSkeleton } from '../ui/States';
-
-const SIGN_IN_TEXT = 'Please sign in to view analytics data.';
 
 const Stack = styled.div`
   display: flex;
@@ -51,14 +51,18 @@ const Sessions = styled.ul`
 const unauthorized = (error: unknown) => isApiError(error) && error.status === 401;
 
 function SignInNotice() {
+  const t = usePanelsT();
   return (
     <Card>
-      <Muted data-testid="analytics-sign-in">{SIGN_IN_TEXT}</Muted>
+      <Muted data-testid="analytics-sign-in">{t('analytics.signIn')}</Muted>
     </Card>
   );
 }
 
 function AnalyticsPanel() {
+  const t = usePanelsT();
+  const formats = useFormats();
+  const describeFailure = useDescribeFailure();
   const filterId = useId();
   const [keyId, setKeyId] = useState<string | null>(null);
   const analytics = useAnalytics();
@@ -82,46 +86,49 @@ function AnalyticsPanel() {
       <Card aria-labelledby="analytics-title">
         <Row style={{ justifyContent: 'space-between', marginBottom: '0.75rem' }}>
           <h2 id="analytics-title" style={{ margin: 0 }}>
-            Your usage
+            {t('analytics.title')}
           </h2>
           <Button type="button" variant="secondary" compact onClick={() => void refresh()} disabled={refreshing}>
             {refreshing ? <Spinner aria-hidden="true" /> : null}
-            {refreshing ? 'Refreshing…' : 'Refresh'}
+            {refreshing ? t('common.refreshing') : t('common.refresh')}
           </Button>
         </Row>
-        {analytics.isPending ? <LoadingSkeleton lines={2}>Loading analytics…</LoadingSkeleton> : null}
+        {analytics.isPending ? <LoadingSkeleton lines={2}>{t('analytics.loading')}</LoadingSkeleton> : null}
         {analytics.isError && !unauthorized(analytics.error) ? (
-          <LoadError what="your analytics" error={analytics.error} onRetry={() => void analytics.refetch()} />
+          <LoadError
+            message={t('analytics.failed', { reason: describeFailure(analytics.error) })}
+            onRetry={() => void analytics.refetch()}
+          />
         ) : null}
         {data && quota ? (
           <Figures data-testid="analytics-figures">
             <div>
-              <dt>API calls this month</dt>
+              <dt>{t('analytics.quota')}</dt>
               <dd data-testid="quota-used">
                 {quota.limit === null
-                  ? `${formatCount(quota.used)} (unlimited)`
-                  : `${formatCount(quota.used)} / ${formatCount(quota.limit)}`}
+                  ? t('analytics.quotaUnlimited', { used: quota.used })
+                  : t('analytics.quotaOf', { used: quota.used, limit: quota.limit })}
               </dd>
             </div>
             <div>
-              <dt>Calls, all time</dt>
-              <dd>{formatCount(data.usage.totalCalls)}</dd>
+              <dt>{t('analytics.totalCalls')}</dt>
+              <dd>{formats.count(data.usage.totalCalls)}</dd>
             </div>
             <div>
-              <dt>Chat sessions</dt>
-              <dd>{formatCount(data.sessions)}</dd>
+              <dt>{t('analytics.sessions')}</dt>
+              <dd>{formats.count(data.sessions)}</dd>
             </div>
             <div>
-              <dt>Messages per session</dt>
-              <dd>{averageSessionLength(data.messages, data.sessions)}</dd>
+              <dt>{t('analytics.perSession')}</dt>
+              <dd>{formats.oneDecimal(averageSessionLength(data.messages, data.sessions))}</dd>
             </div>
             <div>
-              <dt>Average response time</dt>
-              <dd>{formatDuration(data.performance.averageResponseTime)}</dd>
+              <dt>{t('figures.averageResponse')}</dt>
+              <dd>{formats.duration(data.performance.averageResponseTime)}</dd>
             </div>
             <div>
-              <dt>Error rate</dt>
-              <dd>{formatPercent(data.performance.errorRate)}</dd>
+              <dt>{t('analytics.errorRate')}</dt>
+              <dd>{formats.percent(data.performance.errorRate)}</dd>
             </div>
           </Figures>
         ) : null}
@@ -130,51 +137,58 @@ function AnalyticsPanel() {
       <Card aria-labelledby="calls-title">
         <Row style={{ justifyContent: 'space-between', marginBottom: '0.75rem' }}>
           <h2 id="calls-title" style={{ margin: 0 }}>
-            API calls, last 30 days
+            {t('analytics.callsTitle', { days: 30 })}
           </h2>
           <div>
-            <Label htmlFor={filterId}>API key</Label>
+            <Label htmlFor={filterId}>{t('analytics.keyFilter')}</Label>
             <Select
               id={filterId}
               value={keyId ?? ''}
               onChange={(event) => setKeyId(event.target.value || null)}
               data-testid="analytics-key-filter"
             >
-              <option value="">All calls</option>
+              <option value="">{t('analytics.allCalls')}</option>
               {(keys.data?.keys ?? []).map((key) => (
                 <option key={key.id} value={key.id}>
-                  {`${key.name} (${key.maskedKey})`}
+                  {t('analytics.keyOption', { name: key.name, masked: key.maskedKey })}
                 </option>
               ))}
             </Select>
           </div>
         </Row>
-        {usage.isPending ? <LoadingSkeleton lines={4}>Loading API calls…</LoadingSkeleton> : null}
+        {usage.isPending ? <LoadingSkeleton lines={4}>{t('analytics.loadingCalls')}</LoadingSkeleton> : null}
         {usage.isError && !unauthorized(usage.error) ? (
-          <LoadError what="your API calls" error={usage.error} onRetry={() => void usage.refetch()} />
+          <LoadError
+            message={t('analytics.callsFailed', { reason: describeFailure(usage.error) })}
+            onRetry={() => void usage.refetch()}
+          />
         ) : null}
         {usageData ? (
           <Stack>
-            <Muted data-testid="usage-total">{`${formatCount(usageData.totalCalls)} calls${keyId ? ' with this key' : ''}`}</Muted>
+            <Muted data-testid="usage-total">
+              {keyId
+                ? t('analytics.totalWithKey', { count: usageData.totalCalls })
+                : t('analytics.total', { count: usageData.totalCalls })}
+            </Muted>
             <DailyChart days={usageData.days} />
             <Grid min="18rem">
               {usageData.byEndpoint.length ? (
                 <BarList
-                  caption="By endpoint"
+                  caption={t('analytics.byEndpoint')}
                   testId="usage-by-endpoint"
                   bars={usageData.byEndpoint.map((e) => ({ label: e.endpoint, value: e.calls }))}
                 />
               ) : (
-                <Empty testId="no-endpoint-usage">No calls to any endpoint yet.</Empty>
+                <Empty testId="no-endpoint-usage">{t('analytics.noEndpoint')}</Empty>
               )}
               {usageData.byStatus.length ? (
                 <BarList
-                  caption="By status"
+                  caption={t('analytics.byStatus')}
                   testId="usage-by-status"
                   bars={usageData.byStatus.map((s) => ({ label: statusLabel(s.status), value: s.calls }))}
                 />
               ) : (
-                <Empty testId="no-status-usage">No answers recorded yet.</Empty>
+                <Empty testId="no-status-usage">{t('analytics.noStatus')}</Empty>
               )}
             </Grid>
           </Stack>
@@ -183,56 +197,65 @@ function AnalyticsPanel() {
 
       <Grid min="18rem">
         <Card aria-labelledby="persona-usage-title">
-          <h2 id="persona-usage-title">Persona usage</h2>
+          <h2 id="persona-usage-title">{t('analytics.personaUsage')}</h2>
           {data ? (
             Object.values(data.personaUsage).some((n) => n > 0) ? (
               <BarList
-                caption="Sessions per persona"
+                caption={t('analytics.perPersona')}
                 testId="persona-usage"
                 bars={countBars(data.personaUsage, data.sessions, personaName)}
               />
             ) : (
-              <Empty testId="no-persona-usage">No persona usage data available</Empty>
+              <Empty testId="no-persona-usage">{t('analytics.noPersonaUsage')}</Empty>
             )
           ) : null}
         </Card>
         <Card aria-labelledby="language-usage-title">
-          <h2 id="language-usage-title">Language usage</h2>
+          <h2 id="language-usage-title">{t('analytics.languageUsage')}</h2>
           {data ? (
             Object.values(data.languageUsage).some((n) => n > 0) ? (
               <BarList
-                caption="Your messages per language"
+                caption={t('analytics.perLanguage')}
                 testId="language-usage"
                 bars={countBars(data.languageUsage)}
               />
             ) : (
-              <Empty testId="no-language-usage">No language usage data available</Empty>
+              <Empty testId="no-language-usage">{t('analytics.noLanguageUsage')}</Empty>
             )
           ) : null}
         </Card>
       </Grid>
 
       <Card aria-labelledby="sessions-title">
-        <h2 id="sessions-title">Recent sessions</h2>
-        {sessions.isPending ? <LoadingSkeleton>Loading sessions…</LoadingSkeleton> : null}
+        <h2 id="sessions-title">{t('analytics.recentSessions')}</h2>
+        {sessions.isPending ? <LoadingSkeleton>{t('analytics.loadingSessions')}</LoadingSkeleton> : null}
         {sessions.isError && !unauthorized(sessions.error) ? (
-          <LoadError what="your sessions" error={sessions.error} onRetry={() => void sessions.refetch()} />
+          <LoadError
+            message={t('analytics.sessionsFailed', { reason: describeFailure(sessions.error) })}
+            onRetry={() => void sessions.refetch()}
+          />
         ) : null}
         {sessions.data && sessions.data.data.length === 0 ? (
-          <Empty testId="no-sessions">No chat sessions yet. Conversations you start in the chat appear here.</Empty>
+          <Empty testId="no-sessions">{t('analytics.noSessions')}</Empty>
         ) : null}
         {sessions.data?.data.length ? (
-          <Sessions aria-label="Recent sessions" data-testid="analytics-sessions">
-            {sessions.data.data.map((session) => (
-              <li key={session.id}>
-                <span>
-                  <strong>{session.title}</strong> <Muted as="span">{`with ${personaName(session.personaId)}`}</Muted>
-                </span>
-                <Muted as="span">
-                  {`${formatCount(session.messageCount)} messages · started ${formatTime(session.createdAt)}`}
-                </Muted>
-              </li>
-            ))}
+          <Sessions aria-label={t('analytics.recentSessions')} data-testid="analytics-sessions">
+            {sessions.data.data.map((session) => {
+              const persona = t('analytics.sessionWith', { persona: personaName(session.personaId) });
+              return (
+                <li key={session.id}>
+                  <span>
+                    <strong>{session.title}</strong> <Muted as="span">{persona}</Muted>
+                  </span>
+                  <Muted as="span">
+                    {t('analytics.sessionFacts', {
+                      count: session.messageCount,
+                      started: formats.dateTime(session.createdAt),
+                    })}
+                  </Muted>
+                </li>
+              );
+            })}
           </Sessions>
         ) : null}
       </Card>
@@ -242,8 +265,9 @@ function AnalyticsPanel() {
 
 /** Analytics: the signed-in person's usage; signed out, a line asking to sign in (spec: analytics panel). */
 export default function AnalyticsTab() {
+  const t = usePanelsT();
   const { isAuthenticated, isLoading } = useAuth();
-  if (isLoading) return <Loading>Loading…</Loading>;
+  if (isLoading) return <Loading>{t('common.loading')}</Loading>;
   if (!isAuthenticated) return <SignInNotice />;
   return <AnalyticsPanel />;
 }

@@ -2,6 +2,9 @@ import styled from '@emotion/styled';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { describeTestFailure, sendTestRequest, type TestResponse } from '../apiTest/sendTestRequest';
 import { useOpenApi } from '../api/developerQueries';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { useFormats } from '../i18n/format';
+import { usePanelsT } from '../i18n/panels/usePanelsT';
 import {
   exampleValue,
   fillPath,
@@ -28,6 +31,9 @@ import {
 import { LoadError, Loading } from '../ui/States';
 
 const DEFAULT_OPERATION = 'GET /api/personas';
+
+/** What an API key looks like, as the key field's hint. */
+const KEY_PLACEHOLDER = 'ksk_…';
 
 /** Bodies that mean something for the calls the spec documents; the rest start from their schema. */
 const SAMPLE_BODIES: Record<string, unknown> = {
@@ -67,17 +73,22 @@ const Headers = styled.dl`
 `;
 
 function ResponseView({ response }: { response: TestResponse }) {
+  const t = usePanelsT();
+  const formats = useFormats();
+  const status = `${response.status} ${response.statusText}`.trim();
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: '0.75rem' }} data-testid="api-test-response">
       <Row>
-        <strong data-testid="api-test-status">{`${response.status} ${response.statusText}`.trim()}</strong>
-        <Muted as="span" data-testid="api-test-time">{`${response.timeMs} ms`}</Muted>
+        <strong data-testid="api-test-status">{status}</strong>
+        <Muted as="span" data-testid="api-test-time">
+          {t('apiTest.time', { ms: formats.milliseconds(response.timeMs) })}
+        </Muted>
       </Row>
-      <Code tabIndex={0} aria-label="Response body" data-testid="api-test-body">
-        {response.body || '(empty body)'}
+      <Code tabIndex={0} aria-label={t('apiTest.responseBody')} data-testid="api-test-body">
+        {response.body || t('apiTest.emptyBody')}
       </Code>
       <details>
-        <summary>{`Response headers (${response.headers.length})`}</summary>
+        <summary>{t('apiTest.headers', { count: response.headers.length })}</summary>
         <Headers>
           {response.headers.map(([name, value]) => (
             <div key={name} style={{ display: 'contents' }}>
@@ -94,6 +105,7 @@ function ResponseView({ response }: { response: TestResponse }) {
 type Outcome = { kind: 'response'; response: TestResponse } | { kind: 'error'; message: string } | null;
 
 function Tester({ doc }: { doc: OpenApiDocument }) {
+  const t = usePanelsT();
   const ids = { endpoint: useId(), key: useId(), body: useId(), query: useId() };
   const operations = useMemo(() => listOperations(doc), [doc]);
   const groups = useMemo(() => groupByTag(operations), [operations]);
@@ -133,7 +145,7 @@ function Tester({ doc }: { doc: OpenApiDocument }) {
       const response = await sendTestRequest({ method: operation.method, url, apiKey, body });
       setOutcome({ kind: 'response', response });
     } catch (error) {
-      setOutcome({ kind: 'error', message: describeTestFailure(error) });
+      setOutcome({ kind: 'error', message: describeTestFailure(t, error) });
     } finally {
       setBusy(false);
     }
@@ -142,13 +154,13 @@ function Tester({ doc }: { doc: OpenApiDocument }) {
   return (
     <Grid min="22rem">
       <Card aria-labelledby="api-test-request">
-        <h2 id="api-test-request">Request</h2>
+        <h2 id="api-test-request">{t('apiTest.request')}</h2>
         <form onSubmit={(event) => void onSubmit(event)} aria-labelledby="api-test-request">
           <Field>
-            <Label htmlFor={ids.endpoint}>Endpoint</Label>
+            <Label htmlFor={ids.endpoint}>{t('apiTest.endpoint')}</Label>
             <Select id={ids.endpoint} value={operationId} onChange={(event) => choose(event.target.value)}>
               {groups.map(([tag, ops]) => (
-                <optgroup key={tag} label={tag}>
+                <optgroup key={tag} label={tag || t('docs.untagged')}>
                   {ops.map((op) => (
                     <option key={op.id} value={op.id}>
                       {op.id}
@@ -161,7 +173,7 @@ function Tester({ doc }: { doc: OpenApiDocument }) {
           </Field>
           {names.map((name) => (
             <Field key={name}>
-              <Label htmlFor={`${ids.endpoint}-${name}`}>{`Path parameter ${name}`}</Label>
+              <Label htmlFor={`${ids.endpoint}-${name}`}>{t('apiTest.pathParam', { name })}</Label>
               <TextInput
                 id={`${ids.endpoint}-${name}`}
                 value={params[name] ?? ''}
@@ -172,7 +184,7 @@ function Tester({ doc }: { doc: OpenApiDocument }) {
           ))}
           {operation?.queryParams.length ? (
             <Field>
-              <Label htmlFor={ids.query}>Query string (optional)</Label>
+              <Label htmlFor={ids.query}>{t('apiTest.query')}</Label>
               <TextInput
                 id={ids.query}
                 value={query}
@@ -182,21 +194,21 @@ function Tester({ doc }: { doc: OpenApiDocument }) {
             </Field>
           ) : null}
           <Field>
-            <Label htmlFor={ids.key}>API key</Label>
+            <Label htmlFor={ids.key}>{t('apiTest.apiKey')}</Label>
             <TextInput
               id={ids.key}
               type="password"
               autoComplete="off"
               spellCheck={false}
-              placeholder="ksk_…"
+              placeholder={KEY_PLACEHOLDER}
               value={apiKey}
               onChange={(event) => setApiKey(event.target.value)}
             />
-            <Muted>Sent as a bearer token. Leave it empty to call without credentials.</Muted>
+            <Muted>{t('apiTest.keyHint')}</Muted>
           </Field>
           {operation && operation.method !== 'GET' ? (
             <Field>
-              <Label htmlFor={ids.body}>Request body (JSON)</Label>
+              <Label htmlFor={ids.body}>{t('apiTest.body')}</Label>
               <TextArea
                 id={ids.body}
                 value={body}
@@ -207,15 +219,15 @@ function Tester({ doc }: { doc: OpenApiDocument }) {
           ) : null}
           <Button type="submit" disabled={busy || !operation || missing.length > 0}>
             {busy ? <Spinner aria-hidden="true" /> : null}
-            {busy ? 'Testing…' : 'Test Endpoint'}
+            {busy ? t('apiTest.sending') : t('apiTest.send')}
           </Button>
-          {missing.length ? <Muted>{`Fill in ${missing.join(', ')} to send this request.`}</Muted> : null}
+          {missing.length ? <Muted>{t('apiTest.fillIn', { names: missing.join(', ') })}</Muted> : null}
         </form>
       </Card>
       <Card aria-labelledby="api-test-result" aria-busy={busy}>
-        <h2 id="api-test-result">Response</h2>
+        <h2 id="api-test-result">{t('apiTest.response')}</h2>
         <div aria-live="polite">
-          {outcome === null ? <Muted data-testid="api-test-empty">No response yet</Muted> : null}
+          {outcome === null ? <Muted data-testid="api-test-empty">{t('apiTest.empty')}</Muted> : null}
           {outcome?.kind === 'error' ? (
             <InlineError role="alert" data-testid="api-test-error">
               <p>{outcome.message}</p>
@@ -230,9 +242,16 @@ function Tester({ doc }: { doc: OpenApiDocument }) {
 
 /** API Test: pick an operation of the OpenAPI document, give a key and a body, and see the raw answer. */
 export default function ApiTestTab() {
+  const t = usePanelsT();
+  const describeFailure = useDescribeFailure();
   const openApi = useOpenApi();
-  if (openApi.isPending) return <Loading>Loading the endpoints…</Loading>;
+  if (openApi.isPending) return <Loading>{t('apiTest.loading')}</Loading>;
   if (openApi.isError)
-    return <LoadError what="the endpoints" error={openApi.error} onRetry={() => void openApi.refetch()} />;
+    return (
+      <LoadError
+        message={t('apiTest.failed', { reason: describeFailure(openApi.error) })}
+        onRetry={() => void openApi.refetch()}
+      />
+    );
   return <Tester doc={openApi.data} />;
 }

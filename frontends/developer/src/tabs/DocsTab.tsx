@@ -2,7 +2,12 @@ import styled from '@emotion/styled';
 import { useMemo } from 'react';
 import { OPENAPI_URL } from '../api/developerApi';
 import { useOpenApi } from '../api/developerQueries';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { NONE } from '../i18n/format';
+import { richText } from '../i18n/richText';
+import { usePanelsT } from '../i18n/panels/usePanelsT';
 import { groupByTag, listOperations, type FieldDoc, type OperationDoc } from '../openapi/operations';
+import { schemaWordsFor } from '../openapi/schemaWords';
 import { Card, Muted } from '../ui/controls';
 import { Empty, LoadError, Loading } from '../ui/States';
 import { MethodTag } from '../ui/MethodTag';
@@ -48,17 +53,23 @@ const TableScroll = styled.div`
   overflow-x: auto;
 `;
 
+/** The header every authenticated call carries, and the shape of every error (code, the same in every language). */
+const AUTH_HEADER = 'Authorization: Bearer ksk_…';
+const AUTH_PREFIX = 'Authorization: Bearer';
+const ERROR_SHAPE = '{ "message", "code", "details", "requestId" }';
+
 function Fields({ caption, fields }: { caption: string; fields: FieldDoc[] }) {
+  const t = usePanelsT();
   return (
     <TableScroll>
       <Table>
         <caption style={{ textAlign: 'left', fontWeight: 600, padding: '0.5rem 0 0.25rem' }}>{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Required</th>
-            <th scope="col">Limits</th>
+            <th scope="col">{t('docs.field')}</th>
+            <th scope="col">{t('docs.type')}</th>
+            <th scope="col">{t('docs.required')}</th>
+            <th scope="col">{t('docs.limits')}</th>
           </tr>
         </thead>
         <tbody>
@@ -68,8 +79,8 @@ function Fields({ caption, fields }: { caption: string; fields: FieldDoc[] }) {
                 <code>{field.name}</code>
               </td>
               <td>{field.type}</td>
-              <td>{field.required ? 'yes' : 'no'}</td>
-              <td>{[field.constraints, field.description].filter(Boolean).join('. ') || '–'}</td>
+              <td>{field.required ? t('docs.yes') : t('docs.no')}</td>
+              <td>{[field.constraints, field.description].filter(Boolean).join('. ') || NONE}</td>
             </tr>
           ))}
         </tbody>
@@ -79,6 +90,8 @@ function Fields({ caption, fields }: { caption: string; fields: FieldDoc[] }) {
 }
 
 function OperationDetails({ operation }: { operation: OperationDoc }) {
+  const t = usePanelsT();
+  const bearer = `${AUTH_PREFIX} <${t('docs.credential')}>`;
   return (
     <Operation data-testid="doc-operation" data-operation={operation.id}>
       <summary>
@@ -87,23 +100,25 @@ function OperationDetails({ operation }: { operation: OperationDoc }) {
         <span>{operation.summary}</span>
       </summary>
       <p style={{ margin: '0.5rem 0' }}>
-        <strong>Auth: </strong>
-        {operation.auth ? 'Authorization: Bearer <access token or API key>' : 'none (public)'}
+        {richText((values) => t('docs.auth', values), {
+          label: <strong>{t('docs.authLabel')}</strong>,
+          credential: operation.auth ? bearer : t('docs.authNone'),
+        })}
       </p>
-      {operation.pathParams.length ? <Fields caption="Path parameters" fields={operation.pathParams} /> : null}
-      {operation.queryParams.length ? <Fields caption="Query parameters" fields={operation.queryParams} /> : null}
-      {operation.headerParams.length ? <Fields caption="Headers" fields={operation.headerParams} /> : null}
+      {operation.pathParams.length ? <Fields caption={t('docs.pathParams')} fields={operation.pathParams} /> : null}
+      {operation.queryParams.length ? <Fields caption={t('docs.queryParams')} fields={operation.queryParams} /> : null}
+      {operation.headerParams.length ? <Fields caption={t('docs.headers')} fields={operation.headerParams} /> : null}
       {operation.body ? (
         operation.body.fields.length ? (
           <Fields
-            caption={`Request body (JSON${operation.body.required ? ', required' : ''})`}
+            caption={operation.body.required ? t('docs.bodyRequired') : t('docs.body')}
             fields={operation.body.fields}
           />
         ) : (
-          <Muted>Request body: JSON.</Muted>
+          <Muted>{t('docs.bodyJson')}</Muted>
         )
       ) : null}
-      <h4>Responses</h4>
+      <h4>{t('docs.responses')}</h4>
       <ul style={{ margin: 0, paddingLeft: '1.25rem' }}>
         {operation.responses.map((response) => (
           <li key={response.status}>
@@ -117,33 +132,45 @@ function OperationDetails({ operation }: { operation: OperationDoc }) {
 
 /** Docs: every operation of the OpenAPI document the gateway serves, grouped by area. */
 export default function DocsTab() {
+  const t = usePanelsT();
+  const describeFailure = useDescribeFailure();
   const openApi = useOpenApi();
-  const groups = useMemo(() => (openApi.data ? groupByTag(listOperations(openApi.data)) : []), [openApi.data]);
+  const groups = useMemo(
+    () => (openApi.data ? groupByTag(listOperations(openApi.data, schemaWordsFor(t))) : []),
+    [openApi.data, t],
+  );
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: '1rem' }}>
       <Card aria-labelledby="docs-title">
-        <h2 id="docs-title">API reference</h2>
+        <h2 id="docs-title">{t('docs.title')}</h2>
         <Muted>
-          Every call takes and returns JSON. Send your API key (or a signed-in access token) as{' '}
-          <code>Authorization: Bearer ksk_…</code>. Errors share one shape:{' '}
-          <code>{'{ "message", "code", "details", "requestId" }'}</code>. The machine-readable document is{' '}
-          <a href={OPENAPI_URL}>{OPENAPI_URL}</a> (OpenAPI 3.1).
+          {richText((values) => t('docs.intro', values), {
+            header: <code>{AUTH_HEADER}</code>,
+            shape: <code>{ERROR_SHAPE}</code>,
+            document: <a href={OPENAPI_URL}>{OPENAPI_URL}</a>,
+          })}
         </Muted>
       </Card>
-      {openApi.isPending ? <Loading>Loading the API reference…</Loading> : null}
+      {openApi.isPending ? <Loading>{t('docs.loading')}</Loading> : null}
       {openApi.isError ? (
-        <LoadError what="the API reference" error={openApi.error} onRetry={() => void openApi.refetch()} />
+        <LoadError
+          message={t('docs.failed', { reason: describeFailure(openApi.error) })}
+          onRetry={() => void openApi.refetch()}
+        />
       ) : null}
-      {openApi.data && groups.length === 0 ? <Empty>The API document lists no operations.</Empty> : null}
-      {groups.map(([tag, operations]) => (
-        <Card key={tag} aria-labelledby={`docs-${tag.replace(/\W+/g, '-')}`}>
-          <h3 id={`docs-${tag.replace(/\W+/g, '-')}`}>{`${tag} (${operations.length})`}</h3>
-          {operations.map((operation) => (
-            <OperationDetails key={operation.id} operation={operation} />
-          ))}
-        </Card>
-      ))}
+      {openApi.data && groups.length === 0 ? <Empty>{t('docs.empty')}</Empty> : null}
+      {groups.map(([tag, operations]) => {
+        const id = `docs-${(tag || 'other').replace(/\W+/g, '-')}`;
+        return (
+          <Card key={tag} aria-labelledby={id}>
+            <h3 id={id}>{t('docs.group', { tag: tag || t('docs.untagged'), count: operations.length })}</h3>
+            {operations.map((operation) => (
+              <OperationDetails key={operation.id} operation={operation} />
+            ))}
+          </Card>
+        );
+      })}
     </div>
   );
 }

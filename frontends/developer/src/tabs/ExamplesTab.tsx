@@ -1,31 +1,46 @@
-import { API_KEY_PLACEHOLDER, EXAMPLES } from '../examples/examples';
+import { API_KEY_PLACEHOLDER, EXAMPLES, type CodeExample } from '../examples/examples';
+import { richText } from '../i18n/richText';
+import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
 import { fillPlaceholders } from '../sdks/catalogue';
 import { Card, Code, Muted, Row } from '../ui/controls';
 import { CopyButton } from '../ui/CopyButton';
 
+const TITLES: Record<CodeExample['id'], PanelsMessageId> = {
+  javascript: 'examples.title.javascript',
+  python: 'examples.title.python',
+  curl: 'examples.title.curl',
+};
+
+/** The scope the examples' key needs (an identifier, the same in every language). */
+const CHAT_SCOPE = 'chat';
+
 /** Examples: the same two calls in JavaScript, Python and curl, ready to copy and run. */
 export default function ExamplesTab() {
+  const t = usePanelsT();
   const values = { baseUrl: window.location.origin, apiKey: API_KEY_PLACEHOLDER };
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: '1rem' }}>
       <Muted>
-        Each example lists the personas, then asks Kasa a question through the OpenAI-compatible endpoint. Replace{' '}
-        <code>{API_KEY_PLACEHOLDER}</code> with a key from the Keys tab (scope <code>chat</code>).
+        {richText((parts) => t('examples.intro', parts), {
+          placeholder: <code>{API_KEY_PLACEHOLDER}</code>,
+          scope: <code>{CHAT_SCOPE}</code>,
+        })}
       </Muted>
       {EXAMPLES.map((example) => {
         const source = fillPlaceholders(example.source, values);
+        const title = t(TITLES[example.id]);
         return (
           <Card key={example.id} aria-labelledby={`example-${example.id}`} data-testid={`example-${example.id}`}>
             <Row style={{ justifyContent: 'space-between', marginBottom: '0.5rem' }}>
               <h2 id={`example-${example.id}`} style={{ margin: 0 }}>
-                {example.title}
+                {title}
               </h2>
-              <CopyButton text={source} context={`the ${example.title} example`} />
+              <CopyButton text={source} context={t('examples.copyContext', { title })} />
             </Row>
             <Muted style={{ marginBottom: '0.5rem' }}>
-              Run with <code>{example.runWith}</code>
+              {richText((parts) => t('examples.runWith', parts), { command: <code>{example.runWith}</code> })}
             </Muted>
-            <Code tabIndex={0} aria-label={`${example.title} example`}>
+            <Code tabIndex={0} aria-label={t('examples.codeLabel', { title })}>
               {source}
             </Code>
           </Card>

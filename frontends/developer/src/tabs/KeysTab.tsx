@@ -1,9 +1,11 @@
 import styled from '@emotion/styled';
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyScope, CreateApiKeyResponse, TeamResponse } from '@kasa/contracts';
-import { describeFailure } from '@kasa/api-client';
 import { useApiKeys, useCreateApiKey, useMyTeam, useRevokeApiKey } from '../api/developerQueries';
-import { formatTime } from '../status/serviceState';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { useFormats } from '../i18n/format';
+import { richText } from '../i18n/richText';
+import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
 import { canManageTeam, canRevokeKey } from '../team/teamAccess';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Badge, Button, Card, Code, InlineError, Label, Muted, Row, Select, TextInput } from '../ui/controls';
@@ -13,19 +15,18 @@ import { Empty, LoadError, Loading } from '../ui/States';
 // The scopes of @kasa/contracts' ApiKeyScope, listed here so that zod stays out of the browser bundle.
 const API_KEY_SCOPES: readonly ApiKeyScope[] = ['chat', 'voice', 'analytics'];
 
-const SCOPE_TEXT: Record<ApiKeyScope, string> = {
-  chat: 'chat — personas, chat sessions, /v1 completions',
-  voice: 'voice — speech, translation, video',
-  analytics: 'analytics — status and usage figures',
+/** Each scope's name (an identifier, the same in every language) and what it opens. */
+const SCOPE_TEXT: Record<ApiKeyScope, PanelsMessageId> = {
+  chat: 'keys.scope.chat',
+  voice: 'keys.scope.voice',
+  analytics: 'keys.scope.analytics',
 };
 
-const EXPIRY_CHOICES = [
-  { value: '', label: 'Never' },
-  { value: '7', label: 'In 7 days' },
-  { value: '30', label: 'In 30 days' },
-  { value: '90', label: 'In 90 days' },
-  { value: '365', label: 'In 365 days' },
-];
+/** Days until a new key expires; none: it never does. */
+const EXPIRY_DAYS = [7, 30, 90, 365] as const;
+
+/** How a key is used, as the list's hint shows it (code, the same in every language). */
+const AUTH_HEADER = 'Authorization: Bearer ksk_…';
 
 const Stack = styled.div`
   display: flex;
@@ -89,7 +90,11 @@ function keyState(key: ApiKey, now = Date.now()): KeyState {
   if (key.expiresAt && Date.parse(key.expiresAt) <= now) return 'expired';
   return 'active';
 }
-const STATE_TEXT: Record<KeyState, string> = { active: 'Active', revoked: 'Revoked', expired: 'Expired' };
+const STATE_TEXT: Record<KeyState, PanelsMessageId> = {
+  active: 'keys.state.active',
+  revoked: 'keys.state.revoked',
+  expired: 'keys.state.expired',
+};
 
 function CreateKeyForm({
   team,
@@ -99,6 +104,8 @@ function CreateKeyForm({
   team: TeamResponse['team'] | null;
   onCreated: (created: CreateApiKeyResponse) => void;
 }) {
+  const t = usePanelsT();
+  const describeFailure = useDescribeFailure();
   const ids = { name: useId(), expiry: useId() };
   const create = useCreateApiKey();
   const [name, setName] = useState('');
@@ -110,8 +117,8 @@ function CreateKeyForm({
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim()) return setProblem('Give the key a name, e.g. the app that will use it.');
-    if (scopes.length === 0) return setProblem('Choose at least one scope.');
+    if (!name.trim()) return setProblem(t('keys.nameRequired'));
+    if (scopes.length === 0) return setProblem(t('keys.scopeRequired'));
     setProblem(null);
     create.mutate(
       {
@@ -134,39 +141,40 @@ function CreateKeyForm({
       on ? API_KEY_SCOPES.filter((s) => s === scope || current.includes(s)) : current.filter((s) => s !== scope),
     );
 
-  const error = problem ?? (create.isError ? `Could not create the key: ${describeFailure(create.error)}` : null);
+  const error = problem ?? (create.isError ? t('keys.createFailed', { reason: describeFailure(create.error) }) : null);
   return (
     <Card aria-labelledby="create-key-title">
-      <h2 id="create-key-title">Generate New API Key</h2>
+      <h2 id="create-key-title">{t('keys.create')}</h2>
       <form onSubmit={onSubmit} aria-labelledby="create-key-title" noValidate>
         <div style={{ marginBottom: '1rem' }}>
-          <Label htmlFor={ids.name}>Name</Label>
+          <Label htmlFor={ids.name}>{t('keys.name')}</Label>
           <TextInput
             id={ids.name}
             value={name}
             maxLength={60}
-            placeholder="e.g. My weather bot"
+            placeholder={t('keys.namePlaceholder')}
             onChange={(event) => setName(event.target.value)}
             disabled={create.isPending}
           />
         </div>
         <div style={{ marginBottom: '1rem' }}>
-          <Label htmlFor={ids.expiry}>Expires</Label>
+          <Label htmlFor={ids.expiry}>{t('keys.expires')}</Label>
           <Select
             id={ids.expiry}
             value={expiry}
             onChange={(event) => setExpiry(event.target.value)}
             disabled={create.isPending}
           >
-            {EXPIRY_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
+            <option value="">{t('keys.expiry.never')}</option>
+            {EXPIRY_DAYS.map((days) => (
+              <option key={days} value={String(days)}>
+                {t('keys.expiry.days', { days })}
               </option>
             ))}
           </Select>
         </div>
         <Fieldset disabled={create.isPending}>
-          <legend>Scopes</legend>
+          <legend>{t('keys.scopes')}</legend>
           {API_KEY_SCOPES.map((scope) => (
             <label key={scope}>
               <input
@@ -176,21 +184,18 @@ function CreateKeyForm({
                 checked={scopes.includes(scope)}
                 onChange={(event) => toggle(scope, event.target.checked)}
               />
-              {SCOPE_TEXT[scope]}
+              {t(SCOPE_TEXT[scope])}
             </label>
           ))}
         </Fieldset>
         {team ? (
           <Fieldset disabled={create.isPending}>
-            <legend>Owner</legend>
+            <legend>{t('keys.owner')}</legend>
             <label>
               <input type="checkbox" checked={forTeam} onChange={(event) => setForTeam(event.target.checked)} />
-              {`Team key (shared with ${team.name})`}
+              {t('keys.teamKey', { team: team.name })}
             </label>
-            <Muted style={{ fontSize: '0.875rem' }}>
-              Every member of the team can see and use it, its calls count on the team’s quota, and only the team’s
-              owner and admins can revoke it.
-            </Muted>
+            <Muted style={{ fontSize: '0.875rem' }}>{t('keys.teamKeyHint')}</Muted>
           </Fieldset>
         ) : null}
         {error ? (
@@ -199,7 +204,7 @@ function CreateKeyForm({
           </InlineError>
         ) : null}
         <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Generating…' : 'Generate New API Key'}
+          {create.isPending ? t('keys.creating') : t('keys.create')}
         </Button>
       </form>
     </Card>
@@ -208,20 +213,20 @@ function CreateKeyForm({
 
 /** The new key, shown this once: Kasa keeps only a hash, so closing this panel loses it for good. */
 function NewSecret({ created, onDone }: { created: CreateApiKeyResponse; onDone: () => void }) {
+  const t = usePanelsT();
   return (
     <Secret aria-labelledby="new-key-title" data-testid="new-key">
-      <h2 id="new-key-title">{`Your new key “${created.key.name}”`}</h2>
+      <h2 id="new-key-title">{t('keys.newTitle', { name: created.key.name })}</h2>
       <p style={{ marginTop: 0 }}>
-        <strong>Copy it now: you will not see it again.</strong> Kasa stores only a fingerprint of it. Keep it on your
-        servers, never in a web page or an app people can download.
+        {richText((parts) => t('keys.newText', parts), { warning: <strong>{t('keys.newWarning')}</strong> })}
       </p>
-      <Code tabIndex={0} data-testid="new-key-secret" aria-label="The new API key">
+      <Code tabIndex={0} data-testid="new-key-secret" aria-label={t('keys.secretLabel')}>
         {created.secret}
       </Code>
       <Row style={{ marginTop: '0.75rem' }}>
-        <CopyButton text={created.secret} label="Copy key" variant="primary" />
+        <CopyButton text={created.secret} label={t('keys.copy')} variant="primary" />
         <Button type="button" variant="secondary" compact onClick={onDone}>
-          I have copied it
+          {t('keys.copied')}
         </Button>
       </Row>
     </Secret>
@@ -237,16 +242,18 @@ function KeyItem({
   mayRevoke: boolean;
   onRevoke: (key: ApiKey) => void;
 }) {
+  const t = usePanelsT();
+  const formats = useFormats();
   const state = keyState(apiKey);
   return (
     <li data-testid="api-key" data-key-id={apiKey.id} data-state={state}>
       <Row style={{ justifyContent: 'space-between' }}>
         <Row>
           <strong>{apiKey.name}</strong>
-          <Badge>{STATE_TEXT[state]}</Badge>
+          <Badge>{t(STATE_TEXT[state])}</Badge>
           {apiKey.teamId ? (
-            <Badge data-testid="team-key-badge" title="Shared with your team">
-              Team
+            <Badge data-testid="team-key-badge" title={t('keys.teamBadgeTitle')}>
+              {t('keys.teamBadge')}
             </Badge>
           ) : null}
         </Row>
@@ -256,33 +263,33 @@ function KeyItem({
             variant="danger"
             compact
             onClick={() => onRevoke(apiKey)}
-            aria-label={`Revoke “${apiKey.name}”`}
+            aria-label={t('keys.revokeNamed', { name: apiKey.name })}
           >
-            Revoke
+            {t('keys.revoke')}
           </Button>
         ) : null}
       </Row>
       <dl>
         <div>
-          <dt>Key</dt>
+          <dt>{t('keys.key')}</dt>
           <dd>
             <code data-testid="masked-key">{apiKey.maskedKey}</code>
           </dd>
         </div>
         <div>
-          <dt>Created</dt>
-          <dd>{formatTime(apiKey.createdAt)}</dd>
+          <dt>{t('keys.created')}</dt>
+          <dd>{formats.dateTime(apiKey.createdAt)}</dd>
         </div>
         <div>
-          <dt>Last used</dt>
-          <dd>{formatTime(apiKey.lastUsedAt)}</dd>
+          <dt>{t('keys.lastUsed')}</dt>
+          <dd>{formats.dateTime(apiKey.lastUsedAt)}</dd>
         </div>
         <div>
-          <dt>{state === 'revoked' ? 'Revoked' : 'Expires'}</dt>
-          <dd>{state === 'revoked' ? formatTime(apiKey.revokedAt) : formatTime(apiKey.expiresAt, 'never')}</dd>
+          <dt>{state === 'revoked' ? t('keys.revokedAt') : t('keys.expires')}</dt>
+          <dd>{formats.dateTime(state === 'revoked' ? apiKey.revokedAt : apiKey.expiresAt)}</dd>
         </div>
         <div>
-          <dt>Scopes</dt>
+          <dt>{t('keys.scopes')}</dt>
           <dd>{apiKey.scopes.join(', ')}</dd>
         </div>
       </dl>
@@ -292,6 +299,8 @@ function KeyItem({
 
 /** Keys: create (the full key shown once), list masked, revoke after a confirmation. */
 export default function KeysTab() {
+  const t = usePanelsT();
+  const describeFailure = useDescribeFailure();
   const keys = useApiKeys();
   const team = useMyTeam();
   const revoke = useRevokeApiKey();
@@ -306,23 +315,27 @@ export default function KeysTab() {
       {created ? <NewSecret created={created} onDone={() => setCreated(null)} /> : null}
       <CreateKeyForm team={manageableTeam} onCreated={setCreated} />
       <Card aria-labelledby="keys-title">
-        <h2 id="keys-title">Your API keys</h2>
+        <h2 id="keys-title">{t('keys.title')}</h2>
         <Muted style={{ marginBottom: '0.75rem' }}>
-          Use a key as <code>Authorization: Bearer ksk_…</code>. Keys cannot manage keys or your account.
-          {plainMember ? ' Keys marked Team are your team’s: its owner and admins revoke them.' : ''}
+          {richText((parts) => t(plainMember ? 'keys.usageMember' : 'keys.usage', parts), {
+            header: <code>{AUTH_HEADER}</code>,
+          })}
         </Muted>
-        {keys.isPending ? <Loading>Loading your keys…</Loading> : null}
-        {keys.isError ? <LoadError what="your keys" error={keys.error} onRetry={() => void keys.refetch()} /> : null}
+        {keys.isPending ? <Loading>{t('keys.loading')}</Loading> : null}
+        {keys.isError ? (
+          <LoadError
+            message={t('keys.failed', { reason: describeFailure(keys.error) })}
+            onRetry={() => void keys.refetch()}
+          />
+        ) : null}
         {revoke.isError ? (
           <InlineError role="alert" style={{ marginBottom: '0.75rem' }}>
-            <p>{`Could not revoke the key: ${describeFailure(revoke.error)} It still works.`}</p>
+            <p>{t('keys.revokeFailed', { reason: describeFailure(revoke.error) })}</p>
           </InlineError>
         ) : null}
-        {keys.data && keys.data.keys.length === 0 ? (
-          <Empty testId="no-keys">You have no API keys yet. Generate one above to call the Kasa API.</Empty>
-        ) : null}
+        {keys.data && keys.data.keys.length === 0 ? <Empty testId="no-keys">{t('keys.none')}</Empty> : null}
         {keys.data?.keys.length ? (
-          <KeyList aria-label="API keys">
+          <KeyList aria-label={t('keys.list')}>
             {keys.data.keys.map((apiKey) => (
               <KeyItem
                 key={apiKey.id}
@@ -336,8 +349,8 @@ export default function KeysTab() {
       </Card>
       {confirming ? (
         <ConfirmDialog
-          title={`Revoke “${confirming.name}”?`}
-          confirmLabel="Revoke key"
+          title={t('keys.confirmTitle', { name: confirming.name })}
+          confirmLabel={t('keys.confirm')}
           busy={revoke.isPending}
           onCancel={() => setConfirming(null)}
           onConfirm={() =>
@@ -346,12 +359,7 @@ export default function KeysTab() {
             })
           }
         >
-          <p>
-            {confirming.teamId
-              ? 'This is a team key: programs of every team member that use it will be refused (401) within seconds. '
-              : 'Programs using this key will be refused (401) within seconds. '}
-            This cannot be undone.
-          </p>
+          <p>{confirming.teamId ? t('keys.confirmTeamText') : t('keys.confirmText')}</p>
         </ConfirmDialog>
       ) : null}
     </Stack>

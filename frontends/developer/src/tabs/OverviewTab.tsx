@@ -2,7 +2,10 @@ import styled from '@emotion/styled';
 import type { Language } from '@kasa/contracts';
 import { AFRICAN_LANGUAGES } from '@kasa/contracts/src/africanLanguages';
 import { useLanguages, usePersonas, useServicesStatus } from '../api/developerQueries';
-import { formatCount, formatDuration, formatPercent } from '../status/serviceState';
+import { NONE, useFormats } from '../i18n/format';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { personaExpertise } from '../i18n/personaText';
+import { useT, type MessageId, type Translate } from '../i18n/useT';
 import { Badge, Card, Grid, Muted } from '../ui/controls';
 import { Empty, LoadError, Loading } from '../ui/States';
 
@@ -67,9 +70,12 @@ const Metrics = styled.dl`
   }
 `;
 
-function StatCard({ label, value, note }: { label: string; value: string; note: string }) {
+/** What a figure shows while it loads. */
+const PENDING = '…';
+
+function StatCard({ id, label, value, note }: { id: string; label: string; value: string; note: string }) {
   return (
-    <Stat aria-label={label} data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+    <Stat aria-label={label} data-testid={`stat-${id}`}>
       <Muted>{label}</Muted>
       <p className="value">{value}</p>
       <Muted>{note}</Muted>
@@ -77,17 +83,31 @@ function StatCard({ label, value, note }: { label: string; value: string; note: 
   );
 }
 
-const capabilityWords = (language: Language) =>
-  (['chat', 'speak', 'listen', 'translate'] as const).filter((c) => language.capabilities[c]).join(', ') ||
-  'detect only';
+const CAPABILITIES = {
+  chat: 'overview.capability.chat',
+  speak: 'overview.capability.speak',
+  listen: 'overview.capability.listen',
+  translate: 'overview.capability.translate',
+} as const satisfies Record<string, MessageId>;
+
+/** What Kasa can do in a language, in words: `chat, speak, listen`, or `detect only`. */
+function capabilityWords(t: Translate, list: (items: readonly string[]) => string, language: Language): string {
+  const words = (Object.keys(CAPABILITIES) as Array<keyof typeof CAPABILITIES>)
+    .filter((capability) => language.capabilities[capability])
+    .map((capability) => t(CAPABILITIES[capability]));
+  return words.length ? list(words) : t('overview.capability.detectOnly');
+}
 
 /** Overview: figures from the running platform, the personas, the languages and how the API performs. */
 export default function OverviewTab() {
+  const t = useT();
+  const formats = useFormats();
+  const describeFailure = useDescribeFailure();
   const personas = usePersonas();
   const languages = useLanguages();
   const status = useServicesStatus();
   const overall = status.data?.data.overall;
-  const statusNote = status.isError && !status.data ? 'status unavailable' : 'from the status service';
+  const statusNote = status.isError && !status.data ? t('overview.statusUnavailable') : t('overview.statusNote');
   const african = (languages.data?.languages ?? []).filter((l) =>
     (AFRICAN_LANGUAGE_CODES as readonly string[]).includes(l.code),
   );
@@ -96,80 +116,100 @@ export default function OverviewTab() {
     <div style={{ display: 'flex', flexDirection: 'column', gap: '1rem' }}>
       <Grid min="12rem">
         <StatCard
-          label="Personas"
-          value={personas.data ? String(personas.data.length) : personas.isError ? '–' : '…'}
-          note="ready to chat"
+          id="personas"
+          label={t('overview.personas')}
+          value={personas.data ? formats.count(personas.data.length) : personas.isError ? NONE : PENDING}
+          note={t('overview.personasNote')}
         />
         <StatCard
-          label="Languages"
-          value={languages.data ? String(languages.data.count) : languages.isError ? '–' : '…'}
-          note={`${AFRICAN_LANGUAGE_CODES.length} African languages`}
+          id="languages"
+          label={t('overview.languages')}
+          value={languages.data ? formats.count(languages.data.count) : languages.isError ? NONE : PENDING}
+          note={t('overview.languagesNote', { count: AFRICAN_LANGUAGE_CODES.length })}
         />
-        <StatCard label="Uptime" value={overall ? formatPercent(overall.uptime) : '…'} note={statusNote} />
         <StatCard
-          label="API calls"
-          value={overall ? formatCount(overall.totalRequests) : '…'}
-          note="served by the platform"
+          id="uptime"
+          label={t('figures.uptime')}
+          value={overall ? formats.percent(overall.uptime) : PENDING}
+          note={statusNote}
+        />
+        <StatCard
+          id="api-calls"
+          label={t('overview.apiCalls')}
+          value={overall ? formats.count(overall.totalRequests) : PENDING}
+          note={t('overview.apiCallsNote')}
         />
       </Grid>
       <Grid min="18rem">
         <Card aria-labelledby="overview-personas">
-          <h2 id="overview-personas">Personas</h2>
-          {personas.isPending ? <Loading>Loading personas…</Loading> : null}
+          <h2 id="overview-personas">{t('overview.personas')}</h2>
+          {personas.isPending ? <Loading>{t('overview.loadingPersonas')}</Loading> : null}
           {personas.isError ? (
-            <LoadError what="the personas" error={personas.error} onRetry={() => void personas.refetch()} />
+            <LoadError
+              message={t('overview.personasFailed', { reason: describeFailure(personas.error) })}
+              onRetry={() => void personas.refetch()}
+            />
           ) : null}
-          {personas.data && personas.data.length === 0 ? <Empty>No personas are available.</Empty> : null}
+          {personas.data && personas.data.length === 0 ? <Empty>{t('overview.noPersonas')}</Empty> : null}
           {personas.data?.length ? (
             <List data-testid="overview-personas">
               {personas.data.map((persona) => (
                 <li key={persona.id}>
                   <span>
-                    <strong>{persona.name}</strong> <Muted as="span">{persona.expertise}</Muted>
+                    <strong>{persona.name}</strong> <Muted as="span">{personaExpertise(t, persona)}</Muted>
                   </span>
-                  <Badge>Active</Badge>
+                  <Badge>{t('overview.active')}</Badge>
                 </li>
               ))}
             </List>
           ) : null}
         </Card>
         <Card aria-labelledby="overview-languages">
-          <h2 id="overview-languages">Languages</h2>
-          {languages.isPending ? <Loading>Loading languages…</Loading> : null}
+          <h2 id="overview-languages">{t('overview.languages')}</h2>
+          {languages.isPending ? <Loading>{t('overview.loadingLanguages')}</Loading> : null}
           {languages.isError ? (
-            <LoadError what="the languages" error={languages.error} onRetry={() => void languages.refetch()} />
+            <LoadError
+              message={t('overview.languagesFailed', { reason: describeFailure(languages.error) })}
+              onRetry={() => void languages.refetch()}
+            />
           ) : null}
           {languages.data ? (
             <>
-              <Muted>African languages</Muted>
+              <Muted>{t('overview.african')}</Muted>
               {african.length ? (
                 <Chips data-testid="african-languages">
-                  {african.map((language) => (
-                    <li key={language.code} title={capabilityWords(language)}>
-                      <strong>{language.name}</strong> <span lang={language.code}>({language.nativeName})</span>
-                    </li>
-                  ))}
+                  {african.map((language) => {
+                    const native = t('overview.nativeName', { name: language.nativeName });
+                    return (
+                      <li key={language.code} title={capabilityWords(t, formats.list, language)}>
+                        <strong>{language.name}</strong> <span lang={language.code}>{native}</span>
+                      </li>
+                    );
+                  })}
                 </Chips>
               ) : (
-                <Empty>None of the African languages is available on this platform.</Empty>
+                <Empty>{t('overview.noAfrican')}</Empty>
               )}
-              <Muted>{`${languages.data.count} languages in all; GET /api/languages says what Kasa can do in each.`}</Muted>
+              <Muted>{t('overview.languagesInAll', { count: languages.data.count })}</Muted>
             </>
           ) : null}
         </Card>
         <Card aria-labelledby="overview-performance">
-          <h2 id="overview-performance">Performance</h2>
-          {status.isPending ? <Loading>Loading performance…</Loading> : null}
+          <h2 id="overview-performance">{t('overview.performance')}</h2>
+          {status.isPending ? <Loading>{t('overview.loadingPerformance')}</Loading> : null}
           {status.isError && !status.data ? (
-            <LoadError what="the performance figures" error={status.error} onRetry={() => void status.refetch()} />
+            <LoadError
+              message={t('overview.performanceFailed', { reason: describeFailure(status.error) })}
+              onRetry={() => void status.refetch()}
+            />
           ) : null}
           <Metrics>
-            <dt>Average response time</dt>
-            <dd data-testid="avg-response-time">{overall ? formatDuration(overall.avgResponseTime) : '–'}</dd>
-            <dt>Uptime</dt>
-            <dd>{overall ? formatPercent(overall.uptime) : '–'}</dd>
-            <dt>Rate limit</dt>
-            <dd>{`${formatCount(RATE_LIMIT_PER_MINUTE)} requests/min`}</dd>
+            <dt>{t('figures.averageResponse')}</dt>
+            <dd data-testid="avg-response-time">{overall ? formats.duration(overall.avgResponseTime) : NONE}</dd>
+            <dt>{t('figures.uptime')}</dt>
+            <dd>{overall ? formats.percent(overall.uptime) : NONE}</dd>
+            <dt>{t('overview.rateLimit')}</dt>
+            <dd>{t('overview.rateLimitValue', { count: RATE_LIMIT_PER_MINUTE })}</dd>
           </Metrics>
         </Card>
       </Grid>

@@ -2,6 +2,9 @@ import styled from '@emotion/styled';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { API_KEY_PLACEHOLDER } from '../examples/examples';
+import { useFormats } from '../i18n/format';
+import { richText } from '../i18n/richText';
+import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
 import { fillPlaceholders, SDKS, type SdkEntry } from '../sdks/catalogue';
 import { Badge, Button, Card, Code, Grid, Muted, Row } from '../ui/controls';
 import { CopyButton } from '../ui/CopyButton';
@@ -43,57 +46,63 @@ const Icon = styled.span`
 `;
 
 type DetailTab = 'installation' | 'quick-start' | 'features' | 'documentation';
-const DETAIL_TABS = [
-  { key: 'installation', label: 'Installation' },
-  { key: 'quick-start', label: 'Quick Start' },
-  { key: 'features', label: 'Features' },
-  { key: 'documentation', label: 'Documentation' },
-] as const;
+const DETAIL_TABS: ReadonlyArray<{ key: DetailTab; label: PanelsMessageId }> = [
+  { key: 'installation', label: 'sdks.tab.installation' },
+  { key: 'quick-start', label: 'sdks.tab.quickStart' },
+  { key: 'features', label: 'sdks.tab.features' },
+  { key: 'documentation', label: 'sdks.tab.documentation' },
+];
 
-function versionLabel(sdk: SdkEntry) {
-  return sdk.kind === 'kasa' ? 'Version' : 'Guide';
-}
+/** Where Kasa speaks OpenAI's chat format (a path, the same in every language). */
+const COMPLETIONS_PATH = '/v1/chat/completions';
 
 function SdkDetails({ sdk }: { sdk: SdkEntry }) {
+  const t = usePanelsT();
   const [tab, setTab] = useState<DetailTab>('installation');
   const sample = fillPlaceholders(sdk.quickStart, { baseUrl: window.location.origin, apiKey: API_KEY_PLACEHOLDER });
+  const items = DETAIL_TABS.map((item) => ({ key: item.key, label: t(item.label) }));
   return (
     <Card aria-labelledby="sdk-details-title" data-testid="sdk-details">
       <h3 id="sdk-details-title">{sdk.name}</h3>
-      <Tabs label={`${sdk.name} details`} items={DETAIL_TABS} selected={tab} onSelect={setTab}>
+      <Tabs label={t('sdks.detailsLabel', { name: sdk.name })} items={items} selected={tab} onSelect={setTab}>
         {tab === 'installation' ? (
           <div style={{ display: 'flex', flexDirection: 'column', gap: '0.75rem' }}>
             {sdk.kind === 'openai-compatible' ? (
               <Muted>
-                There is no Kasa package for {sdk.language} yet. Kasa speaks OpenAI’s chat format at{' '}
-                <code>/v1/chat/completions</code>, so the official OpenAI library for {sdk.language} works: set its base
-                URL to Kasa and use your Kasa API key.
+                {richText((parts) => t('sdks.openaiNote', { ...parts, language: sdk.language }), {
+                  path: <code>{COMPLETIONS_PATH}</code>,
+                })}
               </Muted>
             ) : null}
             <Code tabIndex={0}>{sdk.installCommand}</Code>
             <Row>
-              <CopyButton text={sdk.installCommand} label="Copy command" context={`of the ${sdk.name}`} />
+              <CopyButton
+                text={sdk.installCommand}
+                label={t('sdks.copyCommand')}
+                context={t('sdks.commandContext', { name: sdk.name })}
+              />
             </Row>
           </div>
         ) : null}
         {tab === 'quick-start' ? (
           <div style={{ display: 'flex', flexDirection: 'column', gap: '0.75rem' }}>
             <Muted>
-              Replace <code>{API_KEY_PLACEHOLDER}</code> with a key from the Keys tab; keep keys on servers, not in
-              pages anyone can read.
+              {richText((parts) => t('sdks.quickStartNote', parts), {
+                placeholder: <code>{API_KEY_PLACEHOLDER}</code>,
+              })}
             </Muted>
-            <Code tabIndex={0} aria-label={`${sdk.name} quick start`}>
+            <Code tabIndex={0} aria-label={t('sdks.quickStartLabel', { name: sdk.name })}>
               {sample}
             </Code>
             <Row>
-              <CopyButton text={sample} context={`the ${sdk.name} quick start`} />
+              <CopyButton text={sample} context={t('sdks.quickStartContext', { name: sdk.name })} />
             </Row>
           </div>
         ) : null}
         {tab === 'features' ? (
           <ul style={{ margin: 0, paddingLeft: '1.25rem' }}>
             {sdk.features.map((feature) => (
-              <li key={feature}>{feature}</li>
+              <li key={feature}>{t(feature)}</li>
             ))}
           </ul>
         ) : null}
@@ -102,18 +111,16 @@ function SdkDetails({ sdk }: { sdk: SdkEntry }) {
             {sdk.links.map((link) => (
               <li key={link.href}>
                 {link.href.startsWith('?') ? (
-                  <Link to={{ search: link.href }}>{link.label}</Link>
+                  <Link to={{ search: link.href }}>{t(link.label)}</Link>
                 ) : (
                   <a href={link.href} {...(link.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
-                    {link.label}
+                    {t(link.label)}
                   </a>
                 )}
               </li>
             ))}
             {sdk.kind === 'kasa' ? (
-              <li>
-                Package README: <code>{sdk.readme}</code> in the Kasa repository
-              </li>
+              <li>{richText((parts) => t('sdks.readme', parts), { path: <code>{sdk.readme}</code> })}</li>
             ) : null}
           </ul>
         ) : null}
@@ -124,6 +131,8 @@ function SdkDetails({ sdk }: { sdk: SdkEntry }) {
 
 /** SDKs: the catalogue's six cards; the selected one shows installation, a quick start, features and docs. */
 export default function SdksTab() {
+  const t = usePanelsT();
+  const formats = useFormats();
   const [selectedId, setSelectedId] = useState<string>(SDKS[0]?.id ?? '');
   const selected = SDKS.find((sdk) => sdk.id === selectedId);
   return (
@@ -139,27 +148,27 @@ export default function SdksTab() {
             <Row>
               <Icon aria-hidden="true">{sdk.icon}</Icon>
               <h3 id={`sdk-${sdk.id}`}>{sdk.name}</h3>
-              {sdk.kind === 'openai-compatible' ? <Badge>OpenAI-compatible</Badge> : null}
+              {sdk.kind === 'openai-compatible' ? <Badge>{t('sdks.openaiBadge')}</Badge> : null}
             </Row>
-            <Muted>{sdk.description}</Muted>
+            <Muted>{t(sdk.description)}</Muted>
             <dl>
-              <dt>Package</dt>
+              <dt>{t('sdks.package')}</dt>
               <dd>
                 <code>{sdk.packageName}</code>
               </dd>
-              <dt>{versionLabel(sdk)}</dt>
+              <dt>{sdk.kind === 'kasa' ? t('sdks.version') : t('sdks.guide')}</dt>
               <dd>{sdk.version}</dd>
-              <dt>Size</dt>
-              <dd>{sdk.size}</dd>
-              <dt>Last updated</dt>
-              <dd>{sdk.lastUpdated}</dd>
+              <dt>{t('sdks.size')}</dt>
+              <dd>{t(sdk.size)}</dd>
+              <dt>{t('sdks.updated')}</dt>
+              <dd>{formats.month(sdk.lastUpdated)}</dd>
             </dl>
             <Row style={{ marginTop: 'auto' }}>
               <CopyButton
                 text={sdk.installCommand}
-                label="Install"
+                label={t('sdks.install')}
                 variant="primary"
-                context={`(copies “${sdk.installCommand}”)`}
+                context={t('sdks.installContext', { command: sdk.installCommand })}
                 testId={`install-${sdk.id}`}
               />
               <Button
@@ -169,7 +178,7 @@ export default function SdksTab() {
                 aria-pressed={sdk.id === selectedId}
                 onClick={() => setSelectedId(sdk.id)}
               >
-                {`Details of the ${sdk.language} SDK`}
+                {t('sdks.details', { language: sdk.language })}
               </Button>
             </Row>
           </SdkCard>

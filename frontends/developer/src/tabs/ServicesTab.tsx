@@ -2,17 +2,10 @@ import styled from '@emotion/styled';
 import type { ServiceStatus } from '@kasa/contracts';
 import { useServicesStatus } from '../api/developerQueries';
 import { useRefresh } from '../hooks/useRefresh';
-import {
-  displayState,
-  formatCount,
-  formatDuration,
-  formatPercent,
-  formatTime,
-  serviceName,
-  STATE_COLOURS,
-  STATE_LABELS,
-  STATE_MARKS,
-} from '../status/serviceState';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { useFormats, type Formats } from '../i18n/format';
+import { usePanelsT, type PanelsTranslate } from '../i18n/panels/usePanelsT';
+import { displayState, serviceName, STATE_COLOURS, STATE_LABELS, STATE_MARKS } from '../status/serviceState';
 import { Button, Card, Grid, Muted, Row, Spinner } from '../ui/controls';
 import { Empty, LoadError } from '../ui/States';
 
@@ -42,42 +35,45 @@ const Figures = styled.dl`
 `;
 
 function StateLabel({ status }: { status: string }) {
+  const t = usePanelsT();
   const state = displayState(status);
   return (
     <State colour={STATE_COLOURS[state]} data-state={state}>
       <span className="mark" aria-hidden="true">
         {STATE_MARKS[state]}
       </span>
-      {STATE_LABELS[state]}
+      {t(STATE_LABELS[state])}
     </State>
   );
 }
 
 /** `lastResponse` is a time when the service has answered a probe; anything else is shown as it came. */
-function lastResponseText(value: string | null): string {
-  if (!value) return 'no answer yet';
-  return Number.isNaN(Date.parse(value)) ? value : formatTime(value);
+function lastResponseText(t: PanelsTranslate, formats: Formats, value: string | null): string {
+  if (!value) return t('services.noAnswer');
+  return Number.isNaN(Date.parse(value)) ? value : formats.dateTime(value);
 }
 
 function ServiceCard({ service }: { service: ServiceStatus }) {
+  const t = usePanelsT();
+  const formats = useFormats();
   return (
     <Card aria-labelledby={`service-${service.name}`} data-testid={`service-${service.name}`}>
       <Row style={{ justifyContent: 'space-between' }}>
         <h3 id={`service-${service.name}`} style={{ margin: 0 }}>
-          {serviceName(service.name)}
+          {serviceName(t, service.name)}
         </h3>
         <StateLabel status={service.status} />
       </Row>
       {service.provider ? <Muted>{service.provider}</Muted> : null}
       <Figures>
-        <dt>Uptime</dt>
-        <dd>{formatPercent(service.uptime)}</dd>
-        <dt>Requests</dt>
-        <dd>{formatCount(service.requests)}</dd>
-        <dt>Errors</dt>
-        <dd>{formatCount(service.errors)}</dd>
-        <dt>Last response</dt>
-        <dd>{lastResponseText(service.lastResponse)}</dd>
+        <dt>{t('figures.uptime')}</dt>
+        <dd>{formats.percent(service.uptime)}</dd>
+        <dt>{t('figures.requests')}</dt>
+        <dd>{formats.count(service.requests)}</dd>
+        <dt>{t('figures.errors')}</dt>
+        <dd>{formats.count(service.errors)}</dd>
+        <dt>{t('services.lastResponse')}</dt>
+        <dd>{lastResponseText(t, formats, service.lastResponse)}</dd>
       </Figures>
     </Card>
   );
@@ -85,6 +81,9 @@ function ServiceCard({ service }: { service: ServiceStatus }) {
 
 /** Services: the status panel. Refreshes by itself every 30 s; Refresh asks at once. */
 export default function ServicesTab() {
+  const t = usePanelsT();
+  const formats = useFormats();
+  const describeFailure = useDescribeFailure();
   const status = useServicesStatus();
   const { refreshing, refresh } = useRefresh(() => status.refetch());
   const overall = status.data?.data.overall;
@@ -93,44 +92,50 @@ export default function ServicesTab() {
       <Card aria-labelledby="services-title">
         <Row style={{ justifyContent: 'space-between' }}>
           <h2 id="services-title" style={{ margin: 0 }}>
-            Service orchestration status
+            {t('services.title')}
           </h2>
           <Button type="button" variant="secondary" compact onClick={() => void refresh()} disabled={refreshing}>
             {refreshing ? <Spinner aria-hidden="true" data-testid="refresh-spinner" /> : null}
-            {refreshing ? 'Refreshing…' : 'Refresh'}
+            {refreshing ? t('common.refreshing') : t('common.refresh')}
           </Button>
         </Row>
         {status.isPending ? (
           <Muted role="status" data-testid="loading">
-            Loading service status...
+            {t('services.loading')}
           </Muted>
         ) : null}
         {status.isError && !status.data ? (
-          <LoadError what="the service status" error={status.error} onRetry={() => void refresh()} />
+          <LoadError
+            message={t('services.failed', { reason: describeFailure(status.error) })}
+            onRetry={() => void refresh()}
+          />
         ) : null}
         {overall ? (
           <>
             <Row style={{ marginTop: '0.75rem' }}>
-              <span>Overall:</span>
+              <span>{t('services.overall')}</span>
               <StateLabel status={overall.status} />
             </Row>
             <Figures>
-              <dt>Uptime</dt>
-              <dd>{formatPercent(overall.uptime)}</dd>
-              <dt>Requests</dt>
-              <dd>{formatCount(overall.totalRequests)}</dd>
-              <dt>Errors</dt>
-              <dd>{formatCount(overall.totalErrors)}</dd>
-              <dt>Average response time</dt>
-              <dd>{formatDuration(overall.avgResponseTime)}</dd>
+              <dt>{t('figures.uptime')}</dt>
+              <dd>{formats.percent(overall.uptime)}</dd>
+              <dt>{t('figures.requests')}</dt>
+              <dd>{formats.count(overall.totalRequests)}</dd>
+              <dt>{t('figures.errors')}</dt>
+              <dd>{formats.count(overall.totalErrors)}</dd>
+              <dt>{t('figures.averageResponse')}</dt>
+              <dd>{formats.duration(overall.avgResponseTime)}</dd>
             </Figures>
             <Muted style={{ marginTop: '0.75rem' }}>
-              {`Updated ${formatTime(new Date(status.dataUpdatedAt).toISOString())}; refreshes every 30 seconds.`}
+              {t('services.updated', {
+                time: formats.dateTime(new Date(status.dataUpdatedAt).toISOString()),
+                seconds: 30,
+              })}
             </Muted>
           </>
         ) : null}
       </Card>
-      {status.data && status.data.data.services.length === 0 ? <Empty>No services have reported yet.</Empty> : null}
+      {status.data && status.data.data.services.length === 0 ? <Empty>{t('services.none')}</Empty> : null}
       {status.data?.data.services.length ? (
         <Grid min="16rem">
           {status.data.data.services.map((service) => (

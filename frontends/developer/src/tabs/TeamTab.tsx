@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { describeFailure, isApiError, tierLabel, useAuth } from '@kasa/api-client';
+import { isApiError, tierLabel, useAuth } from '@kasa/api-client';
 import type { AssignableTeamRole, TeamMember, TeamResponse } from '@kasa/contracts';
 import {
   useAcceptInvitation,
@@ -16,7 +16,10 @@ import {
   useRemoveTeamMember,
   useRevokeTeamInvitation,
 } from '../api/developerQueries';
-import { formatTime } from '../status/serviceState';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { useFormats } from '../i18n/format';
+import { richText } from '../i18n/richText';
+import { usePanelsT } from '../i18n/panels/usePanelsT';
 import { canChangeRole, canManageTeam, canRemoveMember, ROLE_TEXT } from '../team/teamAccess';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Badge, Button, Card, InlineError, Label, Muted, Row, Select, TextInput } from '../ui/controls';
@@ -85,26 +88,33 @@ const Field = styled.div`
 
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
-/** What a failed step says: what was attempted, the API's answer, and what to do. */
-function Failure({ what, error, hint }: { what: string; error: unknown; hint?: string }) {
+/** The API's answer to a failed step, as a sentence. */
+function useReason(): (error: unknown) => string {
+  const describeFailure = useDescribeFailure();
+  return (error) => sentence(describeFailure(error));
+}
+
+/** What a failed step says: what was attempted, the API's answer, and what to do (`message`). */
+function Failure({ message }: { message: string }) {
   return (
     <InlineError role="alert" style={{ marginBottom: '0.75rem' }}>
-      <p>{`Could not ${what}: ${sentence(describeFailure(error))}${hint ? ` ${hint}` : ''}`}</p>
+      <p>{message}</p>
     </InlineError>
   );
 }
 
 function PricingNote() {
+  const t = usePanelsT();
   return (
     <>
-      Teams share API keys and one monthly quota, and are part of the Enterprise plan.{' '}
-      <Link to="/pricing">See the plans on the Pricing page</Link> to upgrade. People on any plan can join a team they
-      are invited to.
+      {richText((parts) => t('team.pricingNote', parts), { link: <Link to="/pricing">{t('team.pricingLink')}</Link> })}
     </>
   );
 }
 
 function CreateTeamForm() {
+  const t = usePanelsT();
+  const reason = useReason();
   const nameId = useId();
   const create = useCreateTeam();
   const [name, setName] = useState('');
@@ -113,7 +123,7 @@ function CreateTeamForm() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    if (trimmed.length < 2) return setProblem('Give the team a name of 2 to 60 characters.');
+    if (trimmed.length < 2) return setProblem(t('team.nameRequired', { min: 2, max: 60 }));
     setProblem(null);
     create.mutate({ name: trimmed });
   };
@@ -122,12 +132,12 @@ function CreateTeamForm() {
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="create-team-title">
       <div style={{ marginBottom: '1rem' }}>
-        <Label htmlFor={nameId}>Team name</Label>
+        <Label htmlFor={nameId}>{t('team.name')}</Label>
         <TextInput
           id={nameId}
           value={name}
           maxLength={60}
-          placeholder="e.g. Adinkra Labs"
+          placeholder={t('team.namePlaceholder')}
           onChange={(event) => setName(event.target.value)}
           disabled={create.isPending}
         />
@@ -141,21 +151,27 @@ function CreateTeamForm() {
         refusedByPlan ? (
           <InlineError role="alert" style={{ marginBottom: '1rem' }}>
             <p>
-              {sentence(describeFailure(create.error))} <Link to="/pricing">See the plans</Link>.
+              {richText((parts) => t('team.refusedByPlan', { ...parts, reason: reason(create.error) }), {
+                link: <Link to="/pricing">{t('team.seePlans')}</Link>,
+              })}
             </p>
           </InlineError>
         ) : (
-          <Failure what="create the team" error={create.error} />
+          <Failure message={t('team.createFailed', { reason: reason(create.error) })} />
         )
       ) : null}
       <Button type="submit" disabled={create.isPending}>
-        {create.isPending ? 'Creating…' : 'Create team'}
+        {create.isPending ? t('team.creating') : t('team.create')}
       </Button>
     </form>
   );
 }
 
 function InvitationsForMe({ confirm }: { confirm: (pending: Pending) => void }) {
+  const t = usePanelsT();
+  const formats = useFormats();
+  const reason = useReason();
+  const describeFailure = useDescribeFailure();
   const invitations = useMyInvitations();
   const accept = useAcceptInvitation();
   const decline = useDeclineInvitation();
@@ -163,22 +179,21 @@ function InvitationsForMe({ confirm }: { confirm: (pending: Pending) => void }) 
 
   return (
     <Card aria-labelledby="my-invitations-title">
-      <h2 id="my-invitations-title">Invitations</h2>
-      {invitations.isPending ? <Loading>Loading your invitations…</Loading> : null}
+      <h2 id="my-invitations-title">{t('team.invitations')}</h2>
+      {invitations.isPending ? <Loading>{t('team.loadingInvitations')}</Loading> : null}
       {invitations.isError ? (
-        <LoadError what="your invitations" error={invitations.error} onRetry={() => void invitations.refetch()} />
+        <LoadError
+          message={t('team.invitationsFailed', { reason: describeFailure(invitations.error) })}
+          onRetry={() => void invitations.refetch()}
+        />
       ) : null}
-      {accept.isError ? (
-        <Failure what="join the team" error={accept.error} hint="Ask for a new invitation if this one has ended." />
-      ) : null}
-      {decline.isError ? <Failure what="decline the invitation" error={decline.error} /> : null}
+      {accept.isError ? <Failure message={t('team.joinFailed', { reason: reason(accept.error) })} /> : null}
+      {decline.isError ? <Failure message={t('team.declineFailed', { reason: reason(decline.error) })} /> : null}
       {invitations.data && invitations.data.invitations.length === 0 ? (
-        <Empty testId="no-invitations">
-          {`No invitations for you. When a team’s owner or admin invites ${user?.email ?? 'your account’s email'}, the invitation appears here.`}
-        </Empty>
+        <Empty testId="no-invitations">{t('team.noInvitations', { email: user?.email ?? t('team.yourEmail') })}</Empty>
       ) : null}
       {invitations.data?.invitations.length ? (
-        <Items aria-label="Invitations for you">
+        <Items aria-label={t('team.invitationsForYou')}>
           {invitations.data.invitations.map((invitation) => (
             <li key={invitation.id} data-testid="my-invitation" data-invitation-id={invitation.id}>
               <Row style={{ justifyContent: 'space-between' }}>
@@ -189,9 +204,9 @@ function InvitationsForMe({ confirm }: { confirm: (pending: Pending) => void }) 
                     compact
                     disabled={accept.isPending}
                     onClick={() => accept.mutate(invitation.id)}
-                    aria-label={`Accept the invitation to “${invitation.team.name}”`}
+                    aria-label={t('team.acceptNamed', { team: invitation.team.name })}
                   >
-                    Accept
+                    {t('team.accept')}
                   </Button>
                   <Button
                     type="button"
@@ -199,30 +214,30 @@ function InvitationsForMe({ confirm }: { confirm: (pending: Pending) => void }) 
                     compact
                     onClick={() =>
                       confirm({
-                        title: `Decline the invitation to “${invitation.team.name}”?`,
-                        body: <p>The invitation closes. To join later, ask the team for a new one.</p>,
-                        confirmLabel: 'Decline invitation',
+                        title: t('team.declineTitle', { team: invitation.team.name }),
+                        body: <p>{t('team.declineText')}</p>,
+                        confirmLabel: t('team.declineConfirm'),
                         run: () => decline.mutateAsync(invitation.id),
                       })
                     }
-                    aria-label={`Decline the invitation to “${invitation.team.name}”`}
+                    aria-label={t('team.declineNamed', { team: invitation.team.name })}
                   >
-                    Decline
+                    {t('team.decline')}
                   </Button>
                 </Row>
               </Row>
               <dl>
                 <div>
-                  <dt>Role</dt>
-                  <dd>{ROLE_TEXT[invitation.role]}</dd>
+                  <dt>{t('team.role')}</dt>
+                  <dd>{t(ROLE_TEXT[invitation.role])}</dd>
                 </div>
                 <div>
-                  <dt>Invited by</dt>
+                  <dt>{t('team.invitedBy')}</dt>
                   <dd>{invitation.invitedBy}</dd>
                 </div>
                 <div>
-                  <dt>Open until</dt>
-                  <dd>{formatTime(invitation.expiresAt)}</dd>
+                  <dt>{t('team.openUntil')}</dt>
+                  <dd>{formats.dateTime(invitation.expiresAt)}</dd>
                 </div>
               </dl>
             </li>
@@ -235,6 +250,7 @@ function InvitationsForMe({ confirm }: { confirm: (pending: Pending) => void }) 
 
 /** Not in a team: invitations addressed to me, and creating a team (Enterprise) or where to get the plan. */
 function NoTeam({ confirm }: { confirm: (pending: Pending) => void }) {
+  const t = usePanelsT();
   const { user } = useAuth();
   // Without a known tier the form is offered and the API's answer (403 naming the plan) says the rest.
   const mayCreate = !user || user.subscriptionTier === 'enterprise';
@@ -242,19 +258,15 @@ function NoTeam({ confirm }: { confirm: (pending: Pending) => void }) {
     <Stack>
       <InvitationsForMe confirm={confirm} />
       <Card aria-labelledby="create-team-title">
-        <h2 id="create-team-title">Create a team</h2>
+        <h2 id="create-team-title">{t('team.createTitle')}</h2>
         {mayCreate ? (
           <>
-            <Muted style={{ marginBottom: '1rem' }}>
-              Your team shares API keys and your Enterprise plan’s monthly quota. You become its owner; invite people by
-              email once it exists.
-            </Muted>
+            <Muted style={{ marginBottom: '1rem' }}>{t('team.createIntro')}</Muted>
             <CreateTeamForm />
           </>
         ) : (
           <Muted data-testid="team-enterprise-note">
-            {`You are on the ${tierLabel(user?.subscriptionTier)} plan. `}
-            <PricingNote />
+            {t('team.currentPlan', { plan: tierLabel(user?.subscriptionTier) })} <PricingNote />
           </Muted>
         )}
       </Card>
@@ -263,6 +275,8 @@ function NoTeam({ confirm }: { confirm: (pending: Pending) => void }) {
 }
 
 function InviteForm() {
+  const t = usePanelsT();
+  const reason = useReason();
   const ids = { email: useId(), role: useId() };
   const invite = useInviteTeamMember();
   const [email, setEmail] = useState('');
@@ -286,23 +300,23 @@ function InviteForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="invite-title" style={{ marginBottom: '1rem' }}>
-      <h3 id="invite-title">Invite someone</h3>
+      <h3 id="invite-title">{t('team.inviteTitle')}</h3>
       <Row style={{ alignItems: 'flex-end', marginBottom: '0.75rem' }}>
         <Field>
-          <Label htmlFor={ids.email}>Email address</Label>
+          <Label htmlFor={ids.email}>{t('team.emailAddress')}</Label>
           <TextInput
             id={ids.email}
             type="email"
             autoComplete="off"
             value={email}
             maxLength={254}
-            placeholder="name@example.com"
+            placeholder={t('team.emailPlaceholder')}
             onChange={(event) => setEmail(event.target.value)}
             disabled={invite.isPending}
           />
         </Field>
         <div>
-          <Label htmlFor={ids.role}>Role</Label>
+          <Label htmlFor={ids.role}>{t('team.role')}</Label>
           <Select
             id={ids.role}
             value={role}
@@ -310,18 +324,18 @@ function InviteForm() {
             disabled={invite.isPending}
             style={{ minHeight: '2.5rem' }}
           >
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
+            <option value="member">{t(ROLE_TEXT.member)}</option>
+            <option value="admin">{t(ROLE_TEXT.admin)}</option>
           </Select>
         </div>
         <Button type="submit" disabled={invite.isPending}>
-          {invite.isPending ? 'Inviting…' : 'Invite'}
+          {invite.isPending ? t('team.inviting') : t('team.invite')}
         </Button>
       </Row>
-      {invite.isError ? <Failure what="invite" error={invite.error} /> : null}
+      {invite.isError ? <Failure message={t('team.inviteFailed', { reason: reason(invite.error) })} /> : null}
       {sentTo ? (
         <Muted role="status" data-testid="invite-sent">
-          {`Invited ${sentTo}. No email is sent: they find the invitation in the Team tab of their developer portal, signed in with that address.`}
+          {t('team.invited', { email: sentTo })}
         </Muted>
       ) : null}
     </form>
@@ -329,16 +343,19 @@ function InviteForm() {
 }
 
 function OpenInvitations({ team, confirm }: { team: TeamResponse; confirm: (pending: Pending) => void }) {
+  const t = usePanelsT();
+  const formats = useFormats();
+  const reason = useReason();
   const revoke = useRevokeTeamInvitation();
   return (
     <Card aria-labelledby="team-invitations-title">
-      <h2 id="team-invitations-title">Invitations</h2>
+      <h2 id="team-invitations-title">{t('team.invitations')}</h2>
       <InviteForm />
-      {revoke.isError ? <Failure what="revoke the invitation" error={revoke.error} /> : null}
+      {revoke.isError ? <Failure message={t('team.revokeInvitationFailed', { reason: reason(revoke.error) })} /> : null}
       {team.invitations.length === 0 ? (
-        <Empty testId="no-team-invitations">No open invitations. Invite someone above.</Empty>
+        <Empty testId="no-team-invitations">{t('team.noOpenInvitations')}</Empty>
       ) : (
-        <Items aria-label="Open invitations">
+        <Items aria-label={t('team.openInvitations')}>
           {team.invitations.map((invitation) => (
             <li key={invitation.id} data-testid="team-invitation" data-email={invitation.email}>
               <Row style={{ justifyContent: 'space-between' }}>
@@ -347,31 +364,31 @@ function OpenInvitations({ team, confirm }: { team: TeamResponse; confirm: (pend
                   type="button"
                   variant="danger"
                   compact
-                  aria-label={`Revoke the invitation to ${invitation.email}`}
+                  aria-label={t('team.revokeInvitationNamed', { email: invitation.email })}
                   onClick={() =>
                     confirm({
-                      title: `Revoke the invitation to ${invitation.email}?`,
-                      body: <p>They can no longer join with it. You can invite them again later.</p>,
-                      confirmLabel: 'Revoke invitation',
+                      title: t('team.revokeInvitationTitle', { email: invitation.email }),
+                      body: <p>{t('team.revokeInvitationText')}</p>,
+                      confirmLabel: t('team.revokeInvitationConfirm'),
                       run: () => revoke.mutateAsync(invitation.id),
                     })
                   }
                 >
-                  Revoke
+                  {t('team.revoke')}
                 </Button>
               </Row>
               <dl>
                 <div>
-                  <dt>Role</dt>
-                  <dd>{ROLE_TEXT[invitation.role]}</dd>
+                  <dt>{t('team.role')}</dt>
+                  <dd>{t(ROLE_TEXT[invitation.role])}</dd>
                 </div>
                 <div>
-                  <dt>Invited by</dt>
+                  <dt>{t('team.invitedBy')}</dt>
                   <dd>{invitation.invitedBy}</dd>
                 </div>
                 <div>
-                  <dt>Open until</dt>
-                  <dd>{formatTime(invitation.expiresAt)}</dd>
+                  <dt>{t('team.openUntil')}</dt>
+                  <dd>{formats.dateTime(invitation.expiresAt)}</dd>
                 </div>
               </dl>
             </li>
@@ -393,6 +410,9 @@ function MemberItem({
   me: string | undefined;
   onRemove: (member: TeamMember) => void;
 }) {
+  const t = usePanelsT();
+  const formats = useFormats();
+  const reason = useReason();
   const changeRole = useChangeTeamRole();
   const isMe = member.userId === me;
   return (
@@ -400,7 +420,7 @@ function MemberItem({
       <Row style={{ justifyContent: 'space-between' }}>
         <Row>
           <strong>{member.username}</strong>
-          {isMe ? <Badge>You</Badge> : null}
+          {isMe ? <Badge>{t('team.you')}</Badge> : null}
         </Row>
         {canRemoveMember(team, me, member) ? (
           <Button
@@ -408,49 +428,54 @@ function MemberItem({
             variant="danger"
             compact
             onClick={() => onRemove(member)}
-            aria-label={`Remove ${member.username} from the team`}
+            aria-label={t('team.removeNamed', { name: member.username })}
           >
-            Remove
+            {t('team.remove')}
           </Button>
         ) : null}
       </Row>
       <dl>
         <div>
-          <dt>Email</dt>
+          <dt>{t('team.email')}</dt>
           <dd>{member.email}</dd>
         </div>
         <div>
-          <dt>Role</dt>
+          <dt>{t('team.role')}</dt>
           <dd>
             {canChangeRole(team, member) ? (
               <Select
                 value={member.role}
                 disabled={changeRole.isPending}
-                aria-label={`Role of ${member.username}`}
+                aria-label={t('team.roleOf', { name: member.username })}
                 onChange={(event) =>
                   changeRole.mutate({ userId: member.userId, role: event.target.value as AssignableTeamRole })
                 }
               >
-                <option value="member">Member</option>
-                <option value="admin">Admin</option>
+                <option value="member">{t(ROLE_TEXT.member)}</option>
+                <option value="admin">{t(ROLE_TEXT.admin)}</option>
               </Select>
             ) : (
-              ROLE_TEXT[member.role]
+              t(ROLE_TEXT[member.role])
             )}
           </dd>
         </div>
         <div>
-          <dt>Joined</dt>
-          <dd>{formatTime(member.joinedAt)}</dd>
+          <dt>{t('team.joined')}</dt>
+          <dd>{formats.dateTime(member.joinedAt)}</dd>
         </div>
       </dl>
-      {changeRole.isError ? <Failure what={`change the role of ${member.username}`} error={changeRole.error} /> : null}
+      {changeRole.isError ? (
+        <Failure message={t('team.roleFailed', { name: member.username, reason: reason(changeRole.error) })} />
+      ) : null}
     </li>
   );
 }
 
 /** In a team: what it is, who is in it, its invitations (owners and admins), and leaving or deleting it. */
 function TeamView({ team, confirm }: { team: TeamResponse; confirm: (pending: Pending) => void }) {
+  const t = usePanelsT();
+  const formats = useFormats();
+  const reason = useReason();
   const { user } = useAuth();
   const me = user?.id;
   const remove = useRemoveTeamMember();
@@ -462,35 +487,32 @@ function TeamView({ team, confirm }: { team: TeamResponse; confirm: (pending: Pe
 
   const askDelete = () =>
     confirm({
-      title: `Delete “${name}”?`,
+      title: t('team.deleteTitle', { team: name }),
       body: (
         <>
           <p>
-            {`Every team key${activeTeamKeys === undefined ? '' : ` (${activeTeamKeys} active)`} is revoked at once: programs using them are refused within seconds. `}
-            Members and open invitations are released. Personal keys are not affected.
+            {activeTeamKeys === undefined ? t('team.deleteText') : t('team.deleteTextCount', { count: activeTeamKeys })}
           </p>
-          <p>This cannot be undone.</p>
+          <p>{t('team.cannotUndo')}</p>
         </>
       ),
-      confirmLabel: 'Delete team',
+      confirmLabel: t('team.delete'),
       run: () => del.mutateAsync(),
     });
 
   const askLeave = () =>
     confirm({
-      title: `Leave “${name}”?`,
-      body: <p>You lose the team’s keys at once. To come back, ask an owner or admin for a new invitation.</p>,
-      confirmLabel: 'Leave team',
+      title: t('team.leaveTitle', { team: name }),
+      body: <p>{t('team.leaveText')}</p>,
+      confirmLabel: t('team.leave'),
       run: () => (me ? leave.mutateAsync(me) : Promise.resolve()),
     });
 
   const askRemove = (member: TeamMember) =>
     confirm({
-      title: `Remove ${member.username} from “${name}”?`,
-      body: (
-        <p>They lose the team’s keys at once. The keys keep working for everyone else. You can invite them again.</p>
-      ),
-      confirmLabel: 'Remove member',
+      title: t('team.removeTitle', { name: member.username, team: name }),
+      body: <p>{t('team.removeText')}</p>,
+      confirmLabel: t('team.removeConfirm'),
       run: () => remove.mutateAsync(member.userId),
     });
 
@@ -500,39 +522,37 @@ function TeamView({ team, confirm }: { team: TeamResponse; confirm: (pending: Pe
         <h2 id="team-title">{name}</h2>
         <Facts>
           <div>
-            <dt>Plan</dt>
+            <dt>{t('team.plan')}</dt>
             <dd data-testid="team-plan">{tierLabel(team.team.tier)}</dd>
           </div>
           <div>
-            <dt>Your role</dt>
-            <dd data-testid="team-role">{ROLE_TEXT[team.role]}</dd>
+            <dt>{t('team.yourRole')}</dt>
+            <dd data-testid="team-role">{t(ROLE_TEXT[team.role])}</dd>
           </div>
           <div>
-            <dt>Created</dt>
-            <dd>{formatTime(team.team.createdAt)}</dd>
+            <dt>{t('team.created')}</dt>
+            <dd>{formats.dateTime(team.team.createdAt)}</dd>
           </div>
         </Facts>
         <Muted style={{ marginBottom: '1rem' }}>
-          {canManageTeam(team.role)
-            ? 'Members share the team’s keys (create them in the Keys tab) and one monthly quota on the team’s plan.'
-            : 'You can use the team’s keys (listed in the Keys tab); its owner and admins create and revoke them.'}
+          {canManageTeam(team.role) ? t('team.manageNote') : t('team.memberNote')}
         </Muted>
-        {del.isError ? <Failure what="delete the team" error={del.error} /> : null}
-        {leave.isError ? <Failure what="leave the team" error={leave.error} /> : null}
+        {del.isError ? <Failure message={t('team.deleteFailed', { reason: reason(del.error) })} /> : null}
+        {leave.isError ? <Failure message={t('team.leaveFailed', { reason: reason(leave.error) })} /> : null}
         {team.role === 'owner' ? (
           <Button type="button" variant="danger" onClick={askDelete}>
-            Delete team
+            {t('team.delete')}
           </Button>
         ) : (
           <Button type="button" variant="secondary" onClick={askLeave}>
-            Leave team
+            {t('team.leave')}
           </Button>
         )}
       </Card>
       <Card aria-labelledby="team-members-title">
-        <h2 id="team-members-title">{`Members (${team.members.length})`}</h2>
-        {remove.isError ? <Failure what="remove the member" error={remove.error} /> : null}
-        <Items aria-label="Team members">
+        <h2 id="team-members-title">{t('team.members', { count: team.members.length })}</h2>
+        {remove.isError ? <Failure message={t('team.removeFailed', { reason: reason(remove.error) })} /> : null}
+        <Items aria-label={t('team.membersList')}>
           {team.members.map((member) => (
             <MemberItem key={member.userId} team={team} member={member} me={me} onRemove={askRemove} />
           ))}
@@ -545,6 +565,8 @@ function TeamView({ team, confirm }: { team: TeamResponse; confirm: (pending: Pe
 
 /** Team (Enterprise): the caller's team and its members and invitations, or the invitations addressed to them. */
 export default function TeamTab() {
+  const t = usePanelsT();
+  const describeFailure = useDescribeFailure();
   const team = useMyTeam();
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
@@ -564,8 +586,13 @@ export default function TeamTab() {
 
   return (
     <>
-      {team.isPending ? <Loading>Loading your team…</Loading> : null}
-      {team.isError ? <LoadError what="your team" error={team.error} onRetry={() => void team.refetch()} /> : null}
+      {team.isPending ? <Loading>{t('team.loading')}</Loading> : null}
+      {team.isError ? (
+        <LoadError
+          message={t('team.failed', { reason: describeFailure(team.error) })}
+          onRetry={() => void team.refetch()}
+        />
+      ) : null}
       {team.data === null ? <NoTeam confirm={setPending} /> : null}
       {team.data ? <TeamView team={team.data} confirm={setPending} /> : null}
       {pending ? (

@@ -1,9 +1,15 @@
 import type { ApiKey, TeamMember, TeamResponse, TeamRole } from '@kasa/contracts';
+import type { PanelsMessageId } from '../i18n/panels/usePanelsT';
 
 // Who may do what in a team, as the auth service enforces it (services/auth/README.md, "Teams (Enterprise)").
 // The portal only hides what would be refused; the server still decides.
 
-export const ROLE_TEXT: Record<TeamRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+/** Each role's name, by message id. */
+export const ROLE_TEXT: Record<TeamRole, PanelsMessageId> = {
+  owner: 'team.role.owner',
+  admin: 'team.role.admin',
+  member: 'team.role.member',
+};
 
 /** Owners and admins invite people, revoke invitations and create and revoke the team's keys. */
 export function canManageTeam(role: TeamRole | undefined): boolean {

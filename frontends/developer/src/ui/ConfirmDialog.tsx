@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useT } from '../i18n/useT';
 import { Button } from './controls';
 
 const Dialog = styled.dialog`
@@ -48,6 +49,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -77,7 +79,7 @@ export function ConfirmDialog({
       {children}
       <Actions>
         <Button ref={cancel} type="button" variant="ghost" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <Button type="button" variant="danger" onClick={onConfirm} disabled={busy}>
           {confirmLabel}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../i18n/useT';
 import { Button, type ButtonVariant } from './controls';
 import { Check } from 'lucide-react';
 import { ICON } from './icons';
@@ -12,12 +13,13 @@ export const COPIED_FOR_MS = 2_000;
  */
 export function CopyButton({
   text,
-  label = 'Copy',
+  label,
   context,
   variant = 'secondary',
   testId,
 }: {
   text: string;
+  /** The action's name; 'Copy' when not given. */
   label?: string;
   /** Words after the visible label that tell copy buttons apart for screen readers: 'the curl example'. The
    * accessible name starts with the visible text, so people who speak to their computer can say what they see. */
@@ -25,6 +27,7 @@ export function CopyButton({
   variant?: ButtonVariant;
   testId?: string;
 }) {
+  const t = useT();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -40,14 +43,15 @@ export function CopyButton({
     timer.current = setTimeout(() => setState('idle'), COPIED_FOR_MS);
   };
 
-  const shown = state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label;
+  const shown =
+    state === 'copied' ? t('copy.done') : state === 'failed' ? t('copy.failed') : (label ?? t('copy.label'));
   return (
     <Button
       type="button"
       variant={variant}
       compact
       onClick={() => void copy()}
-      aria-label={context ? `${shown} ${context}` : undefined}
+      aria-label={context ? t('copy.named', { action: shown, context }) : undefined}
       data-testid={testId}
       data-state={state}
     >

@@ -1,6 +1,6 @@
-import { describeFailure } from '@kasa/api-client';
 import styled from '@emotion/styled';
 import { keyframes } from '@emotion/react';
+import { useT } from '../i18n/useT';
 import { Button, InlineError, Muted, VisuallyHidden } from './controls';
 
 const pulse = keyframes`
@@ -55,17 +55,18 @@ export function Empty({ children, testId = 'empty' }: { children: string; testId
   return <Muted data-testid={testId}>{children}</Muted>;
 }
 
-/** A failed load: what happened, what to do, and Retry. */
-export function LoadError({ what, error, onRetry }: { what: string; error: unknown; onRetry?: () => void }) {
+/**
+ * A failed load: what happened and what to do (`message`, e.g. 'Could not load your keys: <why>'), and Retry; without
+ * a retry, it says to reload the page.
+ */
+export function LoadError({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  const t = useT();
   return (
     <InlineError role="alert" data-testid="load-error">
-      <p>
-        {`Could not load ${what}: ${describeFailure(error)}`}
-        {onRetry ? null : ' Reload the page to try again.'}
-      </p>
+      <p>{onRetry ? message : t('states.reloadToRetry', { message })}</p>
       {onRetry ? (
         <Button type="button" variant="secondary" compact onClick={onRetry}>
-          Retry
+          {t('common.retry')}
         </Button>
       ) : null}
     </InlineError>
