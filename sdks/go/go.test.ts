@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
 import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
@@ -98,8 +99,12 @@ let platform: RunningPlatform;
 let provider: FakeOpenAI;
 let control: FakeProviderControl;
 let planControl: PlanControl;
+/** The OpenAPI document's shapes (sdks/openapi-snapshot.js), which the SDK's contract tests compare its types with. */
+let openApiSnapshot: string;
 
 beforeAll(async () => {
+  openApiSnapshot = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-openapi-')), 'snapshot.json');
+  execFileSync(process.execPath, [path.resolve(__dirname, '../openapi-snapshot.js'), openApiSnapshot]);
   provider = await new FakeOpenAI().start();
   control = await startFakeProviderControl(provider);
   platform = await startPlatform({ ...fakeProviderEnv(provider), ...isolation });
@@ -111,6 +116,7 @@ afterAll(async () => {
   await provider?.stop();
   await control?.stop();
   await planControl?.stop();
+  if (openApiSnapshot) fs.rmSync(path.dirname(openApiSnapshot), { recursive: true, force: true });
 });
 
 it('passes the Go SDK’s unit and integration tests against the platform', async () => {
@@ -120,6 +126,7 @@ it('passes the Go SDK’s unit and integration tests against the platform', asyn
     KASA_BASE_URL: platform.baseUrl,
     KASA_FAKE_PROVIDER_URL: control.url,
     KASA_PLAN_CONTROL_URL: planControl.url,
+    KASA_OPENAPI_SNAPSHOT: openApiSnapshot,
     // The tests choose their credentials; a key of the developer's environment must not leak into them.
     KASA_API_KEY: '',
   });
@@ -135,4 +142,6 @@ it('passes the Go SDK’s unit and integration tests against the platform', asyn
   const passed = outcome('pass');
   expect(passed.filter((name) => name.startsWith('TestPlatform')).length).toBeGreaterThan(20);
   expect(passed.filter((name) => !name.startsWith('TestPlatform')).length).toBeGreaterThan(40);
+  // The checks of the types against the OpenAPI document (contract_test.go).
+  expect(passed.filter((name) => name.startsWith('TestContract')).length).toBeGreaterThanOrEqual(4);
 }, 600_000);

@@ -68,6 +68,17 @@ type StoredMessage struct {
 	Status   string `json:"status"`
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
+	// Version is set when the message has more than one version (an edited question, a regenerated reply).
+	Version *MessageVersion `json:"version,omitempty"`
+}
+
+// MessageVersion is where a message stands among its versions.
+type MessageVersion struct {
+	// Index is its place among SiblingIDs, from 0.
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// SiblingIDs are every version's id, oldest first, this message's included.
+	SiblingIDs []string `json:"siblingIds"`
 }
 
 // AssistantReply is a stored reply, with the id of the user message it answers.
@@ -242,6 +253,25 @@ type Language struct {
 	Name         string               `json:"name"`
 	NativeName   string               `json:"nativeName"`
 	Capabilities LanguageCapabilities `json:"capabilities"`
+	Speech       LanguageSpeech       `json:"speech"`
+}
+
+// LanguageSpeechEngine is an engine with a voice for a language.
+type LanguageSpeechEngine struct {
+	// Engine is its id, as voices and syntheses name it ("khaya", "espeak-ng"...).
+	Engine string `json:"engine"`
+	// Name is its name for people, e.g. "eSpeak NG (offline)".
+	Name string `json:"name"`
+	// Configured is true when this server has it set up (a key, or the offline engine installed).
+	Configured bool `json:"configured"`
+}
+
+// LanguageSpeech is which engine reads a language aloud here, and every engine with a voice for it.
+type LanguageSpeech struct {
+	// Engine speaks the language on this server (the first configured one of Engines); "" when none does.
+	Engine string `json:"engine"`
+	// Engines are in Kasa's routing order (specialists first, the offline one last).
+	Engines []LanguageSpeechEngine `json:"engines"`
 }
 
 // LanguageList is the answer of GET /api/languages.

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,8 @@ let platform: RunningPlatform;
 let provider: FakeOpenAI;
 let control: FakeProviderControl;
 let planControl: PlanControl;
+/** The OpenAPI document's shapes (sdks/openapi-snapshot.js), which the SDK's contract tests compare its types with. */
+let openApiSnapshot: string;
 
 /** How long pytest may run: less than the test's own timeout, so that a hung run is killed and its output shown. */
 const PYTEST_LIMIT_MS = 540_000;
@@ -54,6 +56,8 @@ function runPytest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 }
 
 beforeAll(async () => {
+  openApiSnapshot = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-openapi-')), 'snapshot.json');
+  execFileSync(process.execPath, [path.resolve(__dirname, '../openapi-snapshot.js'), openApiSnapshot]);
   provider = await new FakeOpenAI().start();
   control = await startFakeProviderControl(provider);
   platform = await startPlatform({ ...fakeProviderEnv(provider), ...isolation });
@@ -65,6 +69,7 @@ afterAll(async () => {
   await provider?.stop();
   await control?.stop();
   await planControl?.stop();
+  if (openApiSnapshot) fs.rmSync(path.dirname(openApiSnapshot), { recursive: true, force: true });
 });
 
 it('passes the Python SDK’s unit and integration tests against the platform', async () => {
@@ -77,6 +82,7 @@ it('passes the Python SDK’s unit and integration tests against the platform', 
       KASA_BASE_URL: platform.baseUrl,
       KASA_FAKE_PROVIDER_URL: control.url,
       KASA_PLAN_CONTROL_URL: planControl.url,
+      KASA_OPENAPI_SNAPSHOT: openApiSnapshot,
     });
     if (code !== 0) {
       const logs = platform.logs.slice(-30).join('\n');
@@ -89,6 +95,8 @@ it('passes the Python SDK’s unit and integration tests against the platform', 
     expect(cases.filter((name) => name.startsWith('tests.integration.')).length).toBeGreaterThan(10);
     expect(cases.filter((name) => name.startsWith('tests.unit.')).length).toBeGreaterThan(10);
     expect(xml).not.toMatch(/<skipped/);
+    // The checks of the types against the OpenAPI document (tests/unit/test_contract_types.py).
+    expect(cases.filter((name) => name === 'tests.unit.test_contract_types').length).toBeGreaterThan(20);
   } finally {
     fs.rmSync(reportDir, { recursive: true, force: true });
   }

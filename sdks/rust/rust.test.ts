@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,8 +68,12 @@ let platform: RunningPlatform;
 let provider: FakeOpenAI;
 let control: FakeProviderControl;
 let planControl: PlanControl;
+/** The OpenAPI document's shapes (sdks/openapi-snapshot.js), which the SDK's contract tests compare its types with. */
+let openApiSnapshot: string;
 
 beforeAll(async () => {
+  openApiSnapshot = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-openapi-')), 'snapshot.json');
+  execFileSync(process.execPath, [path.resolve(__dirname, '../openapi-snapshot.js'), openApiSnapshot]);
   provider = await new FakeOpenAI().start();
   control = await startFakeProviderControl(provider);
   platform = await startPlatform({ ...fakeProviderEnv(provider), ...isolation });
@@ -81,6 +85,7 @@ afterAll(async () => {
   await provider?.stop();
   await control?.stop();
   await planControl?.stop();
+  if (openApiSnapshot) fs.rmSync(path.dirname(openApiSnapshot), { recursive: true, force: true });
 });
 
 it('passes the Rust SDK’s unit and integration tests against the platform', async () => {
@@ -91,6 +96,7 @@ it('passes the Rust SDK’s unit and integration tests against the platform', as
     KASA_BASE_URL: platform.baseUrl,
     KASA_FAKE_PROVIDER_URL: control.url,
     KASA_PLAN_CONTROL_URL: planControl.url,
+    KASA_OPENAPI_SNAPSHOT: openApiSnapshot,
     // The tests choose their credentials; a key of the developer's environment must not leak into them.
     KASA_API_KEY: '',
   });
@@ -105,4 +111,6 @@ it('passes the Rust SDK’s unit and integration tests against the platform', as
   expect(output).not.toMatch(/^test \S+ \.\.\. ignored/m);
   expect(passed.filter((name) => name.startsWith('platform_')).length).toBeGreaterThan(20);
   expect(passed.filter((name) => !name.startsWith('platform_')).length).toBeGreaterThan(30);
+  // The checks of the types against the OpenAPI document (tests/contract.rs) ran with the snapshot written here.
+  expect(passed.filter((name) => name.startsWith('contract_')).length).toBeGreaterThanOrEqual(4);
 }, 900_000);

@@ -53,5 +53,5 @@ pub use sse::{EventTooLarge, ServerSentEvent, SseDecoder, DEFAULT_MAX_EVENT_BYTE
 pub use stream::{CompletionStream, MetaEvent, ReplyEvent, ReplyStream, StopHandle, TokenEvent};
 pub use types::*;
 
-/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.10.0`).
+/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.10.1`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -87,6 +87,19 @@ pub struct StoredMessage {
     pub status: String,
     pub provider: Option<String>,
     pub model: Option<String>,
+    /// Set when the message has more than one version (an edited question, a regenerated reply).
+    pub version: Option<MessageVersion>,
+}
+
+/// Where a message stands among its versions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct MessageVersion {
+    /// Its place among `sibling_ids`, from 0.
+    pub index: u32,
+    pub count: u32,
+    /// Every version's id, oldest first, this message's included.
+    pub sibling_ids: Vec<String>,
 }
 
 /// A stored reply, with the id of the user message it answers.
@@ -353,6 +366,30 @@ pub struct Language {
     pub name: String,
     pub native_name: String,
     pub capabilities: LanguageCapabilities,
+    pub speech: LanguageSpeech,
+}
+
+/// An engine with a voice for a language.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LanguageSpeechEngine {
+    /// Its id, as voices and syntheses name it (`khaya`, `espeak-ng`...).
+    pub engine: String,
+    /// Its name for people, e.g. `eSpeak NG (offline)`.
+    pub name: String,
+    /// Whether this server has it set up (a key, or the offline engine installed).
+    pub configured: bool,
+}
+
+/// Which engine reads a language aloud here, and every engine with a voice for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LanguageSpeech {
+    /// The engine that speaks the language on this server (the first configured one of `engines`); `None`: not read
+    /// aloud.
+    pub engine: Option<String>,
+    /// In Kasa's routing order (specialists first, the offline one last).
+    pub engines: Vec<LanguageSpeechEngine>,
 }
 
 /// The answer of `GET /api/languages`.

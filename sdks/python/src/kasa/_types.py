@@ -50,6 +50,16 @@ class SessionPage(TypedDict):
     nextCursor: str | None
 
 
+class MessageVersion(TypedDict):
+    """Where a message stands among its versions (an edited question, a regenerated reply)."""
+
+    #: Its place among ``siblingIds``, from 0.
+    index: int
+    count: int
+    #: Every version's id, oldest first, this message's included.
+    siblingIds: list[str]
+
+
 class StoredMessage(TypedDict):
     id: str
     role: Literal["user", "assistant"]
@@ -59,6 +69,8 @@ class StoredMessage(TypedDict):
     status: MessageStatus
     provider: NotRequired[str]
     model: NotRequired[str]
+    #: Set when the message has more than one version.
+    version: NotRequired[MessageVersion]
 
 
 class AssistantReply(StoredMessage):
@@ -203,6 +215,23 @@ class LanguageCapabilities(TypedDict):
     translate: bool
 
 
+class LanguageSpeechEngine(TypedDict):
+    #: The engine's id, as voices and syntheses name it (``khaya``, ``espeak-ng``...).
+    engine: str
+    #: Its name for people, e.g. ``eSpeak NG (offline)``.
+    name: str
+    #: Whether this server has it set up (a key, or the offline engine installed).
+    configured: bool
+
+
+class LanguageSpeech(TypedDict):
+    """Which engine reads a language aloud here (None: not read aloud), and every engine with a voice for it, in
+    Kasa's routing order."""
+
+    engine: str | None
+    engines: list[LanguageSpeechEngine]
+
+
 class Language(TypedDict):
     code: str
     iso6391: str | None
@@ -210,6 +239,7 @@ class Language(TypedDict):
     name: str
     nativeName: str
     capabilities: LanguageCapabilities
+    speech: LanguageSpeech
 
 
 class LanguageList(TypedDict):
