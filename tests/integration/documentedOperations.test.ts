@@ -8,6 +8,7 @@ import {
   operations as coreOperations,
   teamOperations,
   videoOperations,
+  VideoJobEvent,
   type Operation,
 } from '@kasa/contracts';
 import { connectDatabase, createLogger } from '@kasa/service-kit';
@@ -423,6 +424,28 @@ describe('every documented operation with valid input, through the built platfor
     });
     expect(created.body).toMatchObject({ status: 'queued', progress: 0 });
     videoJobId = created.body.id;
+
+    // Its events, pushed by the voice service through the gateway as the offline renderer makes it, to the end.
+    const events = await exerciseStream('GET /api/video/generations/{id}/events', 200, {
+      token: owner.token,
+      params: { id: videoJobId },
+    });
+    const jobs = events.map((e) => {
+      const parsed = VideoJobEvent.safeParse(JSON.parse(e.data));
+      if (!parsed.success) throw new Error(`a ${e.event} event does not match VideoJobEvent: ${e.data}`);
+      return { event: e.event, ...parsed.data };
+    });
+    const rank = { queued: 0, running: 1, succeeded: 2, failed: 2 };
+    for (let i = 1; i < jobs.length; i++) {
+      expect(rank[jobs[i]!.status]).toBeGreaterThanOrEqual(rank[jobs[i - 1]!.status]);
+      expect(jobs[i]!.progress).toBeGreaterThanOrEqual(jobs[i - 1]!.progress);
+    }
+    // Queued (with its place) when the stream opened, unless the worker had already taken it; then done.
+    expect(['queued', 'running']).toContain(jobs[0]!.status);
+    if (jobs[0]!.status === 'queued') expect(jobs[0]!.queuePosition).toBe(0);
+    // (A short video may render between two progress writes: the bar's movement is the browser test's to show.)
+    expect(jobs.at(-1)).toMatchObject({ event: 'done', id: videoJobId, status: 'succeeded', progress: 100 });
+    expect(events.slice(0, -1).every((e) => e.event === 'job')).toBe(true);
   });
 
   it('answers the public language, voice and geo calls', async () => {
@@ -637,7 +660,10 @@ describe('every documented operation with valid input, through the built platfor
     expect(checkReplyEvents(edit, streamedEdit).status).toBe('complete');
 
     const regenerate = 'POST /api/chat/sessions/{sessionId}/messages/{messageId}/regenerate' as const;
-    const again = await exercise(regenerate, 201, { token: pro.token, params: { ...params, messageId: first.body.id } });
+    const again = await exercise(regenerate, 201, {
+      token: pro.token,
+      params: { ...params, messageId: first.body.id },
+    });
     expect(again.body).toMatchObject({ userMessageId: first.body.userMessageId, version: { index: 1, count: 2 } });
     const streamedAgain = await exerciseStream(regenerate, 200, {
       token: pro.token,
@@ -817,6 +843,12 @@ describe('every documented operation with valid input, through the built platfor
       query: { limit: '5', status: 'succeeded' },
     });
     expect(list.body.jobs.map((j: { id: string }) => j.id)).toEqual([videoJobId]);
+    const captions = await exercise('GET /api/video/generations/{id}/captions', 200, {
+      token: owner.token,
+      params: { id: videoJobId },
+    });
+    expect(captions.headers.get('content-type')).toMatch(/^text\/vtt/);
+    expect(captions.text).toMatch(/^WEBVTT\n\n1\n00:00:00\.000 --> .+\nAkwaaba!\n/);
 
     const fileId = /\/api\/video\/files\/([A-Za-z0-9_-]{22})$/.exec(job.videoUrl as string)?.[1];
     expect(fileId).toBeDefined();

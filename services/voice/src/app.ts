@@ -13,7 +13,7 @@ import type { VoiceComponents } from './voiceComponents';
 export type VoiceAppDeps = RuntimeAppDeps &
   VoiceComponents & {
     /** Video generation; its routes are left out when absent (an app built for other tests). */
-    video?: Pick<VideoComponents, 'service' | 'files' | 'ttlMs'>;
+    video?: Pick<VideoComponents, 'service' | 'streams' | 'files' | 'ttlMs'>;
   };
 
 /** The voice service's HTTP app; it never listens by itself (see index.ts). */

@@ -82,6 +82,12 @@ const schema = baseServiceEnv.extend({
     .default(168),
   /** Unfinished video jobs one person may have at once. */
   VOICE_VIDEO_MAX_ACTIVE_JOBS: z.coerce.number().int().min(1).max(100).default(5),
+  /** How often a video job's event stream reads the job (changes made by another replica's worker). */
+  VOICE_VIDEO_EVENTS_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+  /** How often an open event stream sends a `: ping` comment. */
+  VOICE_VIDEO_EVENTS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Video job event streams one person may have open on one instance (then **429**). */
+  VOICE_VIDEO_EVENTS_MAX_STREAMS: z.coerce.number().int().min(1).max(100).default(5),
   ...cloudEnv(),
 });
 

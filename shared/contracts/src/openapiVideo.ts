@@ -37,6 +37,39 @@ export const videoOperations: Operation[] = [
   },
   {
     method: 'get',
+    path: '/api/video/generations/{id}/events',
+    summary:
+      'Follow one of the caller’s video jobs as Server-Sent Events: the job (VideoJobEvent: status, progress, ' +
+      'queuePosition while queued) at once and on every change, `done` with the finished job last; at most 5 open ' +
+      'streams per person (429)',
+    tag: 'Video',
+    auth: true,
+    params: { id: z.string() },
+    successStatus: 200,
+    stream: {
+      status: 200,
+      contentType: 'text/event-stream',
+      description:
+        'Events job (a VideoJobEvent: the job, with queuePosition while queued), then done (the job succeeded or ' +
+        'failed) and the end of the stream; error {message} if it ends early; a `: ping` comment every 15 s',
+    },
+    errors: [404, 429],
+  },
+  {
+    method: 'get',
+    path: '/api/video/generations/{id}/captions',
+    summary:
+      'The captions of one of the caller’s finished videos as WebVTT (for a <track> element); 404 while it is not ' +
+      'finished or when its renderer made none',
+    tag: 'Video',
+    auth: true,
+    params: { id: z.string() },
+    successStatus: 200,
+    stream: { status: 200, contentType: 'text/vtt', description: 'WebVTT: one cue per caption, timed as it is spoken' },
+    errors: [404],
+  },
+  {
+    method: 'get',
     path: '/api/video/files/{id}',
     summary: 'A finished video (MP4), with Range requests; its unguessable address (a job’s videoUrl) is the key',
     tag: 'Video',

@@ -48,6 +48,26 @@ export const VideoJob = z
   .openapi('VideoJob');
 export type VideoJob = z.infer<typeof VideoJob>;
 
+/**
+ * One event of `GET /api/video/generations/{id}/events` (Server-Sent Events): the job as it is now, sent at once and
+ * then each time it changes. Event `job` while it is queued or running; the last event is `done`, with the job
+ * succeeded or failed, after which the stream ends. An `error` event (`VideoJobEventError`) ends it early, e.g. when
+ * the job was deleted.
+ */
+export const VideoJobEvent = VideoJob.extend({
+  /** While queued: how many queued jobs were created before this one (0: it is next). */
+  queuePosition: z.number().int().nonnegative().optional(),
+}).openapi('VideoJobEvent');
+export type VideoJobEvent = z.infer<typeof VideoJobEvent>;
+
+/** The names of the events of a video job's event stream. */
+export const VideoJobEventName = z.enum(['job', 'done', 'error']);
+export type VideoJobEventName = z.infer<typeof VideoJobEventName>;
+
+/** The data of an `error` event: why the stream ended before the job did. */
+export const VideoJobEventError = z.object({ message: z.string() }).openapi('VideoJobEventError');
+export type VideoJobEventError = z.infer<typeof VideoJobEventError>;
+
 export const VideoJobList = z.object({ jobs: z.array(VideoJob) }).openapi('VideoJobList');
 export type VideoJobList = z.infer<typeof VideoJobList>;
 

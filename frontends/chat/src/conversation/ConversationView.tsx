@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { isApiError } from '@kasa/api-client';
+import { isApiError, useAuth } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
 import { Button, InlineError, Muted, VisuallyHidden } from '../ui/controls';
 import { SkeletonBar } from '../ui/Skeleton';
@@ -163,6 +163,8 @@ export function ConversationView({
   const t = useT();
   const conversation = useConversation({ sessionId, personaId: persona.id, language, onSessionCreated });
   const { query, messages, turn, busy, send: sendMessage } = conversation;
+  // Video generation is Enterprise's: its replies offer "Make a video".
+  const videoAllowed = useAuth().user?.subscriptionTier === 'enterprise';
   const scroller = useRef<HTMLDivElement>(null);
   // Following: the view keeps the newest text in sight. Scrolling up stops that (and offers "Jump to latest");
   // coming back to the bottom, or the button, starts it again.
@@ -324,6 +326,7 @@ export function ConversationView({
                 message={message}
                 authorName={persona.name}
                 voiceLanguage={voiceAllowed ? language : undefined}
+                videoAllowed={videoAllowed}
                 onRegenerate={
                   !busy && message.id && index === lastReplyIndex && index === messages.length - 1 && !turn?.error
                     ? () => conversation.regenerate(message.id!)

@@ -16,6 +16,10 @@ export { versionsApi };
 const Markdown = lazy(() => import('../markdown/Markdown'));
 // So are the playback controls, which come with the first reply shown.
 const ReplyAudio = lazy(() => import(/* webpackChunkName: "voice" */ '../voice/ReplyAudio'));
+// Loaded only for people whose plan makes videos (Enterprise): nobody else downloads it.
+const MakeVideoAction = lazy(() =>
+  import(/* webpackChunkName: "make-video" */ '../video/MakeVideoAction').then((m) => ({ default: m.MakeVideoAction })),
+);
 
 const Row = styled.li<{ mine: boolean }>`
   display: flex;
@@ -76,6 +80,7 @@ export function MessageBubble({
   message,
   authorName,
   voiceLanguage,
+  videoAllowed = false,
   onRegenerate,
   onEdit,
   onSelectVersion,
@@ -85,6 +90,8 @@ export function MessageBubble({
   authorName: string;
   /** The language to read replies aloud in; without it (a plan without voice) there are no playback controls. */
   voiceLanguage?: string | undefined;
+  /** The plan makes videos (Enterprise): a finished reply offers "Make a video" of its text. */
+  videoAllowed?: boolean;
   /** Shown on the last reply when nothing is being written. */
   onRegenerate?: (() => void) | undefined;
   /** Sends new text for one of my stored messages, as a new version of it (absent while a reply is written). */
@@ -202,6 +209,11 @@ export function MessageBubble({
             <Button type="button" variant="ghost" compact onClick={onRegenerate}>
               {t('message.regenerate')}
             </Button>
+          ) : null}
+          {videoAllowed && message.content && message.status === 'complete' ? (
+            <Suspense fallback={null}>
+              <MakeVideoAction text={message.content} />
+            </Suspense>
           ) : null}
         </Footer>
       )}

@@ -8,6 +8,7 @@ import { MessageSearch } from './MessageSearch';
 import { ServiceHealth } from './ServiceHealth';
 import { SessionList } from './SessionList';
 import { UserCard } from './UserCard';
+import { VideosButton } from '../video/VideosButton';
 import { useT } from '../i18n/useT';
 
 const slideInFromLeft = keyframes`
@@ -155,6 +156,7 @@ export function Sidebar({
       <Button type="button" onClick={onNewChat}>
         {t('sidebar.newChat')}
       </Button>
+      <VideosButton />
       <MessageSearch />
       <SessionList activeSessionId={activeSessionId} onDeleted={onDeleted} />
       <ServiceHealth />

@@ -1,4 +1,4 @@
-import { splitIntoCaptions, toSrt, wrapLines } from './captions';
+import { splitIntoCaptions, toSrt, toVtt, wrapLines } from './captions';
 
 describe('video captions', () => {
   it('splits a prompt into its sentences, cutting very long ones', () => {
@@ -31,5 +31,17 @@ describe('video captions', () => {
         { text: 'Bye.', start: 61.25, end: 3723.001 },
       ]),
     ).toBe('1\n00:00:00,000 --> 00:00:01,500\nHello.\n\n2\n00:01:01,250 --> 01:02:03,001\nBye.\n');
+  });
+
+  it('writes WebVTT for a <track>, showing markup and arrows as text', () => {
+    expect(
+      toVtt([
+        { text: 'Akwaaba!', start: 0, end: 1.25 },
+        { text: 'Use <b> & --> here.', start: 1.25, end: 3661.5 },
+      ]),
+    ).toBe(
+      'WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.250\nAkwaaba!\n\n' +
+        '2\n00:00:01.250 --> 01:01:01.500\nUse &lt;b&gt; &amp; --&gt; here.\n',
+    );
   });
 });

@@ -66,6 +66,24 @@ function srtTime(seconds: number): string {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
 }
 
+function vttTime(seconds: number): string {
+  return srtTime(seconds).replace(',', '.');
+}
+
+/**
+ * The captions as WebVTT, for a <track> element (browsers do not show the MP4's own subtitle track). A cue's text
+ * cannot hold a blank line or `-->`, and `<` and `&` are escaped so that the text is shown as written.
+ */
+export function toVtt(captions: TimedCaption[]): string {
+  const cue = (c: TimedCaption) =>
+    c.text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/\n\s*\n/g, '\n');
+  return `WEBVTT\n\n${captions.map((c, i) => `${i + 1}\n${vttTime(c.start)} --> ${vttTime(c.end)}\n${cue(c)}\n`).join('\n')}`;
+}
+
 /** The captions as a SubRip (SRT) file, the subtitle track of the video. */
 export function toSrt(captions: TimedCaption[]): string {
   return captions.map((c, i) => `${i + 1}\n${srtTime(c.start)} --> ${srtTime(c.end)}\n${c.text}\n`).join('\n');

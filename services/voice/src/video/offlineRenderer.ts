@@ -107,7 +107,13 @@ export class OfflineRenderer implements VideoRenderer {
       }
       const output = path.join(dir, 'video.mp4');
       await this.encode(dir, captions, duration, output, request);
-      return { path: output, duration: Math.round(duration * 1000) / 1000, captions: this.captions, cleanup };
+      return {
+        path: output,
+        duration: Math.round(duration * 1000) / 1000,
+        captions: this.captions,
+        cues: captions,
+        cleanup,
+      };
     } catch (err) {
       await cleanup();
       throw err;

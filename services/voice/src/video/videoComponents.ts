@@ -9,6 +9,8 @@ import type { SpeechChain } from '../speech/speechChain';
 import { OfflineRenderer } from './offlineRenderer';
 import { OpenAIVideoRenderer } from './openaiVideoRenderer';
 import { videoJobModel, videoOutboxModel, type VideoJobModel, type VideoOutboxModel } from './videoJobModel';
+import { VideoEventStreams } from './videoEventStreams';
+import { VideoJobChanges } from './videoJobChanges';
 import { VideoQueue } from './videoQueue';
 import type { VideoRenderer } from './videoRenderer';
 import { VideoService } from './videoService';
@@ -24,6 +26,9 @@ export type VideoSettings = Pick<
   | 'VOICE_VIDEO_TIMEOUT_MS'
   | 'VOICE_VIDEO_TTL_HOURS'
   | 'VOICE_VIDEO_MAX_ACTIVE_JOBS'
+  | 'VOICE_VIDEO_EVENTS_POLL_MS'
+  | 'VOICE_VIDEO_EVENTS_HEARTBEAT_MS'
+  | 'VOICE_VIDEO_EVENTS_MAX_STREAMS'
   | 'OPENAI_API_KEY'
   | 'OPENAI_BASE_URL'
   | 'OPENAI_VIDEO_MODEL'
@@ -40,6 +45,9 @@ export interface VideoComponents {
   queue: VideoQueue;
   worker: VideoWorker;
   sweeper: VideoSweeper;
+  /** The jobs' event streams, and what tells them of this process's writes. */
+  streams: VideoEventStreams;
+  changes: VideoJobChanges;
   offline: OfflineRenderer;
   ttlMs: number;
   /** Connects the queue; with `consume`, this process renders jobs too. */
@@ -96,7 +104,17 @@ export async function createVideoComponents(deps: {
     renderer: renderers[0]!.name,
     maxActiveJobs: settings.VOICE_VIDEO_MAX_ACTIVE_JOBS,
   });
+  const changes = new VideoJobChanges();
+  const streams = new VideoEventStreams({
+    jobs,
+    changes,
+    logger,
+    pollMs: settings.VOICE_VIDEO_EVENTS_POLL_MS,
+    heartbeatMs: settings.VOICE_VIDEO_EVENTS_HEARTBEAT_MS,
+    maxPerPerson: settings.VOICE_VIDEO_EVENTS_MAX_STREAMS,
+  });
   const worker = new VideoWorker({
+    changes,
     jobs,
     files,
     renderers,
@@ -124,9 +142,14 @@ export async function createVideoComponents(deps: {
     queue,
     worker,
     sweeper,
+    streams,
+    changes,
     offline,
     ttlMs,
     start: ({ consume }) => queue.start(consume ? (msg, signal) => worker.handle(msg, signal) : undefined),
-    close: () => queue.close(),
+    close: () => {
+      streams.closeAll();
+      return queue.close();
+    },
   };
 }

@@ -20,6 +20,8 @@ export interface VideoJobDocument {
   fileId?: string;
   duration?: number;
   error?: string;
+  /** The captions of a finished video and when each is spoken (seconds), served as WebVTT; prompts are ≤ 2,000 characters. */
+  cues?: { text: string; start: number; end: number }[];
   /** Deliveries that started rendering it; a job that keeps killing its worker is given up after a few. */
   attempts: number;
   /** The process rendering it now, and when that process last said it was still at it. */
@@ -46,6 +48,7 @@ const schema = new Schema<VideoJobDocument>(
     fileId: String,
     duration: Number,
     error: String,
+    cues: { type: [{ _id: false, text: String, start: Number, end: Number }], default: undefined },
     attempts: { type: Number, required: true, default: 0 },
     workerId: String,
     heartbeatAt: Date,
@@ -54,9 +57,11 @@ const schema = new Schema<VideoJobDocument>(
   },
   { timestamps: true, versionKey: false, collection: 'videojobs' },
 );
-// The caller's jobs, newest first; the sweeper's look-ups by status.
+// The caller's jobs, newest first; the sweeper's look-ups by status; a queued job's place in the queue (the queued
+// jobs created before it).
 schema.index({ userId: 1, createdAt: -1 });
 schema.index({ status: 1, updatedAt: 1 });
+schema.index({ status: 1, createdAt: 1 });
 
 export type VideoJobModel = Model<VideoJobDocument>;
 

@@ -1,3 +1,4 @@
+import type { TimedCaption } from './captions';
 import type { CaptionStyle } from './videoJobModel';
 
 /** What a renderer is asked to make. */
@@ -20,6 +21,8 @@ export interface RenderedVideo {
   /** Seconds. */
   duration: number;
   captions?: CaptionStyle;
+  /** Each caption and when it is spoken, when the renderer knows (the offline one does; a hosted model does not). */
+  cues?: TimedCaption[];
   cleanup(): Promise<void>;
 }
 

@@ -98,6 +98,15 @@ export class VideoService implements VideoDispatcher {
     return toVideoJob(job);
   }
 
+  /** The captions of one of the caller's finished videos; undefined when it has none (yet); 404 when not theirs. */
+  async cuesOf(id: string, identity: Identity): Promise<VideoJobDocument['cues']> {
+    const job = await this.deps.jobs
+      .findOne({ _id: id, userId: identity.userId }, { status: 1, cues: 1 })
+      .lean<Pick<VideoJobDocument, 'status' | 'cues'>>();
+    if (!job) throw new NotFoundError('No video job with that id');
+    return job.status === 'succeeded' && job.cues?.length ? job.cues : undefined;
+  }
+
   async list(query: VideoJobListQuery, identity: Identity): Promise<VideoJobList> {
     const jobs = await this.deps.jobs
       .find({ userId: identity.userId, ...(query.status ? { status: query.status } : {}) })

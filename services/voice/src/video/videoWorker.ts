@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { AudioStore } from '../speech/audioStore';
 import type { CaptionStyle, VideoJobDocument, VideoJobModel } from './videoJobModel';
 import { RenderError, type RenderedVideo, type VideoRenderer } from './videoRenderer';
+import type { VideoJobChanges } from './videoJobChanges';
 import type { Settlement } from './videoQueue';
 
 export interface VideoWorkerOptions {
@@ -25,6 +26,8 @@ export interface VideoWorkerOptions {
   maxAttempts?: number;
   /** How often a rendering worker writes progress and says it is still alive. */
   heartbeatMs?: number;
+  /** Told after each write of a job, for the event streams of this process. */
+  changes?: VideoJobChanges;
 }
 
 /** What a failure that was not a RenderError says to the person: nothing of the internals. */
@@ -69,6 +72,7 @@ export class VideoWorker {
         log.info('video job is being rendered by another worker; duplicate message dropped');
         return 'ack';
       }
+      this.options.changes?.changed(claimed._id, job.status === 'queued');
       if (claimed.attempts > (this.options.maxAttempts ?? 3)) {
         await this.finish(claimed, {
           status: 'failed',
@@ -123,6 +127,7 @@ export class VideoWorker {
       const set = { progress, heartbeatAt: new Date(), ...(captions ? { captions } : {}) };
       writing = writing
         .then(() => jobs.updateOne({ _id: job._id, workerId, status: 'running' }, { $set: set }))
+        .then(() => this.options.changes?.changed(job._id))
         .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'video progress not written'));
     };
     const heartbeat = setInterval(write, this.options.heartbeatMs ?? 5_000);
@@ -198,6 +203,7 @@ export class VideoWorker {
         duration: rendered.duration,
         renderer: renderer!,
         ...(rendered.captions ? { captions: rendered.captions } : {}),
+        ...(rendered.cues?.length ? { cues: rendered.cues } : {}),
       });
       if (!kept) await this.options.files.delete(fileId);
       return 'ack';
@@ -214,7 +220,14 @@ export class VideoWorker {
     job: VideoJobDocument,
     outcome:
       | { status: 'failed'; error: string }
-      | { status: 'succeeded'; fileId: string; duration: number; renderer: string; captions?: CaptionStyle },
+      | {
+          status: 'succeeded';
+          fileId: string;
+          duration: number;
+          renderer: string;
+          captions?: CaptionStyle;
+          cues?: VideoJobDocument['cues'];
+        },
   ): Promise<boolean> {
     const done = await this.options.jobs
       .findOneAndUpdate(
@@ -231,6 +244,7 @@ export class VideoWorker {
       )
       .lean();
     if (!done) return false;
+    this.options.changes?.changed(done._id);
     this.options.logger.info({ jobId: job._id, status: done.status, attempts: done.attempts }, 'video job finished');
     await this.publishCompleted(done);
     return true;
