@@ -258,7 +258,7 @@ describe('the Videos panel', () => {
     180_000,
   );
 
-  it('offers "Make a video" under an Enterprise person’s finished replies, with the reply as the prompt', async () => {
+  it('reads an Enterprise person’s reply aloud and offers "Make a video" of it, with the reply as the prompt', async () => {
     const page = await openPage(1280);
     const person = await signUpToChat(page, platform.baseUrl);
     const sendAndWait = async (text: string) => {
@@ -278,6 +278,16 @@ describe('the Videos panel', () => {
     await sendAndWait('Say hello in Twi.');
     const reply = page.getByTestId('message-assistant').last();
     const replyText = (await reply.getByTestId('message-content').innerText()).trim();
+    // Read aloud with no espeak-ng on the PATH: the engine shipped in the npm package speaks it.
+    await reply.getByTestId('reply-audio-controls').getByRole('button', { name: /Play/ }).click();
+    await eventually(
+      async () =>
+        page.evaluate(() => {
+          const audio = document.querySelector<HTMLAudioElement>('audio[data-testid="reply-audio"]');
+          return audio !== null && audio.currentTime > 0 && audio.duration > 0;
+        }),
+      { timeoutMs: 15_000, what: 'the reply read aloud' },
+    );
     await reply.getByTestId('make-video').click();
     const videos = new VideosPanel(page, false);
     await videos.panel().waitFor();
