@@ -161,6 +161,9 @@ export function VoiceComposerControls({
 
   const onPointerDown = (event: PointerEvent<HTMLButtonElement>) => {
     if (event.button !== 0 || disabled || state === 'transcribing') return;
+    // The button keeps the pointer until it is let go, so that letting go ends the recording even when the button
+    // moved under it (a status line appearing) or the finger slid off it.
+    event.currentTarget.setPointerCapture?.(event.pointerId);
     pressedAt.current = Date.now();
     if (state === 'listening') {
       pressedAt.current = 0;
