@@ -83,13 +83,31 @@ export const COMMON_WORDS: Record<string, string> = {
     púpọ̀ dáadáa ẹ ṣé ẹṣé ọ̀sán àárọ̀ alẹ́ pẹ̀lú fún sí ní lónìí ọ̀la àná lè fẹ́ nílò ṣe ìrànlọ́wọ́ náà yìí
     ati tabi sugbon je emi iwo awa won ki bawo nibo e se pupo daadaa pelu fun si ni loni ola ana le fe nilo kaaro
     kaasan`,
+  // Twi (Asante and Akuapem spelling): pronouns, determiners, conjunctions, postpositions, question words, numbers,
+  // everyday verbs and nouns, greetings; after J. E. Redden & N. Owusu, "Twi Basic Course" (Foreign Service
+  // Institute, 1963, public domain) and the Twi Wikipedia's spelling (ɛ/ɔ, -foɔ).
   tw: `ne na anaa nanso yɛ wɔ me wo ɔno yɛn mo wɔn no saa ɛno hena deɛ dɛn adɛn ɛhe berɛ sɛn aane daabi ɛnyɛ paa
     medaase mepa kyɛw maakye maaha maadwo akwaaba ho te sɛ fi ɛnnɛ ɔkyena nnɛra metumi wobɛtumi mepɛ mehia boa mmoa
-    deɛn ɛte pe se wo ho me din de`,
+    deɛn ɛte pe se wo ho me din de ase akyi anim ntam hɔ efisɛ enti nso ansa sɛnea ɛna ɛnna bi biara
+    nyinaa nea dee eyi ebi ara seesei daa kɛseɛ ketewa bone hwan ahe ɛhefa baako mmienu abiɛsa anan anum ɔha apem
+    mpem kaa kae kɔ kɔɔ ba baa hunu nim pɛ hia tumi kyerɛ hwɛ frɛ gye nya tena firi ɛyɛ ɛwɔ ɛsɛ ɛsɛsɛ
+    nnipa onipa ɔman aman kuro fie sika adwuma afe bere mmere asase nsuo asɛm nsɛm ɔhene aban abofra mmofra
+    ɔbaa mmaa ɔbarima mmarima nkurɔfoɔ ɔmanfoɔ Nyankopɔn ɛberɛ nkorɔfoɔ`,
+  // Ewe (standard orthography): pronouns, determiners, conjunctions, postpositions, question words, numbers,
+  // everyday verbs and nouns, greetings; after S. W. Dzablu-Kumah, "Basic Ewe for Foreign Students", revised by
+  // U. Claudi & J. A. Ossey (Universität zu Köln, 2006).
   ee: `kple alo gake nye le la me wò eya mí mia wo nye ƒe nuka ameka aleke nukatae afi ka ɣekaɣi nenie ɛ̃ ao o
-    ŋutɔ akpe kakaka meɖe kuku ŋdi woezɔ fɔ ɖe na tso egbe etsɔ ate ŋu mele didim hiã wɔ kpekpeɖeŋu be si ŋkɔ`,
+    ŋutɔ akpe kakaka meɖe kuku ŋdi woezɔ fɔ ɖe na tso egbe etsɔ ate ŋu mele didim hiã wɔ kpekpeɖeŋu be si ŋkɔ
+    miawo woawo yewo esia sia siawo ema aɖe aɖewo ame amewo nuwo eye hafi elabena eyata hã gɔ̃ dzi
+    gbɔ ɖo gblɔ kpɔ dzo ɖu nya tsɔ xɔ dze fia nɔ fifia ɣesiaɣi nyuie gbã ɖeka eve etɔ̃ ene
+    atɔ̃ dukɔ dɔ gã suku agbe mawu gbe ɖevi ŋutsu nyɔnu dziɖuɖu wole menye mega ɖeke siwo dometɔ`,
+  // Ga: pronouns, determiners, conjunctions, postpositions, question words, numbers, everyday verbs and nouns,
+  // greetings; after M. E. Kropp Dakubu, "Ga-English Dictionary with English-Ga Index" (Black Mask, Accra, 1999).
   gaa: `kɛ loo shi ji yɛ mi bo lɛ wɔ nyɛ amɛ mɛni namɔ te tɛŋŋ nɛgbɛ mɛɛ be ni hɛɛ dabi ojekoo oyiwaladɔŋŋ
-    ofainɛ ŋmɛnɛ wɔsɛɛ miiyɛ fɛo oyɔɔ misumɔɔ gbɛi gbɛ ha tsɔɔ wiemɔ yelikɛbuamɔ hewɔ`,
+    ofainɛ ŋmɛnɛ wɔsɛɛ miiyɛ fɛo oyɔɔ misumɔɔ gbɛi gbɛ ha tsɔɔ wiemɔ yelikɛbuamɔ hewɔ ko nɛɛ nɛkɛ nakai fɛɛ kome
+    komɛi mɛi nii enɛ aloo akɛ ejaakɛ kɛkɛ agbɛnɛ kɛji kɛlɛ mli nɔ sɛɛ hiɛ shishi ŋɔɔ tee tsɔ fee wie
+    kɛɛ sumɔ yoo nuu bi bii tsu baa yaa ekome enyɔ etɛ ejwɛ enumɔ ekpaa kpawo nyɔŋma afii gbi shia maŋ maŋtsɛ
+    Nyɔŋmɔ shikpɔŋ nitsumɔ shika gbɔmɔ gbɔmɛi hewalɛ nibii jeŋ tsɛ nyɛmi ŋa ebaa ehe etee efee eyɛ ebi eye`,
   ig: `na ma mana bụ m mụ gị ya anyị unu ha nke ihe gịnị onye kedu ebee mgbe ole ee mba nnọọ daalụ biko ndewo ụtụtụ
     abalị maka n'ime taa echi ụnyaahụ nwere ike chọrọ achọrọ mee enyemaka kwa`,
   zu: `futhi noma kodwa yi ngi mina wena yena thina nina bona yami yakho yakhe yethu ini ubani yiphi kanjani kungani

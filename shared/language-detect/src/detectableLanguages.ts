@@ -94,6 +94,11 @@ export const DISTINCTIVE_LETTERS: Record<string, string> = {
   ɛ: 'tw ee gaa',
   ɔ: 'tw ee gaa',
   ŋ: 'ee gaa',
+  // Ewe and Ga write nasal vowels with a tilde (ã ẽ ĩ ɔ̃ ɛ̃); on ɔ and ɛ it stays a combining mark after NFC.
+  '\u0303': 'ee gaa',
+  ẽ: 'ee gaa vi',
+  ĩ: 'ee gaa vi',
+  ũ: 'ee gaa vi',
   ɖ: 'ee',
   ƒ: 'ee',
   ʋ: 'ee',
@@ -109,7 +114,7 @@ export const DISTINCTIVE_LETTERS: Record<string, string> = {
   ƙ: 'ha',
   ƴ: 'ha',
   ñ: 'es',
-  ã: 'pt vi',
+  ã: 'pt vi ee gaa',
   õ: 'pt et',
   ç: 'fr pt ca tr',
   ß: 'de',
@@ -211,6 +216,42 @@ export const DISTINCTIVE_LETTERS: Record<string, string> = {
   أ: 'ar',
   ळ: 'mr',
 };
+
+/**
+ * Letter pairs that only some of Twi, Ewe and Ga spell with (Akan, Ewe and Ga orthographies of the Bureau of Ghana
+ * Languages): the three share ɛ and ɔ, and these pairs tell them apart where the letters cannot. Among the three
+ * only, a pair counts against those that do not use it; other languages are not concerned.
+ */
+export const KWA_DIGRAPHS: Record<string, string> = {
+  sh: 'gaa',
+  ts: 'ee gaa',
+  dz: 'ee',
+  kp: 'ee gaa',
+  gb: 'ee gaa',
+  ŋm: 'gaa',
+  jw: 'gaa',
+  hw: 'tw gaa',
+  ky: 'tw',
+  gy: 'tw',
+  hy: 'tw',
+  dw: 'tw',
+  tw: 'tw',
+  nw: 'tw',
+};
+/**
+ * Word endings (on words of four letters or more) that only one of Twi, Ewe and Ga forms words with: the Ewe plural
+ * -wo and agent -tɔ, the Twi agent plural -foɔ, the Ga plural -mɛi. They count like KWA_DIGRAPHS.
+ */
+export const KWA_SUFFIXES: Record<string, string> = {
+  wo: 'ee',
+  tɔ: 'ee',
+  foɔ: 'tw',
+  mɛi: 'gaa',
+};
+export const KWA_LANGUAGES = ['tw', 'ee', 'gaa'];
+
+/** Languages whose spelling puts one of their DISTINCTIVE_LETTERS (ɛ ɔ ŋ ɖ ẹ ọ ṣ…) in nearly every phrase. */
+export const MARKED_SPELLINGS = ['tw', 'ee', 'gaa', 'yo'];
 
 /** Vietnamese alone writes vowels with both a hook or dot and a tone (ạ ả ấ ầ ...): one range test for them all. */
 export const VIETNAMESE_VOWELS = /[\u1EA0-\u1EF9]/u;

@@ -17,17 +17,27 @@ describe('language detection on public text it was not calibrated on (eval/publi
   });
 
   it('gets at least 95 % of short messages (3–6 words) right, averaged over languages', () => {
-    expect(heldout.short.macro).toBeGreaterThanOrEqual(0.95);
+    // Budget 95 %; measured 97.5 %.
+    expect(heldout.short.macro).toBeGreaterThanOrEqual(0.965);
   });
 
   it('gets the six African languages right on short messages', () => {
-    // Budget 97 %; measured 93.1 % (Ewe and Ga cut to a few words are the hard cases). The floor keeps the gain.
-    expect(heldout.short.african).toBeGreaterThanOrEqual(0.92);
+    // Budget 97 %; measured 96.3 % (Twi 95.0, Ewe 94.0, Ga 95.5: cut to a few words, news about foreign names and
+    // Bible genealogies are the hard cases). The floor keeps the gain.
+    expect(heldout.short.african).toBeGreaterThanOrEqual(0.955);
+    const accuracy = (code: string) => heldout.short.perLanguage.find((l) => l.language === code)!.accuracy;
+    for (const code of ['tw', 'ee', 'gaa']) expect([code, accuracy(code) >= 0.93]).toEqual([code, true]);
+  });
+
+  it('does not let Twi, Ewe or Ga claim other languages’ short messages', () => {
+    // Measured precision: Twi 96.4 %, Ewe 94.9 %, Ga 99.0 %.
+    const precision = (code: string) => heldout.short.perLanguage.find((l) => l.language === code)!.precision;
+    for (const code of ['tw', 'ee', 'gaa']) expect([code, precision(code) >= 0.94]).toEqual([code, true]);
   });
 
   it('gets at least 98 % of whole sentences right, and 98 % of the African ones', () => {
     expect(heldout.full.macro).toBeGreaterThanOrEqual(0.98);
-    expect(heldout.full.african).toBeGreaterThanOrEqual(0.98);
+    expect(heldout.full.african).toBeGreaterThanOrEqual(0.99);
   });
 
   it('is right about 99 % of the time when it says it is sure', () => {
@@ -73,6 +83,18 @@ describe('language detection on short chat messages', () => {
       const result = detector.detect(text);
       expect([text, result.language === expected || !result.reliable]).toEqual([text, true]);
     }
+  });
+
+  it('tells Twi, Ewe and Ga apart by the letter pairs only some of them spell with', () => {
+    const evidence = detector.evidence('Kɛkɛ ni amɛtsɔ shika lɛ');
+    if (!evidence || 'single' in evidence) throw new Error('expected Latin-script evidence');
+    // ts and sh are Ga spellings (ts Ewe too); Twi writes neither.
+    expect(evidence.features.get('gaa')!.foreignSpelling).toBe(0);
+    expect(evidence.features.get('ee')!.foreignSpelling).toBe(1);
+    expect(evidence.features.get('tw')!.foreignSpelling).toBe(2);
+    // ɛ is a letter of Twi, Ewe and Ga only: it counts against every other candidate.
+    expect(evidence.features.get('en')!.foreignLetter).toBeGreaterThan(0);
+    expect(evidence.features.get('gaa')!.foreignLetter).toBe(0);
   });
 
   it('reads Somali as Somali, not Tagalog', () => {

@@ -4,6 +4,10 @@ import {
   CODE_ALIASES,
   DETECTABLE_LANGUAGES,
   DISTINCTIVE_LETTERS,
+  KWA_DIGRAPHS,
+  KWA_LANGUAGES,
+  KWA_SUFFIXES,
+  MARKED_SPELLINGS,
   VIETNAMESE_VOWELS,
   type DetectableLanguage,
 } from './detectableLanguages';
@@ -45,12 +49,17 @@ export const FEATURES = [
   'eld',
   'eldTop',
   'eldUnknown',
+  'eldMiss',
   'cld2',
   'cld2Top',
   'cld2Unknown',
   'word',
   'bareWord',
   'letter',
+  'foreignLetter',
+  'unseenLetter',
+  'foreignSpelling',
+  'noLetter',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 export type Features = Record<FeatureName, number>;
@@ -200,6 +209,10 @@ export class LanguageDetector {
     this.addCld2(features, text);
     this.addWords(features, text);
     addLetters(features, text);
+    addKwaSpelling(features, text);
+    // Letters of a language eld or CLD2 does not know: those models' votes go to a neighbour, so each model that is
+    // blind to it counts for it here.
+    for (const f of features.values()) if (f.letter > 0) f.unseenLetter = f.eldUnknown + f.cld2Unknown;
     return { candidates: candidates.map((c) => c.code), features };
   }
 
@@ -246,6 +259,10 @@ export class LanguageDetector {
     const known = [...features.keys()].filter((code) => this.models.eldKnown.has(eldCode(code)));
     for (const code of features.keys()) if (!known.includes(code)) features.get(code)!.eldUnknown = 1;
     const scores = this.models.eld.detect(text).getScores();
+    // How well the best of eld's own languages fits (about 0.8 on its languages' short text, about 0.5 on
+    // languages it does not know): a poor fit is evidence for the candidates eld cannot see.
+    const bestFit = Math.max(0, ...Object.values(scores));
+    for (const code of features.keys()) if (!known.includes(code)) features.get(code)!.eldMiss = 1 - bestFit;
     let top = 0;
     for (const code of known) top = Math.max(top, scores[eldCode(code)] ?? 0);
     if (top <= 0) return;
@@ -352,13 +369,53 @@ function elisionParts(word: string): string[] {
 
 function addLetters(features: Map<string, Features>, text: string): void {
   const perLanguage = new Map<string, number>();
+  const foreign = new Map<string, number>();
   for (const char of text.normalize('NFC').toLowerCase()) {
     const codes = DISTINCTIVE_LETTERS[char]?.split(' ') ?? (VIETNAMESE_VOWELS.test(char) ? ['vi'] : undefined);
     if (!codes) continue;
     const present = codes.filter((code) => features.has(code));
+    if (present.length === 0) continue;
     for (const code of present) perLanguage.set(code, (perLanguage.get(code) ?? 0) + 1 / present.length);
+    // A letter a language's spelling does not use speaks against it (ɔ in a "Slovenian" text).
+    for (const code of features.keys()) if (!present.includes(code)) foreign.set(code, (foreign.get(code) ?? 0) + 1);
   }
   for (const [code, count] of perLanguage) features.get(code)!.letter = Math.min(count, MAX_LETTERS_COUNTED);
+  // Twi, Ewe, Ga and Yoruba write one of their own letters in nearly every phrase: none at all speaks against them.
+  for (const code of MARKED_SPELLINGS) {
+    const f = features.get(code);
+    if (f && !perLanguage.has(code)) f.noLetter = 1;
+  }
+  for (const [code, count] of foreign) features.get(code)!.foreignLetter = Math.min(count, MAX_LETTERS_COUNTED);
+}
+
+/**
+ * Among Twi, Ewe and Ga: each letter pair of KWA_DIGRAPHS and each word ending of KWA_SUFFIXES counts against those
+ * of the three that do not use it.
+ */
+function addKwaSpelling(features: Map<string, Features>, text: string): void {
+  const kwa = KWA_LANGUAGES.filter((code) => features.has(code));
+  if (kwa.length === 0) return;
+  const lower = text.normalize('NFC').toLowerCase();
+  for (const [pair, users] of Object.entries(KWA_DIGRAPHS)) {
+    const codes = users.split(' ');
+    let at = lower.indexOf(pair);
+    while (at >= 0) {
+      for (const code of kwa) if (!codes.includes(code)) features.get(code)!.foreignSpelling += 1;
+      at = lower.indexOf(pair, at + pair.length);
+    }
+  }
+  for (const word of wordsOf(lower)) {
+    if (word.length < 4) continue;
+    for (const [ending, users] of Object.entries(KWA_SUFFIXES)) {
+      if (!word.endsWith(ending)) continue;
+      const codes = users.split(' ');
+      for (const code of kwa) if (!codes.includes(code)) features.get(code)!.foreignSpelling += 1;
+    }
+  }
+  for (const code of kwa) {
+    const f = features.get(code)!;
+    f.foreignSpelling = Math.min(f.foreignSpelling, MAX_LETTERS_COUNTED);
+  }
 }
 
 /** Softmax over the log-odds: the best guess, its confidence, whether it is sure, and the next best. */
