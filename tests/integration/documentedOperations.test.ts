@@ -16,6 +16,7 @@ import { eventually, unique } from '@kasa/test-kit';
 import { Types, type Connection } from 'mongoose';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { crc32, deflateSync } from 'node:zlib';
 import { FakeLanguageProviders } from '../support/fakeLanguageProviders';
 import { deleteQueues, startPlatform, type RunningPlatform } from '../support/platform';
 
@@ -99,6 +100,8 @@ interface Call {
   body?: unknown;
   /** A multipart body instead of JSON. */
   form?: FormData;
+  /** Raw bytes as the body (an upload), sent with `headers`' Content-Type. */
+  raw?: Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -127,7 +130,7 @@ function request(key: Key, call: Call): Promise<Response> {
       ...(json ? { 'content-type': 'application/json' } : {}),
       ...call.headers,
     },
-    body: json ? JSON.stringify(call.body) : call.form,
+    body: json ? JSON.stringify(call.body) : call.raw ? new Blob([new Uint8Array(call.raw)]) : call.form,
   });
 }
 
@@ -305,6 +308,28 @@ let free: Person;
 let pro: Person;
 let owner: Person;
 let proKey: { id: string; secret: string };
+/** An image sent in the chat session (deleted with it). */
+let attachmentId: string;
+
+/** A real 4×4 PNG, made here: the upload's type is read from its bytes. */
+function tinyPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const header = Buffer.from([0, 0, 0, 4, 0, 0, 0, 4, 8, 2, 0, 0, 0]);
+  const row = Buffer.from([0, ...Array.from({ length: 4 }, () => [180, 30, 30]).flat()]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat([row, row, row, row]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 let videoJobId: string;
 let sessionId: string;
 let marker: string;
@@ -864,6 +889,57 @@ describe('every documented operation with valid input, through the built platfor
     exercised.add(key);
   });
 
+  it('uploads an image, reads it and its thumbnail, sends it with a message, and deletes an attachment', async () => {
+    const png = tinyPng();
+    const uploaded = await exercise('POST /api/chat/attachments', 201, {
+      token: pro.token,
+      query: { name: 'adinkra.png' },
+      headers: { 'content-type': 'application/octet-stream' },
+      raw: png,
+    });
+    expect(uploaded.body).toMatchObject({
+      kind: 'image',
+      mediaType: 'image/png',
+      size: png.length,
+      hasThumbnail: true,
+    });
+    const file = await request('GET /api/chat/attachments/{id}', {
+      token: pro.token,
+      params: { id: uploaded.body.id },
+    });
+    expectDocumentedStatus('GET /api/chat/attachments/{id}', 200, { status: file.status, text: '' });
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    exercised.add('GET /api/chat/attachments/{id}');
+    const thumbnail = await exercise('GET /api/chat/attachments/{id}/thumbnail', 200, {
+      token: pro.token,
+      params: { id: uploaded.body.id },
+    });
+    expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+
+    // The offline provider cannot see images: the reply says so plainly, then answers from the text.
+    const reply = await exercise('POST /api/chat/sessions/{sessionId}/messages', 201, {
+      token: pro.token,
+      params: { sessionId },
+      body: { role: 'user', content: 'What does this symbol mean?', attachmentIds: [uploaded.body.id] },
+    });
+    expect(reply.body.content).toMatch(/^I can't see images right now/);
+
+    const spare = await exercise('POST /api/chat/attachments', 201, {
+      token: pro.token,
+      query: { name: 'notes.md' },
+      headers: { 'content-type': 'text/markdown' },
+      raw: Buffer.from('# Kente\nWoven in Bonwire.'),
+    });
+    expect(spare.body).toMatchObject({ kind: 'document', mediaType: 'text/markdown', pages: 1 });
+    await exercise('DELETE /api/chat/attachments/{id}', 204, { token: pro.token, params: { id: spare.body.id } });
+    expect(
+      (await request('GET /api/chat/attachments/{id}', { token: pro.token, params: { id: spare.body.id } })).status,
+    ).toBe(404);
+    attachmentId = uploaded.body.id;
+  });
+
   it('revokes an API key and then refuses it', async () => {
     await exercise('DELETE /api/developer/keys/{keyId}', 204, { token: pro.token, params: { keyId: proKey.id } });
     await eventually(async () => (await request('GET /api/personas', { token: proKey.secret })).status === 401, {
@@ -876,6 +952,10 @@ describe('every documented operation with valid input, through the built platfor
     await exercise('DELETE /api/chat/sessions/{sessionId}', 204, { token: pro.token, params: { sessionId } });
     expect(
       (await request('GET /api/chat/sessions/{sessionId}', { token: pro.token, params: { sessionId } })).status,
+    ).toBe(404);
+    // The image sent in it went with it.
+    expect(
+      (await request('GET /api/chat/attachments/{id}', { token: pro.token, params: { id: attachmentId } })).status,
     ).toBe(404);
   });
 

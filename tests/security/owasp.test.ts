@@ -509,8 +509,12 @@ describe('API7 server side request forgery', () => {
           ],
         },
       });
-      expect(completion.status).toBe(200);
-      // The image part is not passed on for the provider to fetch either.
+      // Refused with the parameter named (images come inline, as data URLs), and not passed on for the provider
+      // to fetch either.
+      expect(completion.status).toBe(400);
+      expect(completion.body).toMatchObject({
+        error: { type: 'invalid_request_error', param: 'messages.0.content.1.image_url.url' },
+      });
       expect(JSON.stringify(provider.requests.slice(before).map((r) => r.body))).not.toContain(target.url);
       await api.call('POST', '/api/personas', {
         token: enterpriseToken(alice),

@@ -131,3 +131,14 @@ export class FakeOpenAI {
 export function fakeProviderEnv(fake: Pick<FakeOpenAI, 'baseURL'>): Record<string, string> {
   return { CHAT_PROVIDERS: 'fake', FAKE_BASE_URL: fake.baseURL, FAKE_MODEL: 'fake-model' };
 }
+
+/** The `image_url` parts a request's messages carried (OpenAI's Chat Completions shape), in order. */
+export function imagePartsOf(request: FakeRequest): { url: string; detail?: string }[] {
+  return request.body.messages.flatMap((message) =>
+    Array.isArray(message.content)
+      ? (message.content as { type?: string; image_url?: { url: string; detail?: string } }[])
+          .filter((part) => part.type === 'image_url' && part.image_url)
+          .map((part) => part.image_url!)
+      : [],
+  );
+}

@@ -1,6 +1,8 @@
 import { BODY_LIMITS } from '@kasa/contracts';
 import { createServiceApp, type RuntimeAppDeps } from '@kasa/service-kit';
 import { Router, type Express } from 'express';
+import { createAttachmentRouter } from './attachments/attachmentRouter';
+import type { AttachmentService } from './attachments/attachmentService';
 import { requireIdentity } from './identity/identity';
 import { createMessageRouter } from './messages/messageRouter';
 import type { MessageService } from './messages/messageService';
@@ -21,6 +23,7 @@ export interface ChatAppDeps extends RuntimeAppDeps {
   messages: MessageService;
   chain: ProviderChain;
   completions: CompletionService;
+  attachments: AttachmentService;
   /** SSE heartbeat comment interval; 15 s in production. */
   heartbeatMs: number;
 }
@@ -43,6 +46,8 @@ export function createApp(deps: ChatAppDeps): Express {
       createPersonaRouter(deps.personas),
       // Before the session router, whose identity check covers /api/chat: a shared conversation needs no account.
       createShareRouter(deps.shares),
+      // Its upload reads the raw body (any type) up to BODY_LIMITS.attachments; the JSON parser skips non-JSON bodies.
+      createAttachmentRouter(deps.attachments),
       // The message route comes first: its path also starts with /api/chat/sessions/:id.
       createMessageRouter(deps.messages, deps.sessions, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),
       createSessionRouter(deps.sessions),

@@ -1,4 +1,6 @@
 import type { LanguageDetector } from '@kasa/language-detect';
+import { AttachmentService } from './attachments/attachmentService';
+import { attachmentModel, attachmentUsageModel } from './attachments/attachmentModel';
 import type { Logger, ServiceMetrics } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { ChatConfig } from './config';
@@ -59,6 +61,7 @@ export interface ChatComponents {
   chain: ProviderChain;
   completions: CompletionService;
   replies: Replies;
+  attachments: AttachmentService;
 }
 
 /**
@@ -93,6 +96,7 @@ export function createChatComponents(options: {
   // Without a shared Redis this is the only replica: it sees every turn, so it can keep sessions' history itself.
   const historyCache = replies.streams instanceof MemoryReplyStreams ? newHistoryCache(settings) : undefined;
   const shareDocs = shareModel(db);
+  const attachments = new AttachmentService(db, logger);
   const sessions = new SessionService(
     sessionDocs,
     messageDocs,
@@ -102,6 +106,7 @@ export function createChatComponents(options: {
     replies.streams,
     historyCache,
     shareDocs,
+    attachments,
   );
   const shares = new ShareService(shareDocs, sessions, sessionDocs, messageDocs, personas);
   const offline = new OfflineProvider(options.knowledge ?? KnowledgeBase.load(), settings.CHAT_OFFLINE_WORD_DELAY_MS);
@@ -138,6 +143,7 @@ export function createChatComponents(options: {
     replies.slots,
     writes,
     historyCache,
+    attachments,
   );
   const completions = new CompletionService(
     personas,
@@ -146,10 +152,17 @@ export function createChatComponents(options: {
     logger,
     settings.CHAT_HISTORY_TOKEN_BUDGET,
   );
-  return { personas, sessions, shares, messages, chain, completions, replies };
+  return { personas, sessions, shares, messages, chain, completions, replies, attachments };
 }
 
 /** Creates the collections' indexes (idempotent; every replica may run it on start). */
 export async function initChatDatabase(db: Connection): Promise<void> {
-  await Promise.all([sessionModel(db).init(), messageModel(db).init(), attemptModel(db).init(), shareModel(db).init()]);
+  await Promise.all([
+    sessionModel(db).init(),
+    messageModel(db).init(),
+    attemptModel(db).init(),
+    shareModel(db).init(),
+    attachmentModel(db).init(),
+    attachmentUsageModel(db).init(),
+  ]);
 }

@@ -33,6 +33,30 @@ describe('chat configuration', () => {
     expect(config.providers[2]!.baseURL).toBe('http://127.0.0.1:11434/api');
   });
 
+  it('knows which providers see images by their model family, and lets <PREFIX>_VISION decide', () => {
+    const config = readConfig({
+      CHAT_PROVIDERS: 'openai,groq,ollama,deepseek,my-vllm',
+      OPENAI_API_KEY: 'sk-oa',
+      GROQ_API_KEY: 'gsk',
+      DEEPSEEK_API_KEY: 'ds',
+      OLLAMA_MODEL: 'llava:13b',
+      DEEPSEEK_VISION: 'TRUE',
+      MY_VLLM_BASE_URL: 'http://10.0.0.5:8000/v1',
+      MY_VLLM_MODEL: 'Qwen2.5-VL-7B-Instruct',
+      MY_VLLM_VISION: 'false',
+    });
+    expect(config.providers.map((p) => [p.name, p.vision])).toEqual([
+      ['openai', true], // gpt-4o-mini
+      ['groq', false], // llama-3.1-8b-instant
+      ['ollama', true], // llava
+      ['deepseek', true], // set
+      ['my-vllm', false], // set, whatever the name says
+    ]);
+    expect(() => readConfig({ CHAT_PROVIDERS: 'openai', OPENAI_API_KEY: 'k', OPENAI_VISION: 'yes' })).toThrow(
+      /OPENAI_VISION: must be true or false/,
+    );
+  });
+
   it('lists every problem at once', () => {
     let error: unknown;
     try {

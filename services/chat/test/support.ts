@@ -175,4 +175,4 @@ export class TestEnvironment {
   }
 }
 
-export { FakeOpenAI, type FakeMode, type FakeRequest } from '../../../tests/support/fakeOpenAI';
+export { FakeOpenAI, imagePartsOf, type FakeMode, type FakeRequest } from '../../../tests/support/fakeOpenAI';

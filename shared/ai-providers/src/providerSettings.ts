@@ -54,7 +54,31 @@ export interface ProviderSettings {
   personaModels: Partial<Record<PersonaId, string>>;
   /** Extra settings some kinds need (Azure resource name, Bedrock region). */
   extra: Record<string, string>;
+  /**
+   * Whether the provider's models can see images (`<PREFIX>_VISION=true|false`); by default, whether its default
+   * model is of a family known to take images (see `seesImagesByDefault`).
+   */
+  vision: boolean;
 }
+
+/**
+ * Model families that take images as input, by name: OpenAI's GPT-4o, GPT-4.1, GPT-5 and o-series; Anthropic's
+ * Claude 3 and later; Google's Gemini; Mistral's Pixtral and Small/Medium 3.1+; Meta's Llama 4 and Llama 3.2 Vision;
+ * xAI's Grok 4 and vision models; Gemma 3; LLaVA, Qwen-VL, MiniCPM-V and Moondream on local servers. Anything else
+ * (DeepSeek chat, Cohere Command R, Llama 3.1, Perplexity Sonar, an unnamed local model...) is assumed blind until
+ * `<PREFIX>_VISION=true` says otherwise.
+ */
+const VISION_MODEL =
+  /gpt-4o|gpt-4\.1|gpt-5|(^|\/)o[134](-|$)|claude-(3|sonnet|opus|haiku-4)|claude-\w+-4|gemini|pixtral|mistral-(small|medium)|llama-4|vision|llava|[-_]vl\b|vl[-_:]|gemma-?3|grok-4|minicpm-v|moondream/i;
+
+/** Whether a provider's default model is of a family known to take images (see VISION_MODEL). */
+export function seesImagesByDefault(kind: ProviderKind, model: string): boolean {
+  // An Azure deployment is named by its owner, not after its model: only the operator knows.
+  if (kind === 'azure') return false;
+  return VISION_MODEL.test(model);
+}
+
+const BOOLEAN = /^(true|false)$/i;
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
@@ -123,7 +147,14 @@ export function parseProviders(
       const override = read(`MODEL_${persona.toUpperCase()}`);
       if (override) personaModels[persona] = override;
     }
-    providers.push({ name, kind, apiKey, baseURL, model, personaModels, extra });
+    const visionSetting = read('VISION');
+    if (visionSetting !== undefined && !BOOLEAN.test(visionSetting))
+      problem(`${prefix}_VISION`, 'must be true or false');
+    const vision =
+      visionSetting !== undefined && BOOLEAN.test(visionSetting)
+        ? visionSetting.toLowerCase() === 'true'
+        : seesImagesByDefault(kind, model);
+    providers.push({ name, kind, apiKey, baseURL, model, personaModels, extra, vision });
   }
   return providers;
 }

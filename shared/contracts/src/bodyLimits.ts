@@ -28,6 +28,11 @@ export const BODY_LIMITS = {
   openAI: 1 * MB,
   /** Speech, translation, video jobs (text to speak is at most 5,000 characters; escaped JSON can reach ~60 KB). */
   voice: 64 * KB,
+  /**
+   * `POST /api/chat/attachments`: one file as the raw body, up to the larger of the per-kind limits
+   * (ATTACHMENT_LIMITS: images 10 MB, documents 20 MB).
+   */
+  attachments: 20 * MB,
   /** `POST /api/voice/transcribe`: a recording plus the multipart form around it. */
   transcription: TRANSCRIBE_MAX_AUDIO_BYTES + MULTIPART_OVERHEAD_BYTES,
   /** Status and analytics (small JSON). */
@@ -49,6 +54,11 @@ export const OPENAI_REQUEST_LIMITS = {
   messageChars: 64_000,
   /** Characters of all the messages' text together. */
   totalChars: 320_000,
+  /**
+   * Images (`image_url` parts with base64 data URLs) in one request. They travel inside the same 1 MB body, so
+   * together they can be about 700 KB; larger images go through the chat API's attachments.
+   */
+  images: 4,
 } as const;
 
 /**

@@ -1,3 +1,4 @@
+import { AttachmentIds, MessageAttachment } from './attachments';
 import { OPENAI_REQUEST_LIMITS } from './bodyLimits';
 import { ObjectIdString } from './common';
 import { z } from './zod';
@@ -51,6 +52,11 @@ export const CreateMessageRequest = z
      * (false) the client going away is the stop.
      */
     resumable: z.boolean().optional(),
+    /**
+     * Images and documents uploaded with `POST /api/chat/attachments` (Pro and Enterprise), at most 4, each mine and
+     * not sent in another session. On an edit, leaving it out keeps the edited message's attachments; `[]` drops them.
+     */
+    attachmentIds: AttachmentIds.optional(),
   })
   .openapi('CreateMessageRequest');
 export type CreateMessageRequest = z.infer<typeof CreateMessageRequest>;
@@ -142,6 +148,8 @@ export const StoredMessage = Message.extend({
   model: z.string().optional(),
   /** In a session's messages (and the answers of edit and regenerate): its place among its versions. */
   version: MessageVersion.optional(),
+  /** The images and documents sent with a message of mine (`GET /api/chat/attachments/{id}` reads one). */
+  attachments: z.array(MessageAttachment).optional(),
 }).openapi('StoredMessage');
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
@@ -230,7 +238,33 @@ export const OpenAIChatMessage = z
         path: ['content'],
         message: `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters (its parts together)`,
       });
+    if (!Array.isArray(message.content)) return;
+    message.content.forEach((part, index) => {
+      if (part.type !== 'image_url') return;
+      if (message.role !== 'user')
+        ctx.addIssue({ code: 'custom', path: ['content', index], message: 'only user messages may carry images' });
+      const url = (part as { image_url?: { url?: unknown } }).image_url?.url;
+      const problem = imageUrlProblem(url);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['content', index, 'image_url', 'url'], message: problem });
+    });
   });
+
+/** `data:image/png;base64,...` (PNG, JPEG, WebP or GIF); what the chat service decodes and checks by its bytes. */
+export const OPENAI_IMAGE_DATA_URL = /^data:(image\/(?:png|jpeg|jpg|webp|gif));base64,([A-Za-z0-9+/=\s]+)$/;
+
+/** Why an `image_url.url` is refused, or undefined when it is a data URL of an accepted image type. */
+function imageUrlProblem(url: unknown): string | undefined {
+  if (typeof url !== 'string') return 'image_url.url is required';
+  if (/^https?:/i.test(url))
+    return 'image URLs on the web are not fetched: send the image inline as a data URL (data:image/png;base64,...)';
+  if (!OPENAI_IMAGE_DATA_URL.test(url))
+    return 'an image must be a base64 data URL of a PNG, JPEG, WebP or GIF image (data:image/png;base64,...)';
+  return undefined;
+}
+
+const imagePartsOf = (content: OpenAIChatMessageContent): number =>
+  Array.isArray(content) ? content.filter((part) => part.type === 'image_url').length : 0;
+type OpenAIChatMessageContent = string | Array<{ type: string }>;
 const UNSUPPORTED_COMPLETION_PARAMS: Record<string, string> = {
   tools: "tools are not supported: Kasa's personas answer with text (no function calling)",
   functions: "functions are not supported: Kasa's personas answer with text (no function calling)",
@@ -264,6 +298,13 @@ export const OpenAIChatCompletionRequest = z
         code: 'custom',
         path: ['messages'],
         message: `the messages hold ${chars(total)} characters in all; at most ${chars(MAX_TOTAL_CHARS)} fit in one request`,
+      });
+    const images = body.messages.reduce((sum, message) => sum + imagePartsOf(message.content), 0);
+    if (images > OPENAI_REQUEST_LIMITS.images)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages'],
+        message: `a request carries at most ${OPENAI_REQUEST_LIMITS.images} images`,
       });
     // Accepted by OpenAI, not by Kasa: refused with the parameter named, never silently ignored.
     if (body.n != null && body.n > 1)

@@ -7,6 +7,7 @@ export * from './preferences';
 export * from './billing';
 export * from './outreach';
 export * from './chat';
+export * from './attachments';
 export * from './shares';
 export * from './voice';
 export * from './africanLanguages';

@@ -320,7 +320,8 @@ export const operations: Operation[] = [
         'With Accept: text/event-stream, the reply as Server-Sent Events: meta, token {text}, done (the stored ' +
         'message), error {message}',
     },
-    errors: [403, 404],
+    // 409: an attachment already sent in another conversation; 429: ten replies of this person are being written.
+    errors: [403, 404, 409, 429],
     params: { sessionId: z.string() },
   },
   {

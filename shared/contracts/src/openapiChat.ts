@@ -17,14 +17,25 @@ import {
   StoredMessage,
   UpdatePersonaRequest,
 } from './chat';
+import { Attachment, AttachmentId, UploadAttachmentQuery } from './attachments';
 import { ObjectIdString } from './common';
 import { ConversationShare, ShareToken, SharedConversation } from './shares';
 import type { Operation } from './openapi';
 import { z } from './zod';
 
 const sessionId = { sessionId: ObjectIdString };
+/** A persona as an OpenAI model, with Kasa's two additions: the persona's name and its expertise. */
 const OpenAIModel = z
-  .object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() })
+  .object({
+    id: z.string(),
+    object: z.literal('model'),
+    created: z.number(),
+    owned_by: z.string(),
+    /** The persona's display name (e.g. `Merla`). */
+    name: z.string(),
+    /** What the persona knows about: its expertise. */
+    description: z.string(),
+  })
   .openapi('OpenAIModel');
 const messageIds = { sessionId: ObjectIdString, messageId: ObjectIdString };
 /** A new version's reply streams exactly as a sent message's does. */
@@ -175,7 +186,7 @@ export const chatOperations: Operation[] = [
     response: AssistantReply,
     successStatus: 201,
     stream: replyStream,
-    errors: [403, 404, 429],
+    errors: [403, 404, 409, 429],
   },
   {
     method: 'post',
@@ -205,6 +216,54 @@ export const chatOperations: Operation[] = [
     query: SelectVersionQuery,
     response: SessionWithMessages,
     successStatus: 200,
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/chat/attachments',
+    summary:
+      'Upload an image (PNG, JPEG, WebP, GIF; at most 10 MB) or a document (PDF, DOCX, plain text, markdown; at most ' +
+      '20 MB) to send with messages (Pro and Enterprise): the file is the raw body, its type is read from its bytes',
+    tag: 'Chat',
+    auth: true,
+    query: UploadAttachmentQuery,
+    body: z.string().openapi({ format: 'binary', description: "The file's bytes (any Content-Type)" }),
+    bodyContentType: 'application/octet-stream',
+    response: Attachment,
+    successStatus: 201,
+    errors: [400, 403, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: '/api/chat/attachments/{id}',
+    summary: 'One of my attachments: its bytes, with its media type and file name',
+    tag: 'Chat',
+    auth: true,
+    params: { id: AttachmentId },
+    successStatus: 200,
+    responseDescription: 'The file (Content-Type: its media type; Content-Disposition: its name)',
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/chat/attachments/{id}/thumbnail',
+    summary: 'A small preview of one of my images (WebP, at most 256 pixels a side); 404 when it has none',
+    tag: 'Chat',
+    auth: true,
+    params: { id: AttachmentId },
+    successStatus: 200,
+    responseDescription: 'image/webp',
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: '/api/chat/attachments/{id}',
+    summary: 'Delete one of my attachments (messages that carried it keep its name only)',
+    tag: 'Chat',
+    auth: true,
+    params: { id: AttachmentId },
+    successStatus: 204,
+    responseDescription: 'Deleted',
     errors: [404],
   },
   {

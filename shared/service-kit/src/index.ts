@@ -14,3 +14,4 @@ export * from './runtime';
 export * from './identity';
 export * from './traceContext';
 export * from './telemetry';
+export * from './turnsByKey';

@@ -1,4 +1,4 @@
-import type { Message, MessageStatus, MessageVersion, StoredMessage } from '@kasa/contracts';
+import type { Message, MessageAttachment, MessageStatus, MessageVersion, StoredMessage } from '@kasa/contracts';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { TreeNode } from './conversationTree';
 
@@ -28,6 +28,8 @@ export interface MessageDocument {
   parentId?: Types.ObjectId | null;
   /** When this version was last chosen among its versions (`.../select`); until then, its `createdAt` counts. */
   selectedAt?: Date;
+  /** A user message's images and documents (what they were when sent; the files are in AttachmentService). */
+  attachments?: MessageAttachment[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -49,6 +51,10 @@ const messageSchema = new Schema<MessageDocument>(
     replyTo: { type: Schema.Types.ObjectId },
     parentId: { type: Schema.Types.ObjectId },
     selectedAt: Date,
+    attachments: {
+      type: [{ _id: false, id: String, kind: String, name: String, mediaType: String, size: Number }],
+      default: undefined,
+    },
   },
   { timestamps: true, versionKey: false, collection: 'messages' },
 );
@@ -69,7 +75,9 @@ export function toMessage(doc: MessageFields): Message {
 }
 
 export function toStoredMessage(
-  doc: MessageFields & Pick<MessageDocument, 'type' | 'status' | 'provider' | 'model'>,
+  doc: MessageFields &
+    Pick<MessageDocument, 'type' | 'status' | 'provider' | 'model'> &
+    Partial<Pick<MessageDocument, 'attachments'>>,
   version?: MessageVersion,
 ): StoredMessage {
   return {
@@ -79,6 +87,17 @@ export function toStoredMessage(
     ...(doc.provider ? { provider: doc.provider } : {}),
     ...(doc.model ? { model: doc.model } : {}),
     ...(version ? { version } : {}),
+    ...(doc.attachments?.length
+      ? {
+          attachments: doc.attachments.map(({ id, kind, name, mediaType, size }) => ({
+            id,
+            kind,
+            name,
+            mediaType,
+            size,
+          })),
+        }
+      : {}),
   };
 }
 

@@ -26,8 +26,10 @@ import type { Identity } from '../identity/identity';
 import { DEFAULT_PERSONAS } from '../personas/catalogue';
 import type { PersonaStore } from '../personas/personaStore';
 import type { AttemptDocument } from '../providers/attemptModel';
-import { estimateTokens, type PromptMessage } from '../providers/chatProvider';
-import type { ProviderChain, TurnHandlers, TurnResult } from '../providers/providerChain';
+import { CHARS_PER_TOKEN, estimateTokens, type PromptMessage } from '../providers/chatProvider';
+import { NO_VISION_NOTICE, type ProviderChain, type TurnHandlers, type TurnResult } from '../providers/providerChain';
+import { ATTACHMENTS_PLAN, type AttachmentService, type TurnAttachments } from '../attachments/attachmentService';
+import { documentsPrompt } from '../attachments/documentPrompt';
 import type { SessionDocument } from '../sessions/sessionModel';
 import type { SessionService } from '../sessions/sessionService';
 import { toStoredMessage, type MessageDocument } from './messageModel';
@@ -49,6 +51,8 @@ export interface PreparedTurn {
   slotId: string;
   /** The reply's place among its versions, answered with it (edits and regenerated answers). */
   replyVersion?: MessageVersion;
+  /** What the reply says first if the message has images and the provider answering cannot see them. */
+  noVisionNotice?: string;
 }
 
 /**
@@ -69,8 +73,15 @@ interface TurnPlace {
   parentId: string | null;
   /** The history before the question, along the branch the turn continues, oldest first. */
   before: PromptMessage[];
-  /** The question answered. */
-  asked: { content: string; type: MessageDocument['type']; language?: string };
+  /** The question answered, with the ids of its attachments. */
+  asked: {
+    content: string;
+    type: MessageDocument['type'];
+    language?: string;
+    attachmentIds: string[];
+    /** The ids come from the stored message (an edit that left them out, a regenerated answer). */
+    inherited?: boolean;
+  };
   /** The stored question a regenerated answer answers; a new question is stored otherwise. */
   questionId?: string;
   /** The versions the reply joins (a regenerated answer's earlier versions). */
@@ -201,7 +212,37 @@ export class MessageService {
     private readonly writes: WriteGate = new WriteGate(Infinity),
     /** Recent history of the sessions this process serves (one replica only; see HistoryCache). */
     private readonly historyCache?: HistoryCache,
+    /** Images and documents sent with messages; without it, messages cannot carry any. */
+    private readonly attachments?: AttachmentService,
   ) {}
+
+  /** The attachment ids a stored message of mine carries (an edit keeps them unless it says otherwise). */
+  private async attachmentIdsOf(session: SessionDocument, messageId: string): Promise<string[]> {
+    const doc = await this.writes.run(
+      () =>
+        this.messages
+          .findOne({ _id: new Types.ObjectId(messageId), sessionId: session._id, ownerId: session.ownerId })
+          .select({ attachments: 1 })
+          .maxTimeMS(QUERY_TIME_LIMIT_MS)
+          .lean(),
+      'first',
+    );
+    return (doc?.attachments ?? []).map((a) => a.id);
+  }
+
+  /** The attachments a turn's question carries, checked and bound to the session (see AttachmentService). */
+  private async attachmentsOf(
+    who: Identity,
+    session: SessionDocument,
+    asked: TurnPlace['asked'],
+  ): Promise<TurnAttachments> {
+    const ids = asked.attachmentIds;
+    if (ids.length === 0) return { stored: [], images: [], documents: [] };
+    if (!this.attachments) throw new InputError('This service takes no attachments.');
+    const attachments = this.attachments;
+    const options = { inherited: asked.inherited === true };
+    return this.writes.run(() => attachments.forMessage(who, session._id, ids, options), 'first');
+  }
 
   /**
    * The language the reply should be in: the person's choice when they made one (it always wins, so a misread
@@ -244,6 +285,8 @@ export class MessageService {
       throw new NotAllowedError(PLAN_FEATURE[input.type], { plan: 'pro' });
     if (who.tier === 'free' && input.language && !isFreeLanguageChoice(input.language))
       throw new NotAllowedError(LANGUAGE_CHOICE_PLAN, { plan: 'pro' });
+    if (who.tier === 'free' && 'attachmentIds' in input && input.attachmentIds?.length)
+      throw new NotAllowedError(ATTACHMENTS_PLAN, { plan: 'pro' });
     // The slot is reserved before anything is read or stored, so that simultaneous messages cannot all slip in.
     const slotId = await this.slots.acquire(who.userId);
     if (!slotId) throw new TooManyRepliesError(this.slots.limit);
@@ -259,8 +302,8 @@ export class MessageService {
   private async placeOf(session: SessionDocument, request: TurnRequest): Promise<TurnPlace> {
     if (request.kind === 'send') {
       const { history, leafId } = await this.branchEnd(session);
-      const { content, type } = request.input;
-      return { parentId: leafId, before: history, asked: { content, type }, branches: false };
+      const { content, type, attachmentIds = [] } = request.input;
+      return { parentId: leafId, before: history, asked: { content, type, attachmentIds }, branches: false };
     }
     const tree = await this.writes.run(() => this.sessions.tree(session), 'first');
     const id = new Types.ObjectId(request.messageId).toString();
@@ -275,7 +318,10 @@ export class MessageService {
       const parentId = tree.parentOf(id);
       const before = parentId ? await this.historyAlong(session, tree.pathTo(parentId)) : [];
       const { content, type } = request.input;
-      return { parentId, before, asked: { content, type }, branches: true };
+      // Left out, the edited message's attachments stay with the new version; `[]` drops them.
+      const inherited = request.input.attachmentIds === undefined;
+      const attachmentIds = request.input.attachmentIds ?? (await this.attachmentIdsOf(session, id));
+      return { parentId, before, asked: { content, type, attachmentIds, inherited }, branches: true };
     }
     if (target.role !== 'assistant')
       throw new InputError(
@@ -298,6 +344,8 @@ export class MessageService {
         content: question.content,
         type: question.type,
         ...(question.language ? { language: question.language } : {}),
+        attachmentIds: (question.attachments ?? []).map((a) => a.id),
+        inherited: true,
       },
       questionId,
       replyVersions: tree.versionsOf(id),
@@ -327,6 +375,7 @@ export class MessageService {
     const place = await this.placeOf(session, request);
     const { asked } = place;
     const language = this.replyLanguage(asked.content, request.input.language, place.before, asked.language);
+    const attached = await this.attachmentsOf(who, session, asked);
     if (place.branches) await this.writes.run(() => this.sessions.markBranched(session), 'first');
     // One write for both (ids chosen here keep the user message first): the embedded database serialises writes.
     const userId = place.questionId ? new Types.ObjectId(place.questionId) : new Types.ObjectId();
@@ -345,6 +394,7 @@ export class MessageService {
             status: 'complete',
             parentId: place.parentId ? new Types.ObjectId(place.parentId) : null,
             ...(language ? { language } : {}),
+            ...(attached.stored.length ? { attachments: attached.stored } : {}),
           },
         ];
     const stored = await withTransientRetry(
@@ -396,6 +446,8 @@ export class MessageService {
       persona.systemPrompt,
       language ? `The user's language is ${languageName(language)} (${language}); reply in it.` : undefined,
       await location,
+      // Documents go with the system prompt, not the history: the next turn's history is the messages as stored.
+      documentsPrompt(attached.documents, this.historyTokenBudget * CHARS_PER_TOKEN) || undefined,
     ]
       .filter(Boolean)
       .join('\n');
@@ -404,8 +456,12 @@ export class MessageService {
       sessionId: session._id,
       personaId: session.personaId,
       system,
-      history: [...place.before, { role: 'user', content: asked.content }],
+      history: [
+        ...place.before,
+        { role: 'user', content: asked.content, ...(attached.images.length ? { images: attached.images } : {}) },
+      ],
       language,
+      ...(attached.images.length ? { noVisionNotice: noVisionNoticeFor(language) } : {}),
       userMessageId: userId.toString(),
       assistant: assistant.toObject(),
       requestId,
@@ -500,6 +556,7 @@ export class MessageService {
           system: turn.system,
           messages: fitHistory(turn.history, this.historyTokenBudget),
           signal: stop.signal,
+          ...(turn.noVisionNotice ? { noVisionNotice: turn.noVisionNotice } : {}),
         },
         {
           onProvider: (info) => {
@@ -588,7 +645,9 @@ export class MessageService {
       turn.requestId,
     );
     // The turn joins the history as the database query would read it: the reply only when complete or stopped.
-    const asked = turn.history[turn.history.length - 1]!;
+    // Images are sent with their own turn only: the cached history keeps the text, as the database query reads it.
+    const { role, content } = turn.history[turn.history.length - 1]!;
+    const asked: PromptMessage = { role, content };
     const answered = (status === 'complete' || status === 'stopped') && result.text.length > 0;
     this.historyCache?.append(
       turn.sessionId.toString(),
@@ -741,6 +800,12 @@ export class MessageService {
     const ids = path.slice(-HISTORY_SCAN_LIMIT);
     return toPromptHistory(await this.writes.run(() => this.sessions.messagesById(session, ids), 'first'));
   }
+}
+
+/** The notice of a reply whose images the provider could not see, in the reply's language where Kasa has it. */
+function noVisionNoticeFor(language: string | undefined): string {
+  const primary = language?.split('-')[0]?.toLowerCase() ?? 'en';
+  return NO_VISION_NOTICE[primary] ?? NO_VISION_NOTICE.en!;
 }
 
 /** The newest messages that fit the token budget (≈ 4 characters a token); the last message is always kept. */

@@ -1,11 +1,12 @@
-import type { OpenAIChatCompletionRequest, Persona } from '@kasa/contracts';
+import { OPENAI_IMAGE_DATA_URL, type OpenAIChatCompletionRequest, type Persona } from '@kasa/contracts';
 import { InputError, NotFoundError, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import type { Identity } from '../identity/identity';
 import { fitHistory } from '../messages/messageService';
 import type { PersonaStore } from '../personas/personaStore';
 import type { AttemptDocument } from '../providers/attemptModel';
-import type { GenerationSettings, PromptMessage } from '../providers/chatProvider';
+import { detectFileKind, maxBytesOf } from '../attachments/fileKind';
+import type { GenerationSettings, PromptImage, PromptMessage } from '../providers/chatProvider';
 import type { ProviderChain, TurnHandlers, TurnResult } from '../providers/providerChain';
 
 type ChatMessage = OpenAIChatCompletionRequest['messages'][number];
@@ -28,6 +29,31 @@ export function settingsOf(request: OpenAIChatCompletionRequest): GenerationSett
 
 const textOf = (content: ChatMessage['content']): string =>
   typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('');
+
+/** A refused image part, named as OpenAI's `param` names it (`messages.0.content.1.image_url.url`). */
+const imageError = (path: string, message: string) => new InputError(message, [{ path, message }]);
+
+/**
+ * The images of a message's `image_url` parts: base64 data URLs (the schema refuses web URLs: Kasa fetches
+ * nothing), each checked by its bytes to be a PNG, JPEG, WebP or GIF within the image size limit.
+ */
+async function imagesOf(content: ChatMessage['content'], messageIndex: number): Promise<PromptImage[]> {
+  if (typeof content === 'string') return [];
+  const images: PromptImage[] = [];
+  for (const [index, part] of content.entries()) {
+    if (part.type !== 'image_url') continue;
+    const path = `messages.${messageIndex}.content.${index}.image_url.url`;
+    const url = (part as { image_url?: { url?: string } }).image_url?.url ?? '';
+    const base64 = OPENAI_IMAGE_DATA_URL.exec(url)?.[2];
+    if (!base64) throw imageError(path, 'an image must be a base64 data URL (data:image/png;base64,...)');
+    const data = Buffer.from(base64, 'base64');
+    const kind = data.length > 0 ? await detectFileKind(data, '', undefined) : undefined;
+    if (kind?.kind !== 'image') throw imageError(path, 'the data URL does not hold a PNG, JPEG, WebP or GIF image');
+    if (data.length > maxBytesOf('image')) throw imageError(path, 'an image may be at most 10 MB');
+    images.push({ data, mediaType: kind.mediaType });
+  }
+  return images;
+}
 
 /**
  * The engine behind the OpenAI-compatible API: the model is a persona id; the caller's own system messages are added
@@ -63,12 +89,21 @@ export class CompletionService {
     const extraSystem = request.messages
       .filter((m) => m.role === 'system' || m.role === 'developer')
       .map((m) => textOf(m.content));
-    const conversation: PromptMessage[] = request.messages
-      .filter((m) => m.role === 'user' || m.role === 'assistant')
-      .map((m) => ({ role: m.role as PromptMessage['role'], content: textOf(m.content) }))
-      .filter((m) => m.content.length > 0);
+    const conversation: PromptMessage[] = [];
+    for (const [index, m] of request.messages.entries()) {
+      if (m.role !== 'user' && m.role !== 'assistant') continue;
+      const images = m.role === 'user' ? await imagesOf(m.content, index) : [];
+      const content = textOf(m.content);
+      if (content.length === 0 && images.length === 0) continue;
+      conversation.push({ role: m.role, content, ...(images.length ? { images } : {}) });
+    }
     if (conversation[conversation.length - 1]?.role !== 'user')
       throw new InputError('messages must end with a user message');
+    if (conversation.some((m) => m.images?.length) && !this.chain.seesImages())
+      throw new InputError(
+        'None of the AI providers configured here can see images, so this request cannot be answered: send text only.',
+        [{ path: 'messages', message: 'no vision-capable provider is configured' }],
+      );
     const system = [persona.systemPrompt, ...extraSystem].join('\n\n');
     const result = await this.chain.run(
       {

@@ -1,8 +1,8 @@
 // The provider kinds and their models are shared with the voice service's translation.
 import { modelFactoryFor, type ModelFactory, type ProviderSettings } from '@kasa/ai-providers';
-import { streamText, type LanguageModel } from 'ai';
+import { streamText, type LanguageModel, type ModelMessage } from 'ai';
 import type { PersonaId } from '@kasa/contracts';
-import type { ChatProvider, GenerationSettings, ProviderChunk, ProviderRequest } from './chatProvider';
+import type { ChatProvider, GenerationSettings, PromptMessage, ProviderChunk, ProviderRequest } from './chatProvider';
 
 /** The caller's sampling settings as the AI SDK's call settings; only those that were set. */
 function callSettings(settings: GenerationSettings | undefined) {
@@ -13,15 +13,32 @@ function callSettings(settings: GenerationSettings | undefined) {
   return user ? { ...defined, providerOptions: { openai: { user }, openaiCompatible: { user } } } : defined;
 }
 
+/** The prompt as the AI SDK's messages: a user message with images becomes a text part and an image part each. */
+export function toModelMessages(messages: PromptMessage[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    if (message.role === 'assistant') return { role: 'assistant', content: message.content };
+    if (!message.images?.length) return { role: 'user', content: message.content };
+    return {
+      role: 'user',
+      content: [
+        { type: 'text', text: message.content },
+        ...message.images.map((image) => ({ type: 'image' as const, image: image.data, mediaType: image.mediaType })),
+      ],
+    };
+  });
+}
+
 /** A provider of the chain backed by the Vercel AI SDK. Retries are the chain's business, so the SDK makes none. */
 export class AiSdkProvider implements ChatProvider {
   readonly name: string;
   readonly honoursSettings = true;
+  readonly vision: boolean;
   private readonly models = new Map<string, LanguageModel>();
   private readonly factory: ModelFactory;
 
   constructor(private readonly settings: ProviderSettings) {
     this.name = settings.name;
+    this.vision = settings.vision;
     this.factory = modelFactoryFor(settings);
   }
 
@@ -38,7 +55,7 @@ export class AiSdkProvider implements ChatProvider {
     const result = streamText({
       model,
       system: request.system,
-      messages: request.messages,
+      messages: toModelMessages(request.messages),
       ...callSettings(request.settings),
       abortSignal: request.signal,
       maxRetries: 0,

@@ -1,7 +1,18 @@
+/** An image sent with a user message: its bytes and media type (an AI SDK image part for vision-capable models). */
+export interface PromptImage {
+  data: Uint8Array;
+  mediaType: string;
+}
+
 /** One message of the prompt a provider receives (the system prompt travels separately). */
 export interface PromptMessage {
   role: 'user' | 'assistant';
   content: string;
+  /**
+   * Images the person sent with this message (user messages of the current turn only). Providers that cannot see
+   * images never receive them: the chain takes them out and the reply says so (see ProviderChain).
+   */
+  images?: PromptImage[];
 }
 
 /** How the caller wants the reply sampled (the OpenAI-compatible API's parameters); unset means the provider's default. */
@@ -47,6 +58,8 @@ export interface ChatProvider {
    * the chain cuts the reply at the estimated token count.
    */
   readonly honoursSettings?: boolean;
+  /** True when the provider's models take images (`<PREFIX>_VISION`); the offline provider does not. */
+  readonly vision?: boolean;
   stream(request: ProviderRequest): AsyncIterable<ProviderChunk>;
 }
 

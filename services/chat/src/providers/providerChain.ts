@@ -10,6 +10,7 @@ import {
   type FinishReason,
   type GenerationSettings,
   type PromptMessage,
+  type ProviderChunk,
 } from './chatProvider';
 
 export interface ChainTimeouts {
@@ -33,6 +34,38 @@ export interface TurnRequest {
   settings?: GenerationSettings;
   /** The user's stop (client disconnect): aborts the provider call in progress, and the chain stops. */
   signal: AbortSignal;
+  /**
+   * What a reply says first when the prompt has images and the provider answering cannot see them, in the reply's
+   * language (default: NO_VISION_NOTICE.en).
+   */
+  noVisionNotice?: string;
+}
+
+/**
+ * The first words of a reply whose images the answering provider could not see, in the interface's languages (English
+ * for any other). The Twi, Ewe and Ga wording has not been reviewed by a native speaker yet, like those catalogues.
+ */
+export const NO_VISION_NOTICE: Record<string, string> = {
+  en: "I can't see images right now, so I have answered from your text only.\n\n",
+  fr: "Je ne peux pas voir les images pour le moment : j'ai répondu à partir de votre texte seulement.\n\n",
+  sw: 'Siwezi kuona picha kwa sasa, kwa hiyo nimejibu kutokana na maandishi yako pekee.\n\n',
+  ha: 'Ba zan iya ganin hotuna a yanzu ba, don haka na amsa daga rubutunka kawai.\n\n',
+  yo: 'Mi ò lè rí àwọn àwòrán báyìí, nítorí náà mo ti dáhùn láti inú ọ̀rọ̀ rẹ nìkan.\n\n',
+  tw: 'Mentumi nhwɛ mfonini seesei, enti wo nsɛm nko ara so na megyina ayi ano.\n\n',
+  ee: 'Nyemate ŋu kpɔ foto siawo fifia o, eya ta wò nuŋlɔɖi ɖeɖeko dzi mete ɖo ŋu ɖo.\n\n',
+  gaa: 'Minyɛŋ mina mfonirii lɛ amrɔ nɛɛ, no hewɔ lɛ oowiemɔi lɛ pɛ mli mijɛ mihã hetoo.\n\n',
+  ar: 'لا أستطيع رؤية الصور حاليًا، لذلك أجبت من نصك فقط.\n\n',
+};
+
+/** Told to a provider that cannot see images when the person sent some, so that its answer fits the notice. */
+const BLIND_INSTRUCTION =
+  'The user attached images to their message, but you cannot see them: answer from their text only and do not ' +
+  'guess what the images show.';
+
+/** The provider's stream, after a first piece of text of our own. */
+async function* after(first: string, stream: AsyncIterable<ProviderChunk>): AsyncIterable<ProviderChunk> {
+  yield { type: 'text', text: first };
+  yield* stream;
 }
 
 export interface TurnHandlers {
@@ -92,6 +125,31 @@ type Run = () => Promise<void>;
  * over to the next provider, which continues the partial reply, so the caller sees one continuous text. The
  * offline provider ends every chain and is neither timed nor broken: it is local and always answers.
  */
+/**
+ * The iterator's next chunk, or the signal's reason as soon as it aborts: some provider libraries do not notice an
+ * abort while they wait for the network, and a hung call must be left behind at once (its fetch is aborted too, so
+ * its socket closes). Not `Promise.race` against one promise that lives as long as the reply: each race leaves a
+ * reaction on that promise, holding every chunk of the reply until it ends (long enough for the garbage collector to
+ * move them all to the old generation, which is what made the chat process's memory swing under load).
+ */
+function nextUnlessAborted<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    iterator.next().then(
+      (result) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
 export class ProviderChain {
   private readonly breakers = new Map<string, CircuitBreaker<[Run], void>>();
 
@@ -139,6 +197,11 @@ export class ProviderChain {
       }),
       { name: this.offline.name, model: this.offline.modelFor('kasa'), circuit: 'closed' as const },
     ];
+  }
+
+  /** Whether any configured provider can see images (the offline provider cannot). */
+  seesImages(): boolean {
+    return this.providers.some((provider) => provider.vision === true);
   }
 
   /** Stops the breakers' timers (tests and shutdown). */
@@ -272,25 +335,27 @@ export class ProviderChain {
         )
       : undefined;
     arm('first-token', this.timeouts.firstTokenMs);
-    // Some provider libraries do not notice an abort while they wait for the network; racing the abort makes sure
-    // a hung call is left behind at once (its fetch is aborted too, so its socket closes).
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
-    });
-    aborted.catch(() => undefined);
 
-    const messages: PromptMessage[] = partial
-      ? [...request.messages, { role: 'assistant', content: partial }, { role: 'user', content: CONTINUE_INSTRUCTION }]
+    // A provider that cannot see images never receives them; the reply says so first (once, not on a continuation).
+    const blind = !provider.vision && request.messages.some((m) => m.images?.length);
+    const prompt: PromptMessage[] = blind
+      ? request.messages.map((m) => ({ role: m.role, content: m.content }))
       : request.messages;
-    const stream = provider.stream({
+    const messages: PromptMessage[] = partial
+      ? [...prompt, { role: 'assistant', content: partial }, { role: 'user', content: CONTINUE_INSTRUCTION }]
+      : prompt;
+    const providerStream = provider.stream({
       personaId: request.personaId,
       model,
-      system: request.system,
+      system: blind ? `${request.system}\n${BLIND_INSTRUCTION}` : request.system,
       messages,
       ...(request.settings ? { settings: request.settings } : {}),
       signal: controller.signal,
     });
+    const stream =
+      blind && !partial ? after(request.noVisionNotice ?? NO_VISION_NOTICE.en!, providerStream) : providerStream;
     const iterator = stream[Symbol.asyncIterator]();
+    const next = () => nextUnlessAborted(iterator, controller.signal);
     let started = false;
     // A provider that cannot count tokens is cut at the estimated count of the whole reply (every attempt's text).
     const maxTokens = request.settings?.maxOutputTokens;
@@ -298,9 +363,9 @@ export class ProviderChain {
       maxTokens !== undefined && !provider.honoursSettings ? maxTokens * CHARS_PER_TOKEN - partial.length : Infinity;
     try {
       for (;;) {
-        const next = await Promise.race([iterator.next(), aborted]);
-        if (next.done) break;
-        const chunk = next.value;
+        const result = await next();
+        if (result.done) break;
+        const chunk = result.value;
         if (chunk.type === 'usage') {
           if (chunk.inputTokens !== undefined) record.inputTokens = chunk.inputTokens;
           if (chunk.outputTokens !== undefined) record.outputTokens = chunk.outputTokens;

@@ -10,6 +10,7 @@ import type {
 import { InputError, NotFoundError, type Logger } from '@kasa/service-kit';
 import { Types, type Model } from 'mongoose';
 import { publishEvent, type EventPublisher } from '../events/publishEvent';
+import type { AttachmentService } from '../attachments/attachmentService';
 import type { Identity } from '../identity/identity';
 import { ConversationTree } from '../messages/conversationTree';
 import { TREE_FIELDS, toMessage, toStoredMessage, toTreeNode, type MessageDocument } from '../messages/messageModel';
@@ -39,6 +40,8 @@ export class SessionService {
     private readonly historyCache?: HistoryCache,
     /** The conversations' read-only links, which go with their conversation. */
     private readonly shares?: Model<ShareDocument>,
+    /** The images and documents sent in a conversation, which go with it too. */
+    private readonly attachments?: Pick<AttachmentService, 'removeForSession'>,
   ) {}
 
   async create(who: Identity, input: CreateSessionRequest, requestId?: string): Promise<Session> {
@@ -225,13 +228,17 @@ export class SessionService {
     return toSession(doc);
   }
 
-  /** Deletes the session, its link and its messages; the session goes last, so a crash in between leaves no orphans. */
+  /**
+   * Deletes the session, its link, its messages and the attachments sent in it; the session goes last, so a crash in
+   * between leaves no orphans (deleting again finishes the work).
+   */
   async remove(who: Identity, id: string): Promise<void> {
     const session = await this.own(who, id);
     this.historyCache?.forget(session._id.toString());
     // The link goes first: nobody reads a conversation half deleted.
     await this.shares?.deleteMany({ sessionId: session._id, ownerId: who.userId });
     await this.messages.deleteMany({ sessionId: session._id, ownerId: who.userId });
+    await this.attachments?.removeForSession(who.userId, session._id);
     await this.sessions.deleteOne({ _id: session._id, ownerId: who.userId });
   }
 
