@@ -17,6 +17,9 @@ type APIKeyCreateParams struct {
 	Scopes []string `json:"scopes,omitempty"`
 	// ExpiresInDays is from 1 to 365; 0: the key never expires.
 	ExpiresInDays int `json:"expiresInDays,omitempty"`
+	// Team makes a key of the caller's team rather than their own (team owners and admins only; anyone else gets a
+	// *PermissionDeniedError): the created key's TeamID names the team, and its calls count on the team's quota.
+	Team bool `json:"team,omitempty"`
 	// IdempotencyKey ties retries of this call together (one is made when empty, unless turned off).
 	IdempotencyKey string `json:"-"`
 }

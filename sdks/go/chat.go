@@ -119,6 +119,9 @@ type MessageParams struct {
 	// Resumable (streams only) keeps the reply being written when the connection drops: Resume follows it
 	// again, and only Stop stops it. Otherwise hanging up is the stop.
 	Resumable bool
+	// AttachmentIDs are up to 4 ids of images and documents from Attachments.Upload (Pro and Enterprise), none sent
+	// in another session (a *ConflictError otherwise). nil sends none.
+	AttachmentIDs []string
 	// IdempotencyKey ties retries of this call together (one is made when empty, unless turned off).
 	IdempotencyKey string
 }
@@ -130,6 +133,9 @@ func (p MessageParams) request(sessionID string, stream bool) *request {
 	}
 	if p.Language != "" {
 		body["language"] = p.Language
+	}
+	if p.AttachmentIDs != nil {
+		body["attachmentIds"] = p.AttachmentIDs
 	}
 	accept := "application/json"
 	if stream {

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// Version is the version of this SDK; the client sends it in its User-Agent ("kasa-go/1.1.1").
-const Version = "1.1.1"
+// Version is the version of this SDK; the client sends it in its User-Agent ("kasa-go/1.3.0").
+const Version = "1.3.0"
 
 // DefaultBaseURL is the address of a platform started locally with npm start.
 const DefaultBaseURL = "http://localhost:8080"
@@ -32,6 +32,8 @@ type Client struct {
 	Personas *PersonasService
 	// Chat holds the chat sessions and their messages (sent whole or streamed).
 	Chat *ChatService
+	// Attachments uploads, reads and deletes the images and documents sent with messages (Pro and Enterprise).
+	Attachments *AttachmentsService
 	// Completions is the OpenAI-compatible API: chat completions, whole or streamed, and the models.
 	Completions *CompletionsService
 	// Voice speaks text and lists the voices.
@@ -200,6 +202,7 @@ func newClient(cfg config, creds *credentials) *Client {
 	c.Auth = &AuthService{client: c}
 	c.Personas = &PersonasService{client: c}
 	c.Chat = &ChatService{Sessions: &SessionsService{client: c}, Messages: &MessagesService{client: c}}
+	c.Attachments = &AttachmentsService{client: c}
 	c.Completions = &CompletionsService{client: c}
 	c.Voice = &VoiceService{client: c}
 	c.Video = &VideoService{client: c}

@@ -27,10 +27,10 @@ func TestSendsTheAPIKeyAsABearerCredentialAndNamesItself(t *testing.T) {
 	if got := header.Get("Authorization"); got != "Bearer ksk_test" {
 		t.Errorf("Authorization = %q", got)
 	}
-	if got := header.Get("User-Agent"); got != "kasa-go/1.1.1" {
+	if got := header.Get("User-Agent"); got != "kasa-go/1.3.0" {
 		t.Errorf("User-Agent = %q", got)
 	}
-	if Version != "1.1.1" {
+	if Version != "1.3.0" {
 		t.Errorf("Version = %q", Version)
 	}
 }
@@ -168,6 +168,35 @@ func TestDecodesTheAnswersTypes(t *testing.T) {
 	body := server.requests()[0].json(t)
 	if !reflect.DeepEqual(body, map[string]any{"name": "CI", "scopes": []any{"chat"}, "expiresInDays": float64(30)}) {
 		t.Errorf("body = %v", body)
+	}
+}
+
+func TestCreatesATeamKeyOnlyWhenAsked(t *testing.T) {
+	server := newLocalServer(t)
+	server.script(reply{status: 201, body: map[string]any{
+		"secret": "ksk_team",
+		"key": map[string]any{
+			"id": "k1", "name": "CI", "maskedKey": "ksk_team…abcd", "scopes": []string{"chat"},
+			"createdAt": "2026-11-24T10:00:00.000Z", "expiresAt": nil, "lastUsedAt": nil, "revokedAt": nil, "teamId": "t1",
+		},
+		"message": "Store it now",
+	}})
+	client := testClient(server, WithToken("t"))
+	created, err := client.APIKeys.Create(context.Background(), APIKeyCreateParams{Name: "CI", Scopes: []string{ScopeChat}, Team: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.Key.TeamID != "t1" {
+		t.Errorf("TeamID = %q", created.Key.TeamID)
+	}
+	if _, err := client.APIKeys.Create(context.Background(), APIKeyCreateParams{Name: "Mine"}); err != nil {
+		t.Fatal(err)
+	}
+	if body := server.requests()[0].json(t); !reflect.DeepEqual(body, map[string]any{"name": "CI", "scopes": []any{"chat"}, "team": true}) {
+		t.Errorf("team key body = %v", body)
+	}
+	if body := server.requests()[1].json(t); !reflect.DeepEqual(body, map[string]any{"name": "Mine"}) {
+		t.Errorf("personal key body = %v", body)
 	}
 }
 

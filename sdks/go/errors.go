@@ -37,6 +37,12 @@ const (
 var (
 	// ErrBadRequest matches a 400, 413, 415 or 422: the request itself is wrong.
 	ErrBadRequest = errors.New("kasa: bad request")
+	// ErrPayloadTooLarge matches a 413 (and ErrBadRequest): the body is too large, an attachment over its kind's
+	// limit, say.
+	ErrPayloadTooLarge = errors.New("kasa: payload too large")
+	// ErrUnsupportedMediaType matches a 415 (and ErrBadRequest): the body is of a type the route does not take, an
+	// attachment that is no accepted image or document, say.
+	ErrUnsupportedMediaType = errors.New("kasa: unsupported media type")
 	// ErrUnauthenticated matches a 401: no credential, or a wrong, expired or revoked one.
 	ErrUnauthenticated = errors.New("kasa: unauthenticated")
 	// ErrPermissionDenied matches a 403: the plan does not include it, or the API key lacks the scope.
@@ -112,6 +118,10 @@ func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrBadRequest:
 		return e.Status == 400 || e.Status == 413 || e.Status == 415 || e.Status == 422
+	case ErrPayloadTooLarge:
+		return e.Status == 413
+	case ErrUnsupportedMediaType:
+		return e.Status == 415
 	case ErrUnauthenticated:
 		return e.Status == 401
 	case ErrPermissionDenied:
@@ -290,6 +300,10 @@ func fallbackCode(status int) string {
 		return "not_found"
 	case status == 409:
 		return "conflict"
+	case status == 413:
+		return "payload_too_large"
+	case status == 415:
+		return "unsupported_media_type"
 	case status == 429:
 		return "rate_limited"
 	case status == 504:

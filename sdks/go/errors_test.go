@@ -28,8 +28,9 @@ func TestGivesEachStatusItsKind(t *testing.T) {
 		is     []error
 		isNot  []error
 	}{
-		{400, &BadRequestError{}, []error{ErrBadRequest}, []error{ErrNotFound, ErrServer}},
-		{413, &BadRequestError{}, []error{ErrBadRequest}, nil},
+		{400, &BadRequestError{}, []error{ErrBadRequest}, []error{ErrNotFound, ErrServer, ErrPayloadTooLarge}},
+		{413, &BadRequestError{}, []error{ErrBadRequest, ErrPayloadTooLarge}, []error{ErrUnsupportedMediaType}},
+		{415, &BadRequestError{}, []error{ErrBadRequest, ErrUnsupportedMediaType}, []error{ErrPayloadTooLarge}},
 		{422, &BadRequestError{}, []error{ErrBadRequest}, nil},
 		{401, &AuthenticationError{}, []error{ErrUnauthenticated}, []error{ErrPermissionDenied}},
 		{403, &PermissionDeniedError{}, []error{ErrPermissionDenied}, []error{ErrUnauthenticated}},

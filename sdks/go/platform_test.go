@@ -465,6 +465,10 @@ func TestPlatformCompletesWholeAndStreamedAndListsTheModels(t *testing.T) {
 	ids := map[string]bool{}
 	for _, model := range models.Data {
 		ids[model.ID] = true
+		// Each model carries its persona's name and expertise.
+		if model.Name == "" || model.Description == "" {
+			t.Errorf("model without a name or description: %+v", model)
+		}
 	}
 	if !ids["kasa"] || !ids["dokta"] {
 		t.Fatalf("models %+v", models.Data)
@@ -546,6 +550,37 @@ func TestPlatformACreatedKeyWorksAsTheAPIKeyAndStopsWorkingOnceRevoked(t *testin
 		_, err := once.Personas.List(p.ctx())
 		return errors.Is(err, kasa.ErrUnauthenticated)
 	})
+}
+
+func TestPlatformATeamOwnerCreatesAKeyOfTheTeam(t *testing.T) {
+	p := onPlatform(t)
+	owner := p.enterprise()
+	teamID := p.createTeam(owner, "Tamale Tech")
+
+	created := must(owner.APIKeys.Create(p.ctx(), kasa.APIKeyCreateParams{Name: "Team key", Scopes: []string{kasa.ScopeChat}, Team: true}))(t)
+	if created.Key.TeamID != teamID || !strings.HasPrefix(created.Secret, "ksk_") {
+		t.Fatalf("team key %+v, want team %q", created.Key, teamID)
+	}
+	found := false
+	for _, key := range must(owner.APIKeys.List(p.ctx()))(t) {
+		if key.ID == created.Key.ID {
+			found = key.TeamID == teamID
+		}
+	}
+	if !found {
+		t.Fatalf("the team key is not listed with its team")
+	}
+	// A personal key of the same person stays personal.
+	if personal := must(owner.APIKeys.Create(p.ctx(), kasa.APIKeyCreateParams{Name: "Mine"}))(t); personal.Key.TeamID != "" {
+		t.Fatalf("personal key %+v", personal.Key)
+	}
+	if personas := must(p.client(kasa.WithAPIKey(created.Secret)).Personas.List(p.ctx()))(t); len(personas) < 6 {
+		t.Fatalf("personas with the team key: %d", len(personas))
+	}
+
+	// Someone in no team may not make a team key.
+	_, err := p.signedIn().APIKeys.Create(p.ctx(), kasa.APIKeyCreateParams{Name: "Not mine", Team: true})
+	expectError[*kasa.PermissionDeniedError](t, err)
 }
 
 func TestPlatformABadKeyNameIsA400AndAnUnknownKeyA404(t *testing.T) {

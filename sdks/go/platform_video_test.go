@@ -97,6 +97,43 @@ func TestPlatformMakesAVideoForEnterpriseWaitsForItListsItAndDownloadsIt(t *test
 	}
 }
 
+func TestPlatformFollowsAVideoJobWithItsEventsUntilDone(t *testing.T) {
+	p := onPlatform(t)
+	owner, other := p.enterprise(), p.enterprise()
+	created := must(owner.Video.Create(p.ctx(), kasa.VideoParams{Prompt: "Akwaaba! The events follow this video.", Language: "en"}))(t)
+	// Someone else's job is a *NotFoundError, like its Get.
+	_, err := other.Video.Events(p.ctx(), created.ID)
+	expectError[*kasa.NotFoundError](t, err)
+
+	events := must(owner.Video.Events(renderCtx(t), created.ID))(t)
+	defer events.Close()
+	var seen []kasa.VideoEvent
+	for events.Next() {
+		seen = append(seen, *events.Event())
+	}
+	if err := events.Err(); err != nil {
+		t.Fatalf("events: %v (after %+v)", err, seen)
+	}
+	if len(seen) == 0 || seen[0].Type != kasa.VideoEventJob || (seen[0].Job.Status != kasa.VideoQueued && seen[0].Job.Status != kasa.VideoRunning) {
+		t.Fatalf("first event %+v", seen)
+	}
+	done := seen[len(seen)-1]
+	if done.Type != kasa.VideoEventDone || done.Job.ID != created.ID || done.Job.Status != kasa.VideoSucceeded || done.Job.Progress != 100 {
+		t.Fatalf("last event %+v", done)
+	}
+	for i, event := range seen {
+		if i < len(seen)-1 && event.Type != kasa.VideoEventJob {
+			t.Errorf("event %d is %q before the end", i, event.Type)
+		}
+		if i > 0 && event.Job.Progress < seen[i-1].Job.Progress {
+			t.Errorf("progress went back: %d after %d", event.Job.Progress, seen[i-1].Job.Progress)
+		}
+	}
+	if again := must(owner.Video.Get(p.ctx(), created.ID))(t); again.VideoURL != done.Job.VideoURL || again.VideoURL == "" {
+		t.Errorf("job %+v, done event %+v", again, done.Job)
+	}
+}
+
 func TestPlatformSomeoneElsesVideoJobOrAnUnknownOneIsA404AndABadPromptA400(t *testing.T) {
 	p := onPlatform(t)
 	owner, other := p.enterprise(), p.enterprise()

@@ -31,8 +31,11 @@ type request struct {
 	path  string
 	query url.Values
 	// body is sent as JSON when not nil.
-	body   any
-	accept string
+	body any
+	// rawBody, when not nil, is sent as it is (a file's bytes) with contentType, instead of body.
+	rawBody     []byte
+	contentType string
+	accept      string
 	// idempotent marks a call safe to repeat by its nature (a POST that only reads or stops, say); GET, PUT and
 	// DELETE always are.
 	idempotent bool
@@ -91,7 +94,10 @@ func (c *Client) prepare(req *request) (*prepared, error) {
 	}
 	p.header.Set("Accept", accept)
 	p.header.Set("User-Agent", "kasa-go/"+Version)
-	if req.body != nil {
+	if req.rawBody != nil {
+		p.body = req.rawBody
+		p.header.Set("Content-Type", req.contentType)
+	} else if req.body != nil {
 		data, err := json.Marshal(req.body)
 		if err != nil {
 			return nil, fmt.Errorf("kasa: encoding the request body: %w", err)

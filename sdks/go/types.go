@@ -70,6 +70,58 @@ type StoredMessage struct {
 	Model    string `json:"model,omitempty"`
 	// Version is set when the message has more than one version (an edited question, a regenerated reply).
 	Version *MessageVersion `json:"version,omitempty"`
+	// Attachments are the images and documents sent with a message of the caller's.
+	Attachments []MessageAttachment `json:"attachments,omitempty"`
+}
+
+// Attachment is an image or document uploaded with Attachments.Upload, as its owner sees it.
+type Attachment struct {
+	// ID is 22 URL-safe characters: pass it in MessageParams.AttachmentIDs.
+	ID string `json:"id"`
+	// Kind is AttachmentImage or AttachmentDocument.
+	Kind string `json:"kind"`
+	// Name is the file name it was uploaded with (a very long one is cut, keeping its extension).
+	Name string `json:"name"`
+	// MediaType is what the bytes are, decided by the API from them (never from the declared type).
+	MediaType string `json:"mediaType"`
+	// Size is in bytes.
+	Size      int64     `json:"size"`
+	CreatedAt time.Time `json:"createdAt"`
+	// Pages (documents) is how many pages (PDF) or sections (DOCX, text) the text read from it has; nil for images.
+	Pages *int `json:"pages,omitempty"`
+	// Characters (documents) is how many characters of text were read from it (0: none, e.g. a scanned PDF).
+	Characters *int `json:"characters,omitempty"`
+	// HasThumbnail (images) tells that Attachments.Thumbnail gives a small preview.
+	HasThumbnail bool `json:"hasThumbnail"`
+}
+
+// AttachmentFile is a stored attachment's bytes, or its preview's.
+type AttachmentFile struct {
+	Data []byte
+	// ContentType is the file's media type ("image/png", "application/pdf"...), without parameters.
+	ContentType string
+	// Name is the file name the answer gave ("" when it gave none).
+	Name string
+}
+
+// Attachment kinds (MessageAttachment.Kind).
+const (
+	AttachmentImage    = "image"
+	AttachmentDocument = "document"
+)
+
+// MessageAttachment is an image or document as a message carries it (Pro and Enterprise).
+type MessageAttachment struct {
+	// ID is 22 URL-safe characters.
+	ID string `json:"id"`
+	// Kind is AttachmentImage or AttachmentDocument.
+	Kind string `json:"kind"`
+	// Name is the file name it was uploaded with.
+	Name string `json:"name"`
+	// MediaType is what the bytes are, decided by the API from them (never from the declared type).
+	MediaType string `json:"mediaType"`
+	// Size is in bytes.
+	Size int64 `json:"size"`
 }
 
 // MessageVersion is where a message stands among its versions.
@@ -220,12 +272,14 @@ type ChatCompletionChunk struct {
 
 // Model is a model of the OpenAI-compatible API: a persona.
 type Model struct {
-	ID          string `json:"id"`
-	Object      string `json:"object"`
-	Created     int64  `json:"created"`
-	OwnedBy     string `json:"owned_by"`
-	Name        string `json:"name,omitempty"`
-	Description string `json:"description,omitempty"`
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+	// Name is the persona's display name.
+	Name string `json:"name"`
+	// Description is the persona's expertise.
+	Description string `json:"description"`
 }
 
 // ModelList is the answer of GET /v1/models.

@@ -1,5 +1,6 @@
 import { HttpClient } from './http.js';
 import { ApiKeysResource } from './resources/apiKeys.js';
+import { AttachmentsResource } from './resources/attachments.js';
 import { AuthResource } from './resources/auth.js';
 import { ChatResource } from './resources/chat.js';
 import { CompletionsResource } from './resources/completions.js';
@@ -49,6 +50,8 @@ export class Kasa {
   readonly auth: AuthResource;
   readonly personas: PersonasResource;
   readonly chat: ChatResource;
+  /** Images and documents to send with chat messages (Pro and Enterprise). */
+  readonly attachments: AttachmentsResource;
   readonly completions: CompletionsResource;
   readonly voice: VoiceResource;
   readonly video: VideoResource;
@@ -82,6 +85,7 @@ export class Kasa {
     this.auth = new AuthResource(http, (token) => this.setToken(token));
     this.personas = new PersonasResource(http);
     this.chat = new ChatResource(http);
+    this.attachments = new AttachmentsResource(http);
     this.completions = new CompletionsResource(http);
     this.voice = new VoiceResource(http);
     this.video = new VideoResource(http);

@@ -59,6 +59,8 @@ function codeForStatus(status: number): string {
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
   if (status === 429) return 'rate_limited';
   if (status === 504) return 'upstream_timeout';
   if (status >= 500) return 'upstream_unavailable';

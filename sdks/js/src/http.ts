@@ -29,6 +29,8 @@ export interface RequestSpec {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A body sent as it is instead of JSON (a file's bytes), with its Content-Type. */
+  rawBody?: { data: Blob | ArrayBuffer | Uint8Array; contentType: string };
   /** The Accept header; `application/json` by default. */
   accept?: string;
   /** A call that creates something: it carries an Idempotency-Key (which makes it safe to repeat). */
@@ -81,7 +83,7 @@ export class HttpClient {
     const idempotencyKey = this.idempotencyKey(spec);
     const safeToRepeat =
       IDEMPOTENT_METHODS.has(spec.method) || spec.idempotent === true || idempotencyKey !== undefined;
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body = requestBody(spec);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
@@ -119,7 +121,7 @@ export class HttpClient {
     return spec.creates && this.config.idempotencyKeys ? newIdempotencyKey() : undefined;
   }
 
-  private init(spec: RequestSpec, body: string | undefined, idempotencyKey: string | undefined): RequestInit {
+  private init(spec: RequestSpec, body: OutgoingBody | undefined, idempotencyKey: string | undefined): RequestInit {
     const headers: Record<string, string> = {
       Accept: spec.accept ?? 'application/json',
       ...this.config.headers,
@@ -134,12 +136,27 @@ export class HttpClient {
     }
     const init: RequestInit = { method: spec.method, headers };
     if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      init.body = body;
+      headers['Content-Type'] = body.contentType;
+      init.body = body.data;
     }
     if (spec.options?.signal) init.signal = spec.options.signal;
     return init;
   }
+}
+
+/** A request's body as fetch sends it: the same value on every retry (never a stream, which reads only once). */
+interface OutgoingBody {
+  data: BodyInit;
+  contentType: string;
+}
+
+function requestBody(spec: RequestSpec): OutgoingBody | undefined {
+  if (spec.rawBody) {
+    const { data, contentType } = spec.rawBody;
+    // A Blob as it is; bytes in a Blob of their own, so that the caller changing their buffer later changes nothing.
+    return { data: data instanceof Blob ? data : new Blob([data.slice(0)]), contentType };
+  }
+  return spec.body === undefined ? undefined : { data: JSON.stringify(spec.body), contentType: 'application/json' };
 }
 
 function networkError(baseUrl: string, cause: unknown): KasaError {

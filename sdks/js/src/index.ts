@@ -18,6 +18,7 @@ export { newIdempotencyKey } from './idempotency.js';
 export type { AuthResource } from './resources/auth.js';
 export type { PersonasResource } from './resources/personas.js';
 export type { ChatResource } from './resources/chat.js';
+export type { AttachmentsResource, UploadAttachmentOptions } from './resources/attachments.js';
 export type { SessionsResource } from './resources/sessions.js';
 export type { MessagesResource } from './resources/messages.js';
 export type { CompletionsResource } from './resources/completions.js';

@@ -133,6 +133,51 @@ export interface MessageVersion {
   siblingIds: string[];
 }
 
+/** What an attachment is, decided by the API from its bytes. */
+export type AttachmentKind = 'image' | 'document';
+
+/**
+ * An image or document uploaded with `attachments.upload` (Pro and Enterprise), as its owner sees it. `createdAt` is
+ * an ISO 8601 date-time.
+ */
+export interface Attachment {
+  /** 22 URL-safe characters: pass it in a message's `attachmentIds`. */
+  id: string;
+  kind: AttachmentKind;
+  /** The file name it was uploaded with (a very long one is cut, keeping its extension). */
+  name: string;
+  /** What the bytes are, decided from them (never from the type the upload declared). */
+  mediaType: string;
+  /** In bytes. */
+  size: number;
+  createdAt: string;
+  /** Documents: the pages (PDF) or sections (DOCX, text) of the text read from it; 0 when it has none. */
+  pages?: number | undefined;
+  /** Documents: the characters of text read from it (0: none could be read, e.g. a scanned PDF). */
+  characters?: number | undefined;
+  /** Images: `attachments.thumbnail` gives a small preview. */
+  hasThumbnail: boolean;
+}
+
+/** An attachment as a message carries it. */
+export interface MessageAttachment {
+  id: string;
+  kind: AttachmentKind;
+  name: string;
+  mediaType: string;
+  /** In bytes. */
+  size: number;
+}
+
+/** A stored attachment's bytes (`attachments.get`) or its preview's (`attachments.thumbnail`). */
+export interface AttachmentFile {
+  bytes: Uint8Array;
+  /** The file's media type (`image/png`, `application/pdf`...), without parameters. */
+  mediaType: string;
+  /** The file name the answer gives (the stored name; the preview's ends in `.webp`), when it gives one. */
+  name: string | undefined;
+}
+
 /** A message as stored: the spec's fields plus its type, how it ended and who wrote it. */
 export interface StoredMessage extends Message {
   type: MessageType;
@@ -141,6 +186,8 @@ export interface StoredMessage extends Message {
   model?: string | undefined;
   /** In a session's messages, and on the answer of `edit` and `regenerate`: its place among its versions. */
   version?: MessageVersion | undefined;
+  /** The images and documents sent with a message of mine (`attachments.get` reads one). */
+  attachments?: MessageAttachment[] | undefined;
 }
 
 /** A session with one page of its messages (oldest first within the page); `nextCursor` leads to older ones. */
@@ -186,6 +233,11 @@ export interface SendMessageInput {
    * `messages.stop` stops it. By default the client going away is the stop.
    */
   resumable?: boolean | undefined;
+  /**
+   * Ids of images and documents uploaded with `attachments.upload` (Pro and Enterprise), at most 4, each not sent in
+   * another session. On an edit, leaving it out keeps the edited message's attachments; `[]` drops them.
+   */
+  attachmentIds?: string[] | undefined;
 }
 
 /** What `messages.edit` and `editStream` take: the new text of one of my messages, as `send` takes a message. */
@@ -439,6 +491,18 @@ export interface VideoJob {
   createdAt: string;
   updatedAt: string;
 }
+
+/** A video job as its event stream sends it: the job, and while it is queued its place in the queue. */
+export interface VideoJobEvent extends VideoJob {
+  /** While queued: how many queued jobs were created before this one (0: it is next). */
+  queuePosition?: number | undefined;
+}
+
+/**
+ * One event of `video.events`: `job` with the job at once and on each change while it is queued or running, then
+ * `done` with the job once it has succeeded or failed (the last event).
+ */
+export type VideoEvent = { type: 'job'; job: VideoJobEvent } | { type: 'done'; job: VideoJobEvent };
 
 /** GET /api/video/generations: how many of the newest jobs (1 to 50, default 20), and only those with a status. */
 export interface VideoJobListQuery {

@@ -47,6 +47,9 @@ export type ContractChecks = [
   Expect<Same<Sdk.MessageStatus, Contracts.MessageStatus>>,
   Expect<Same<Sdk.StoredMessage, Contracts.StoredMessage>>,
   Expect<Same<Sdk.MessageVersion, Contracts.MessageVersion>>,
+  Expect<Same<Sdk.AttachmentKind, Contracts.AttachmentKind>>,
+  Expect<Same<Sdk.Attachment, Contracts.Attachment>>,
+  Expect<Same<Sdk.MessageAttachment, Contracts.MessageAttachment>>,
   Expect<Same<Sdk.SessionWithMessages, Contracts.SessionWithMessages>>,
   Expect<Same<Sdk.AssistantReply, Contracts.AssistantReply>>,
   Expect<Same<Sdk.ConversationShare, Contracts.ConversationShare>>,
@@ -61,6 +64,7 @@ export type ContractChecks = [
   Expect<Same<Sdk.GeoLookupResponse, Contracts.GeoLookupResponse>>,
   Expect<Same<Sdk.VideoJobStatus, Contracts.VideoJobStatus>>,
   Expect<Same<Sdk.VideoJob, Contracts.VideoJob>>,
+  Expect<Same<Sdk.VideoJobEvent, Contracts.VideoJobEvent>>,
   // Requests.
   Expect<Same<Sdk.RegisterRequest, z.input<typeof Contracts.RegisterRequest>>>,
   Expect<Same<Sdk.LoginRequest, z.input<typeof Contracts.LoginRequest>>>,

@@ -7,6 +7,9 @@ export interface SeenRequest {
   at: number;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  contentType: string | undefined;
+  /** The request's body as it arrived. */
+  body: Buffer;
 }
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, index: number) => void;
@@ -19,7 +22,8 @@ export async function localServer(handlers: Handler[]): Promise<{
 }> {
   const seen: SeenRequest[] = [];
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const index = seen.length;
       seen.push({
@@ -28,6 +32,8 @@ export async function localServer(handlers: Handler[]): Promise<{
         at: Date.now(),
         authorization: req.headers.authorization,
         idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        contentType: req.headers['content-type'],
+        body: Buffer.concat(chunks),
       });
       handlers[Math.min(index, handlers.length - 1)]!(req, res, index);
     });

@@ -1,4 +1,4 @@
-import { Kasa, KasaError, VIDEO_NOT_READY, WAIT_TIMEOUT, type VideoJob } from '@kasa/sdk';
+import { Kasa, KasaError, VIDEO_NOT_READY, WAIT_TIMEOUT, type VideoEvent, type VideoJob } from '@kasa/sdk';
 import { connectDatabase, createLogger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -115,6 +115,51 @@ describe('video', () => {
     const bytes = Buffer.from(await video.arrayBuffer());
     expect(bytes.length).toBeGreaterThan(1_000);
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+  }, 120_000);
+
+  it('follows a job with its event stream until done, five streams at most per person', async () => {
+    const kasa = await signedIn('enterprise');
+    const created = await kasa.video.create({ prompt: 'Akwaaba! The events follow this video.', language: 'en' });
+
+    // Five streams of the job held open (each has given its first event); a sixth is refused at once.
+    const open = Array.from({ length: 5 }, () => kasa.video.events(created.id)[Symbol.asyncIterator]());
+    const firsts = await Promise.all(open.map((events) => events.next()));
+    for (const first of firsts) {
+      expect(first.value).toMatchObject({ type: 'job', job: { id: created.id } });
+      expect(['queued', 'running']).toContain((first.value as VideoEvent).job.status);
+    }
+    const sixth = await (async () => {
+      for await (const _event of kasa.video.events(created.id, { maxRetries: 0 })) break;
+    })().catch((error: unknown) => error);
+    expect(sixth).toBeInstanceOf(KasaError);
+    expect(sixth).toMatchObject({ status: 429, code: 'too_many_video_streams', details: { limit: 5 } });
+    // Someone else's job is a 404, like its GET.
+    const other = await signedIn('enterprise');
+    await expect(
+      (async () => {
+        for await (const _event of other.video.events(created.id)) break;
+      })(),
+    ).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await Promise.all(open.slice(1).map((events) => events.return?.()));
+
+    // The one left goes on to the end: progress only grows, and done brings the finished job.
+    const followed: VideoEvent[] = [firsts[0]!.value as VideoEvent];
+    for (let next = await open[0]!.next(); !next.done; next = await open[0]!.next()) followed.push(next.value);
+    const last = followed.at(-1)!;
+    expect(last).toMatchObject({ type: 'done', job: { id: created.id, status: 'succeeded', progress: 100 } });
+    expect(last.job.videoUrl).toMatch(/^\/api\/video\/files\/[A-Za-z0-9_-]{22}$/);
+    expect(followed.slice(0, -1).every((event) => event.type === 'job')).toBe(true);
+    const progress = followed.map((event) => event.job.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    await expect(kasa.video.get(created.id)).resolves.toMatchObject({
+      status: 'succeeded',
+      videoUrl: last.job.videoUrl,
+    });
+
+    // A finished job's stream gives done at once and ends.
+    const again: VideoEvent[] = [];
+    for await (const event of kasa.video.events(created.id)) again.push(event);
+    expect(again).toEqual([{ type: 'done', job: expect.objectContaining({ id: created.id, status: 'succeeded' }) }]);
   }, 120_000);
 
   it('answers someone else’s job, or an unknown one, with 404, and a bad request with 400 naming the field', async () => {

@@ -11,6 +11,7 @@ export {
   DEFAULT_VIDEO_POLL_MS,
   type KasaQueryOptions,
   type VideoQueryOptions,
+  type VideoJobQueryOptions,
 } from './hooks/queries.js';
 export { useSendMessage, useSynthesize, useCreateVideo, type WithIdempotencyKey } from './hooks/mutations.js';
 export { useVideoFile, type VideoFile, type VideoFileStatus } from './hooks/useVideoFile.js';

@@ -54,16 +54,54 @@ function send(res: ServerResponse, answer: Answer | VideoJob[], created = false)
 }
 
 /**
- * A fake of the video API: each read of the job gives the next of `reads` (the last repeats), each read of the list
- * the next of `lists`, a create answers `created`, and the file is a few bytes of MP4 (or `file` when given).
+ * How the fake answers a job's event stream: `events` are written as Server-Sent Events (a job event each, `done` for
+ * a finished job), `pauseMs` apart; then the stream ends (`end`), stays open (`hold`) or drops (`drop`: the
+ * connection closes before the job ended). Without a stream the route answers 404, as a server without it would.
  */
-async function videoApi(script: { reads?: Answer[]; lists?: VideoJob[][]; created?: VideoJob; file?: Answer }) {
+interface EventsScript {
+  events: VideoJob[];
+  pauseMs?: number;
+  then: 'end' | 'hold' | 'drop';
+}
+
+function stream(res: ServerResponse, script: EventsScript, closed: () => void) {
+  res.on('close', closed);
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  void (async () => {
+    for (const job of script.events) {
+      await new Promise((resolve) => setTimeout(resolve, script.pauseMs ?? 0));
+      const name = job.status === 'succeeded' || job.status === 'failed' ? 'done' : 'job';
+      res.write(`event: ${name}\ndata: ${JSON.stringify(job)}\n\n`);
+    }
+    if (script.then === 'end') res.end();
+    // A moment first, so that what was written reaches the client before the connection drops.
+    if (script.then === 'drop') setTimeout(() => res.destroy(), 20);
+  })();
+}
+
+/**
+ * A fake of the video API: each read of the job gives the next of `reads` (the last repeats), its event stream
+ * follows `events` (see EventsScript), each read of the list the next of `lists`, a create answers `created`, and the
+ * file is a few bytes of MP4 (or `file` when given).
+ */
+async function videoApi(script: {
+  reads?: Answer[];
+  events?: EventsScript;
+  lists?: VideoJob[][];
+  created?: VideoJob;
+  file?: Answer;
+}) {
   let reads = 0;
   let lists = 0;
+  let streamsClosed = 0;
   const server = await localServer([
     (req, res) => {
       const url = req.url ?? '';
       if (req.method === 'POST') return send(res, script.created!, true);
+      if (url.endsWith('/events')) {
+        if (script.events) return stream(res, script.events, () => streamsClosed++);
+        return send(res, { status: 404, code: 'not_found', message: 'No such route' });
+      }
       if (url.startsWith('/api/video/generations/')) {
         const answers = script.reads!;
         return send(res, answers[Math.min(reads++, answers.length - 1)]!);
@@ -81,7 +119,9 @@ async function videoApi(script: { reads?: Answer[]; lists?: VideoJob[][]; create
   return {
     ...server,
     kasa: new Kasa({ baseUrl: server.baseUrl, apiKey: 'ksk_test' }),
-    jobReads: () => count((r) => r.url.startsWith('/api/video/generations/')),
+    jobReads: () => count((r) => r.url.startsWith('/api/video/generations/') && !r.url.endsWith('/events')),
+    streamsOpened: () => count((r) => r.url.endsWith('/events')),
+    streamsClosed: () => streamsClosed,
     listReads: () => count((r) => r.method === 'GET' && /^\/api\/video\/generations(\?|$)/.test(r.url)),
     fileReads: () => count((r) => r.url.startsWith('/api/video/files/')),
   };
@@ -112,7 +152,78 @@ function wrapperFor(client: Kasa) {
 const pause = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
 describe('useVideoJob', () => {
-  it('reads the job while it is queued or running, showing its progress, and stops once it has succeeded', async () => {
+  it('follows the job’s event stream while it is unfinished, without polling, until done', async () => {
+    const api = await startApi({
+      reads: [videoJob('queued', 0)],
+      events: { events: [videoJob('running', 50), videoJob('succeeded', 100)], pauseMs: 10, then: 'end' },
+    });
+    const progress: number[] = [];
+    const { result } = renderHook(
+      () => {
+        const job = useVideoJob(JOB_ID, { pollWhileRunning: POLL_MS });
+        if (job.data && progress.at(-1) !== job.data.progress) progress.push(job.data.progress);
+        return job;
+      },
+      { wrapper: wrapperFor(api.kasa).wrapper },
+    );
+
+    await waitFor(() => expect(result.current.data?.status).toBe('succeeded'));
+    expect(progress).toEqual([0, 50, 100]);
+    expect(result.current.data?.videoUrl).toBe('/api/video/files/Vj0123456789abcdefghij');
+    await pause(TEN_POLLS_MS);
+    // One read for the first state, one stream for the rest: nothing polled, nothing opened again.
+    expect(api.jobReads()).toBe(1);
+    expect(api.streamsOpened()).toBe(1);
+    expect(api.seen[1]).toMatchObject({
+      method: 'GET',
+      url: '/api/video/generations/Vj0123456789abcdefghij/events',
+      authorization: 'Bearer ksk_test',
+    });
+  });
+
+  it('falls back to polling when the stream breaks off, and does not open it again', async () => {
+    const api = await startApi({
+      reads: [videoJob('queued', 0), videoJob('running', 60), videoJob('succeeded', 100)],
+      events: { events: [videoJob('running', 30)], then: 'drop' },
+    });
+    const progress: number[] = [];
+    const { result } = renderHook(
+      () => {
+        const job = useVideoJob(JOB_ID, { pollWhileRunning: POLL_MS });
+        if (job.data && progress.at(-1) !== job.data.progress) progress.push(job.data.progress);
+        return job;
+      },
+      { wrapper: wrapperFor(api.kasa).wrapper },
+    );
+
+    await waitFor(() => expect(result.current.data?.status).toBe('succeeded'));
+    expect(result.current.isError).toBe(false);
+    expect(progress).toEqual([0, 30, 60, 100]);
+    await pause(TEN_POLLS_MS);
+    expect(api.jobReads()).toBe(3);
+    expect(api.streamsOpened()).toBe(1);
+  });
+
+  it('closes the stream on unmount, and opens none with followEvents: false', async () => {
+    const api = await startApi({
+      reads: [videoJob('running', 10)],
+      events: { events: [videoJob('running', 20)], then: 'hold' },
+    });
+    const { result, unmount } = renderHook(() => useVideoJob(JOB_ID), { wrapper: wrapperFor(api.kasa).wrapper });
+    await waitFor(() => expect(result.current.data?.progress).toBe(20));
+    expect(api.streamsClosed()).toBe(0);
+    unmount();
+    await waitFor(() => expect(api.streamsClosed()).toBe(1));
+
+    const polled = renderHook(() => useVideoJob(JOB_ID, { followEvents: false, pollWhileRunning: POLL_MS }), {
+      wrapper: wrapperFor(api.kasa).wrapper,
+    });
+    await waitFor(() => expect(api.jobReads()).toBeGreaterThanOrEqual(3));
+    expect(polled.result.current.data?.progress).toBe(10);
+    expect(api.streamsOpened()).toBe(1);
+  });
+
+  it('without an event stream, reads the job while it is queued or running, showing its progress, and stops once it has succeeded', async () => {
     const api = await startApi({
       reads: [videoJob('queued', 0), videoJob('running', 50), videoJob('succeeded', 100), videoJob('running', 1)],
     });
@@ -131,6 +242,7 @@ describe('useVideoJob', () => {
     expect(result.current.data?.videoUrl).toBe('/api/video/files/Vj0123456789abcdefghij');
     await pause(TEN_POLLS_MS);
     expect(api.jobReads()).toBe(3);
+    expect(api.streamsOpened()).toBe(1);
     expect(result.current.data?.status).toBe('succeeded');
   });
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::resources::{
-    Analytics, ApiKeys, Auth, Completions, Geo, Languages, Messages, Personas, Sessions, Speech, Video,
+    Analytics, ApiKeys, Attachments, Auth, Completions, Geo, Languages, Messages, Personas, Sessions, Speech, Video,
 };
 use crate::retry::{random_unit, RetryPolicy};
 use crate::sse::DEFAULT_MAX_EVENT_BYTES;
@@ -334,6 +334,11 @@ impl Client {
         Messages { client: self }
     }
 
+    /// The images and documents sent with messages (Pro and Enterprise): upload, read back, delete.
+    pub fn attachments(&self) -> Attachments<'_> {
+        Attachments { client: self }
+    }
+
     /// The OpenAI-compatible API: chat completions, whole or streamed, and the models.
     pub fn completions(&self) -> Completions<'_> {
         Completions { client: self }
@@ -404,6 +409,8 @@ pub(crate) struct Call {
     path: String,
     query: Vec<(&'static str, String)>,
     body: Option<Result<Vec<u8>, serde_json::Error>>,
+    /// The body's Content-Type when it is not JSON (a file's bytes sent as they are).
+    content_type: Option<String>,
     accept: &'static str,
     /// Safe to repeat by its nature (a POST that only reads or stops, say); GET, PUT and DELETE always are.
     idempotent: bool,
@@ -422,6 +429,7 @@ impl Call {
             path: path.into(),
             query: Vec::new(),
             body: None,
+            content_type: None,
             accept: "application/json",
             idempotent: false,
             creates: false,
@@ -440,6 +448,13 @@ impl Call {
 
     pub(crate) fn json(mut self, body: &impl Serialize) -> Call {
         self.body = Some(serde_json::to_vec(body));
+        self
+    }
+
+    /// A body sent as it is (a file's bytes), with its Content-Type, instead of JSON.
+    pub(crate) fn raw(mut self, body: Vec<u8>, content_type: impl Into<String>) -> Call {
+        self.body = Some(Ok(body));
+        self.content_type = Some(content_type.into());
         self
     }
 
@@ -543,7 +558,12 @@ impl Client {
         headers.insert(USER_AGENT, HeaderValue::from_static(concat!("kasa-rust/", env!("CARGO_PKG_VERSION"))));
         let body = match call.body {
             Some(Ok(bytes)) => {
-                headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                let content_type = match call.content_type {
+                    Some(declared) => HeaderValue::from_str(&declared)
+                        .map_err(|e| Error::config("The content type cannot be sent in a header.").with_source(e))?,
+                    None => HeaderValue::from_static("application/json"),
+                };
+                headers.insert(CONTENT_TYPE, content_type);
                 Some(bytes)
             }
             Some(Err(e)) => return Err(Error::config("The request body could not be encoded as JSON.").with_source(e)),

@@ -297,6 +297,18 @@ impl Error {
         self.inner.status == 429 && self.inner.code == CODE_QUOTA_EXCEEDED
     }
 
+    /// Whether it is a 413 (a [`BadRequest`](ErrorKind::BadRequest)): the body is too large, an attachment over its
+    /// kind's limit, say.
+    pub fn is_payload_too_large(&self) -> bool {
+        self.inner.status == 413
+    }
+
+    /// Whether it is a 415 (a [`BadRequest`](ErrorKind::BadRequest)): the body is of a type the route does not
+    /// take, an attachment that is no accepted image or document, say.
+    pub fn is_unsupported_media_type(&self) -> bool {
+        self.inner.status == 415
+    }
+
     /// Whether it is a 502, 503 or 504: a part of Kasa (or every AI provider) is away for now, and trying again
     /// later usually works.
     pub fn is_unavailable(&self) -> bool {
@@ -322,6 +334,8 @@ fn fallback_code(status: u16) -> &'static str {
         403 => "forbidden",
         404 => "not_found",
         409 => "conflict",
+        413 => "payload_too_large",
+        415 => "unsupported_media_type",
         429 => "rate_limited",
         504 => "upstream_timeout",
         500..=599 => CODE_UPSTREAM_UNAVAILABLE,

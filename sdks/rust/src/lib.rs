@@ -44,14 +44,18 @@ pub use error::{
     CODE_WAIT_TIMEOUT,
 };
 pub use resources::{
-    Analytics, ApiKeyCreateParams, ApiKeys, Auth, CompletionParams, Completions, Geo, Languages, LoginParams,
-    MessageParams, Messages, Personas, ProgressCallback, RegisterParams, SessionCreateParams, Sessions, Speech,
-    SynthesizeParams, Video, VideoParams, WaitOptions, DEFAULT_WAIT_INTERVAL, DEFAULT_WAIT_TIMEOUT,
+    Analytics, ApiKeyCreateParams, ApiKeys, AttachmentUploadParams, Attachments, Auth, CompletionParams, Completions,
+    Geo, Languages, LoginParams, MessageParams, Messages, Personas, ProgressCallback, RegisterParams,
+    SessionCreateParams, Sessions, Speech, SynthesizeParams, Video, VideoParams, WaitOptions, DEFAULT_WAIT_INTERVAL,
+    DEFAULT_WAIT_TIMEOUT,
 };
 pub use retry::{parse_retry_after, RetryPolicy};
 pub use sse::{EventTooLarge, ServerSentEvent, SseDecoder, DEFAULT_MAX_EVENT_BYTES};
-pub use stream::{CompletionStream, MetaEvent, ReplyEvent, ReplyStream, StopHandle, TokenEvent};
+pub use stream::{
+    CompletionStream, MetaEvent, ReplyEvent, ReplyStream, StopHandle, TokenEvent, VideoEvent, VideoEventStream,
+    VideoJobEvent,
+};
 pub use types::*;
 
-/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.10.1`).
+/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.12.0`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::client::{decode, escape, Call, Client, Whole};
 use crate::error::{Error, Result};
-use crate::stream::{CompletionStream, ReplyStream};
+use crate::stream::{CompletionStream, ReplyStream, VideoEventStream};
 use crate::types::*;
 
 /// The audio the client takes, in the server's order of preference: the format is the server's setting (MP3 by
@@ -223,6 +223,9 @@ pub struct MessageParams {
     /// (Streams only) keeps the reply being written when the connection drops:
     /// [`Messages::resume`] follows it again, and only a stop stops it. Otherwise hanging up is the stop.
     pub resumable: bool,
+    /// Up to 4 ids of images and documents from [`Attachments::upload`] (Pro and Enterprise), none sent in another
+    /// session (a [`Conflict`](crate::ErrorKind::Conflict) otherwise). `None` sends none.
+    pub attachment_ids: Option<Vec<String>>,
     /// Ties retries of this call together (one is made when `None`, unless turned off).
     pub idempotency_key: Option<String>,
 }
@@ -236,6 +239,16 @@ impl MessageParams {
     /// The same message in `language` (a BCP 47 tag, or `"auto"`).
     pub fn language(mut self, language: impl Into<String>) -> Self {
         self.language = Some(language.into());
+        self
+    }
+
+    /// The same message with these attachments (ids from [`Attachments::upload`]).
+    pub fn attachments<I, S>(mut self, ids: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.attachment_ids = Some(ids.into_iter().map(Into::into).collect());
         self
     }
 
@@ -257,6 +270,9 @@ impl MessageParams {
         }
         if stream && self.resumable {
             body.insert("resumable".into(), true.into());
+        }
+        if let Some(ids) = &self.attachment_ids {
+            body.insert("attachmentIds".into(), ids.clone().into());
         }
         let call = Call::post(format!("{}/messages", session_path(session_id)))
             .json(&body)
@@ -309,6 +325,122 @@ impl Messages<'_> {
         // Stopping a stopped reply changes nothing: safe to repeat.
         let call = Call::post(format!("{}/stop", message_path(session_id, message_id))).idempotent();
         self.client.call(call).await
+    }
+}
+
+// Attachments.
+
+/// An upload: the file's name, and what it declares itself to be.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AttachmentUploadParams {
+    /// The file's name (required, up to 255 characters), e.g. `"photo.png"`.
+    pub name: String,
+    /// The declared type, a hint only (`None`: `application/octet-stream`); the bytes decide.
+    pub content_type: Option<String>,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    pub idempotency_key: Option<String>,
+}
+
+impl AttachmentUploadParams {
+    /// An upload named `name`.
+    pub fn new(name: impl Into<String>) -> Self {
+        AttachmentUploadParams { name: name.into(), ..AttachmentUploadParams::default() }
+    }
+}
+
+fn attachment_path(attachment_id: &str) -> String {
+    format!("/api/chat/attachments/{}", escape(attachment_id))
+}
+
+/// The value of `%XX` escapes decoded as UTF-8; `None` when an escape or the text is malformed.
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The file name of a Content-Disposition header: RFC 5987's exact `filename*` first, else the plain `filename`.
+pub(crate) fn file_name(disposition: &str) -> Option<String> {
+    let mut plain = None;
+    for part in disposition.split(';').map(str::trim) {
+        let (key, value) = match part.split_once('=') {
+            Some((key, value)) => (key.trim().to_ascii_lowercase(), value.trim()),
+            None => continue,
+        };
+        if key == "filename*" {
+            let lower = value.to_ascii_lowercase();
+            if lower.starts_with("utf-8''") {
+                if let Some(name) = percent_decode(&value["utf-8''".len()..]) {
+                    return Some(name);
+                }
+            }
+        } else if key == "filename" {
+            plain = Some(value.trim_matches('"').to_string());
+        }
+    }
+    plain
+}
+
+fn attachment_file(answer: Whole) -> AttachmentFile {
+    let name =
+        answer.headers.get(reqwest::header::CONTENT_DISPOSITION).and_then(|v| v.to_str().ok()).and_then(file_name);
+    AttachmentFile { content_type: media_type(&answer).to_ascii_lowercase(), name, data: answer.body }
+}
+
+/// The images (PNG, JPEG, WebP, GIF; up to 10 MB) and documents (PDF, DOCX, plain text, markdown; up to 20 MB)
+/// sent with messages: upload one, then pass its id in [`MessageParams::attachment_ids`]. Pro and Enterprise: a
+/// Free account gets a [`PermissionDenied`](crate::ErrorKind::PermissionDenied). The API decides what a file is
+/// from its bytes: another type is a [`BadRequest`](crate::ErrorKind::BadRequest) with
+/// [`Error::is_unsupported_media_type`] (415), a file over its kind's limit one with [`Error::is_payload_too_large`]
+/// (413), and an account that keeps as many as it may (200 files, 500 MB) a
+/// [`Conflict`](crate::ErrorKind::Conflict). Only their owner can read or delete them.
+#[derive(Debug, Clone, Copy)]
+pub struct Attachments<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Attachments<'_> {
+    /// Stores a file and gives the attachment (`POST /api/chat/attachments?name=`, the bytes as the body; answered
+    /// 201). The bytes are sent as they are, the same on every retry.
+    pub async fn upload(&self, data: impl Into<Vec<u8>>, params: &AttachmentUploadParams) -> Result<Attachment> {
+        if params.name.trim().is_empty() {
+            return Err(Error::config("An upload needs the file name (AttachmentUploadParams::new(\"photo.png\"))."));
+        }
+        let content_type = params.content_type.clone().unwrap_or_else(|| "application/octet-stream".to_string());
+        let call = Call::post("/api/chat/attachments")
+            .query(vec![("name", params.name.clone())])
+            .raw(data.into(), content_type)
+            .creates(params.idempotency_key.clone());
+        self.client.call(call).await
+    }
+
+    /// A stored file (`GET /api/chat/attachments/:id`): its bytes, media type and name.
+    pub async fn get(&self, attachment_id: &str) -> Result<AttachmentFile> {
+        let answer = self.client.fetch(Call::get(attachment_path(attachment_id)).accept("*/*")).await?;
+        Ok(attachment_file(answer))
+    }
+
+    /// An image's small WebP preview (`GET /api/chat/attachments/:id/thumbnail`); a document has none
+    /// ([`NotFound`](crate::ErrorKind::NotFound)).
+    pub async fn thumbnail(&self, attachment_id: &str) -> Result<AttachmentFile> {
+        let call = Call::get(format!("{}/thumbnail", attachment_path(attachment_id))).accept("*/*");
+        Ok(attachment_file(self.client.fetch(call).await?))
+    }
+
+    /// Deletes a stored file and frees its place in the account's allowance (`DELETE /api/chat/attachments/:id`).
+    pub async fn delete(&self, attachment_id: &str) -> Result<()> {
+        self.client.call_empty(Call::new(Method::DELETE, attachment_path(attachment_id))).await
     }
 }
 
@@ -511,6 +643,18 @@ impl Video<'_> {
     /// [`NotFound`](crate::ErrorKind::NotFound).
     pub async fn get(&self, job_id: &str) -> Result<VideoJob> {
         self.client.call(Call::get(format!("/api/video/generations/{}", escape(job_id)))).await
+    }
+
+    /// Follows one of the caller's jobs as the server pushes its changes (`GET /api/video/generations/:id/events`):
+    /// a [`VideoEvent::Job`](crate::VideoEvent::Job) at once (with `queue_position` while queued) and on each change
+    /// of its status or progress, then [`VideoEvent::Done`](crate::VideoEvent::Done) once it has succeeded or
+    /// failed. It returns once the stream has opened: someone else's job is a [`NotFound`](crate::ErrorKind::NotFound)
+    /// here, more than 5 open streams per person a [`RateLimit`](crate::ErrorKind::RateLimit)
+    /// (`too_many_video_streams`).
+    pub async fn events(&self, job_id: &str) -> Result<VideoEventStream> {
+        let call = Call::get(format!("/api/video/generations/{}/events", escape(job_id))).accept("text/event-stream");
+        let response = self.client.open(call).await?;
+        Ok(VideoEventStream::new(self.client, response))
     }
 
     /// The caller's jobs, newest first (`GET /api/video/generations`): `limit` 1 to 50 (`None`: 20), only those
@@ -748,6 +892,11 @@ pub struct ApiKeyCreateParams {
     /// From 1 to 365; `None`: the key never expires.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_in_days: Option<u32>,
+    /// `true`: a key of the caller's team rather than their own (team owners and admins only; anyone else gets a
+    /// [`PermissionDenied`](crate::ErrorKind::PermissionDenied)). The created key's `team_id` names the team, and
+    /// its calls count on the team's quota.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub team: bool,
     /// Ties retries of this call together (one is made when `None`, unless turned off).
     #[serde(skip)]
     pub idempotency_key: Option<String>,
@@ -757,6 +906,11 @@ impl ApiKeyCreateParams {
     /// A key named `name` with `scopes` (empty: every scope) that never expires.
     pub fn new(name: impl Into<String>, scopes: Vec<Scope>) -> Self {
         ApiKeyCreateParams { name: name.into(), scopes, ..ApiKeyCreateParams::default() }
+    }
+
+    /// The same key, made for the caller's team (see [`team`](ApiKeyCreateParams::team)).
+    pub fn for_team(self) -> Self {
+        ApiKeyCreateParams { team: true, ..self }
     }
 }
 

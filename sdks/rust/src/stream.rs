@@ -1,5 +1,5 @@
-//! Streamed answers: a chat reply as it is written ([`ReplyStream`]) and an OpenAI-compatible completion
-//! ([`CompletionStream`]).
+//! Streamed answers: a chat reply as it is written ([`ReplyStream`]), an OpenAI-compatible completion
+//! ([`CompletionStream`]) and a video job's events ([`VideoEventStream`]).
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -12,7 +12,7 @@ use tokio::sync::watch;
 use crate::client::{request_id_of, within, Client};
 use crate::error::{Error, ErrorKind, Result};
 use crate::sse::{ServerSentEvent, SseDecoder};
-use crate::types::{AssistantReply, ChatCompletionChunk, StoredMessage};
+use crate::types::{AssistantReply, ChatCompletionChunk, StoredMessage, VideoJob};
 
 /// A provider starts answering (again, with `continued` true, when another one took over mid-reply).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -409,6 +409,125 @@ impl CompletionStream {
             let mut stream = state?;
             match stream.next().await {
                 Ok(Some(chunk)) => Some((Ok(chunk), Some(stream))),
+                Ok(None) => None,
+                Err(e) => Some((Err(e), None)),
+            }
+        })
+    }
+}
+
+/// A video job as its event stream sends it: the job, and while it is queued its place in the queue.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VideoJobEvent {
+    #[serde(flatten)]
+    pub job: VideoJob,
+    /// While queued: how many queued jobs were created before this one (0: it is next).
+    #[serde(default)]
+    pub queue_position: Option<u32>,
+}
+
+/// An event of a video job's stream: [`Job`](VideoEvent::Job) at once and on each change while the job is queued
+/// or running, then [`Done`](VideoEvent::Done) with the job once it has succeeded or failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VideoEvent {
+    Job(VideoJobEvent),
+    Done(VideoJob),
+}
+
+impl VideoEvent {
+    /// The job as the event gives it, whichever the event.
+    pub fn job(&self) -> &VideoJob {
+        match self {
+            VideoEvent::Job(event) => &event.job,
+            VideoEvent::Done(job) => job,
+        }
+    }
+}
+
+/// A video job's events as the server pushes them ([`Video::events`](crate::Video::events)): read it with
+/// [`next`](VideoEventStream::next) until it gives `None`, which it does after [`VideoEvent::Done`]. An error ends
+/// it: an [`ErrorKind::Stream`] when the stream ended before the job did (the job was deleted, or the connection
+/// broke off), an [`ErrorKind::Timeout`] when it fell silent for longer than the timeout (the server pings every
+/// 15 s). Dropping it hangs up.
+///
+/// ```no_run
+/// # async fn run(client: kasa::Client, job_id: &str) -> kasa::Result<()> {
+/// let mut events = client.video().events(job_id).await?;
+/// while let Some(event) = events.next().await? {
+///     println!("{} {}%", event.job().status, event.job().progress);
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub struct VideoEventStream {
+    body: EventBody,
+    ended: bool,
+}
+
+impl fmt::Debug for VideoEventStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VideoEventStream")
+            .field("request_id", &self.body.request_id)
+            .field("ended", &self.ended)
+            .finish()
+    }
+}
+
+impl VideoEventStream {
+    pub(crate) fn new(client: &Client, response: Response) -> VideoEventStream {
+        VideoEventStream { body: EventBody::new(client, response), ended: false }
+    }
+
+    /// The id the API gave the request (`x-request-id`), to quote when asking for support.
+    pub fn request_id(&self) -> Option<&str> {
+        self.body.request_id.as_deref()
+    }
+
+    /// The next event; `None` once the stream has ended (after [`VideoEvent::Done`]) or after an error.
+    pub async fn next(&mut self) -> Result<Option<VideoEvent>> {
+        if self.ended {
+            return Ok(None);
+        }
+        let result = self.read().await;
+        if !matches!(result, Ok(Some(VideoEvent::Job(_)))) {
+            self.ended = true;
+        }
+        result
+    }
+
+    async fn read(&mut self) -> Result<Option<VideoEvent>> {
+        loop {
+            let raw = self.body.next().await?;
+            match raw.event.as_str() {
+                "job" => return decode_event(&raw, &self.body.request_id).map(|job| Some(VideoEvent::Job(job))),
+                "done" => return decode_event(&raw, &self.body.request_id).map(|job| Some(VideoEvent::Done(job))),
+                "error" => {
+                    #[derive(Deserialize)]
+                    struct Failure {
+                        message: Option<String>,
+                    }
+                    let failure: Failure = decode_event(&raw, &self.body.request_id)?;
+                    let message = failure.message.filter(|m| !m.trim().is_empty());
+                    return Err(self.body.broken(
+                        message.unwrap_or_else(|| "The video job's events stopped before the job ended.".into()),
+                    ));
+                }
+                // Another kind of event: not one this stream knows; keep reading.
+                _ => continue,
+            }
+        }
+    }
+
+    /// Hangs up; dropping the stream does the same.
+    pub fn close(self) {}
+
+    /// The events as a [`futures_util::Stream`]; it ends after [`VideoEvent::Done`] or the first error.
+    pub fn into_stream(self) -> impl Stream<Item = Result<VideoEvent>> + Send {
+        stream::unfold(Some(self), |state| async move {
+            let mut stream = state?;
+            match stream.next().await {
+                Ok(Some(event)) => Some((Ok(event), Some(stream))),
                 Ok(None) => None,
                 Err(e) => Some((Err(e), None)),
             }

@@ -89,6 +89,64 @@ pub struct StoredMessage {
     pub model: Option<String>,
     /// Set when the message has more than one version (an edited question, a regenerated reply).
     pub version: Option<MessageVersion>,
+    /// The images and documents sent with a message of the caller's.
+    pub attachments: Option<Vec<MessageAttachment>>,
+}
+
+/// An image or document uploaded with [`Attachments::upload`](crate::Attachments::upload), as its owner sees it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Attachment {
+    /// 22 URL-safe characters: pass it in [`MessageParams::attachment_ids`](crate::MessageParams::attachment_ids).
+    pub id: String,
+    /// [`ATTACHMENT_IMAGE`] or [`ATTACHMENT_DOCUMENT`].
+    pub kind: String,
+    /// The file name it was uploaded with (a very long one is cut, keeping its extension).
+    pub name: String,
+    /// What the bytes are, decided by the API from them (never from the declared type).
+    pub media_type: String,
+    /// In bytes.
+    pub size: u64,
+    pub created_at: String,
+    /// Documents: the pages (PDF) or sections (DOCX, text) of the text read from it; `None` for images.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<u64>,
+    /// Documents: the characters of text read from it (0: none could be read, e.g. a scanned PDF).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub characters: Option<u64>,
+    /// Images: [`Attachments::thumbnail`](crate::Attachments::thumbnail) gives a small preview.
+    pub has_thumbnail: bool,
+}
+
+/// A stored attachment's bytes, or its preview's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AttachmentFile {
+    pub data: Vec<u8>,
+    /// The file's media type (`"image/png"`, `"application/pdf"`...), without parameters.
+    pub content_type: String,
+    /// The file name the answer gave, when it gave one.
+    pub name: Option<String>,
+}
+
+/// An image attachment (PNG, JPEG, WebP, GIF).
+pub const ATTACHMENT_IMAGE: &str = "image";
+/// A document attachment (PDF, DOCX, plain text, markdown).
+pub const ATTACHMENT_DOCUMENT: &str = "document";
+
+/// An image or document as a message carries it (Pro and Enterprise).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct MessageAttachment {
+    /// 22 URL-safe characters.
+    pub id: String,
+    /// [`ATTACHMENT_IMAGE`] or [`ATTACHMENT_DOCUMENT`].
+    pub kind: String,
+    /// The file name it was uploaded with.
+    pub name: String,
+    /// What the bytes are, decided by the API from them (never from the declared type).
+    pub media_type: String,
+    /// In bytes.
+    pub size: u64,
 }
 
 /// Where a message stands among its versions.
@@ -330,8 +388,10 @@ pub struct Model {
     pub object: String,
     pub created: i64,
     pub owned_by: String,
-    pub name: Option<String>,
-    pub description: Option<String>,
+    /// The persona's display name.
+    pub name: String,
+    /// The persona's expertise.
+    pub description: String,
 }
 
 /// The answer of `GET /v1/models`.

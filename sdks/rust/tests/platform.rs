@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use kasa::{
     ApiKeyCreateParams, Capability, ChatMessage, Client, CompletionParams, DetectHints, ErrorKind, LoginParams,
-    MessageParams, PageParams, RegisterParams, ReplyEvent, Scope, SessionCreateParams, SynthesizeParams, VideoParams,
-    WaitOptions,
+    MessageParams, PageParams, RegisterParams, ReplyEvent, Scope, SessionCreateParams, SynthesizeParams, VideoEvent,
+    VideoParams, WaitOptions,
 };
 use serde_json::{json, Value};
 
@@ -674,6 +674,8 @@ async fn platform_completes_whole_and_streamed_and_lists_the_models() {
 
     let models = bounded(client.completions().models()).await.unwrap();
     assert!(models.data.iter().any(|m| m.id == "kasa") && models.data.iter().any(|m| m.id == "dokta"));
+    // Each model carries its persona's name and expertise.
+    assert!(models.data.iter().all(|m| !m.name.is_empty() && !m.description.is_empty()), "{:?}", models.data);
 }
 
 #[tokio::test]
@@ -734,6 +736,41 @@ async fn platform_a_created_key_works_as_the_api_key_and_stops_working_once_revo
         matches!(once.personas().list().await, Err(e) if e.kind() == ErrorKind::Authentication)
     })
     .await;
+}
+
+#[tokio::test]
+async fn platform_a_team_owner_creates_a_key_of_the_team() {
+    let p = on_platform!();
+    let owner = p.enterprise().await;
+    // The crate has no team calls: the team is made with the owner's token directly.
+    let (status, team) = p
+        .send(
+            reqwest::Method::POST,
+            "/api/developer/team",
+            owner.token().as_deref(),
+            Some(json!({"name": "Tamale Tech"})),
+        )
+        .await;
+    assert_eq!(status, 201, "creating a team: {team}");
+    let team_id = team["team"]["id"].as_str().expect("the team's id").to_string();
+
+    let params = ApiKeyCreateParams::new("Team key", vec![Scope::Chat]).for_team();
+    let created = bounded(owner.api_keys().create(&params)).await.unwrap();
+    assert_eq!(created.key.team_id.as_deref(), Some(team_id.as_str()));
+    assert!(created.secret.starts_with("ksk_"));
+    let listed = bounded(owner.api_keys().list()).await.unwrap();
+    let key = listed.iter().find(|k| k.id == created.key.id).expect("the team key is listed");
+    assert_eq!(key.team_id.as_deref(), Some(team_id.as_str()));
+    // A personal key of the same person stays personal.
+    let personal = bounded(owner.api_keys().create(&ApiKeyCreateParams::new("Mine", vec![]))).await.unwrap();
+    assert_eq!(personal.key.team_id, None);
+    assert!(bounded(p.keyed(&created.secret).personas().list()).await.unwrap().len() >= 6);
+
+    // Someone in no team may not make a team key.
+    let outsider = p.signed_in().await;
+    let params = ApiKeyCreateParams::new("Not mine", vec![]).for_team();
+    let denied = bounded(outsider.api_keys().create(&params)).await.unwrap_err();
+    assert_eq!((denied.kind(), denied.code()), (ErrorKind::PermissionDenied, "forbidden"));
 }
 
 #[tokio::test]
@@ -872,6 +909,37 @@ async fn platform_makes_a_video_for_enterprise_and_serves_it_without_a_credentia
     // Someone else's job is not found.
     let other = p.enterprise().await;
     assert_eq!(bounded(other.video().get(&job.id)).await.unwrap_err().kind(), ErrorKind::NotFound);
+}
+
+#[tokio::test]
+async fn platform_follows_a_video_job_with_its_events_until_done() {
+    let p = on_platform!();
+    let (owner, other) = (p.enterprise().await, p.enterprise().await);
+    let job =
+        bounded(owner.video().create(&VideoParams::new("Akwaaba! The events follow this video.", "en"))).await.unwrap();
+    // Someone else's job is not found, like its get.
+    assert_eq!(bounded(other.video().events(&job.id)).await.unwrap_err().kind(), ErrorKind::NotFound);
+
+    let mut events = bounded(owner.video().events(&job.id)).await.unwrap();
+    let mut seen = Vec::new();
+    let reading = async {
+        while let Some(event) = events.next().await? {
+            seen.push(event);
+        }
+        Ok::<(), kasa::Error>(())
+    };
+    tokio::time::timeout(Duration::from_secs(90), reading).await.expect("the video within 90 s").unwrap();
+    let first = seen.first().expect("a first event");
+    assert!(matches!(first, VideoEvent::Job(_)) && ["queued", "running"].contains(&first.job().status.as_str()));
+    let done = match seen.last() {
+        Some(VideoEvent::Done(done)) => done.clone(),
+        other => panic!("the last event is {other:?}"),
+    };
+    assert_eq!((done.id.as_str(), done.status.as_str(), done.progress), (job.id.as_str(), "succeeded", 100));
+    assert!(seen[..seen.len() - 1].iter().all(|event| matches!(event, VideoEvent::Job(_))));
+    assert!(seen.windows(2).all(|pair| pair[0].job().progress <= pair[1].job().progress), "{seen:?}");
+    let again = bounded(owner.video().get(&job.id)).await.unwrap();
+    assert!(again.video_url.is_some() && again.video_url == done.video_url);
 }
 
 #[tokio::test]

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use fake::{event, Reply, Server, Step};
 use futures_util::StreamExt;
 use kasa::{
-    ApiKeyCreateParams, ChatMessage, CompletionParams, ErrorKind, MessageParams, PageParams, ReplyEvent, Scope,
-    SessionCreateParams, SynthesizeParams, WaitOptions,
+    ApiKeyCreateParams, AttachmentUploadParams, ChatMessage, CompletionParams, ErrorKind, MessageParams, PageParams,
+    ReplyEvent, Scope, SessionCreateParams, SynthesizeParams, WaitOptions,
 };
 use serde_json::json;
 
@@ -75,6 +75,24 @@ async fn sends_bodies_queries_and_escaped_ids() {
     assert_eq!(sent[1].json(), json!({"title": "Maths"}));
     assert_eq!(sent[2].json(), json!({"name": "CI", "scopes": ["chat"], "expiresInDays": 30}));
     assert_eq!(sent[2].header("content-type"), Some("application/json"));
+}
+
+#[tokio::test]
+async fn creates_a_team_key_only_when_asked() {
+    let server = Server::start(|_, _| {
+        Reply::json(
+            201,
+            json!({"secret": "ksk_team", "key": {"id": "k1", "name": "CI", "teamId": "t1"}, "message": "Store it now"}),
+        )
+    })
+    .await;
+    let client = server.client().token("t").build().unwrap();
+    let created = client.api_keys().create(&ApiKeyCreateParams::new("CI", vec![Scope::Chat]).for_team()).await.unwrap();
+    assert_eq!(created.key.team_id.as_deref(), Some("t1"));
+    client.api_keys().create(&ApiKeyCreateParams::new("Mine", vec![])).await.unwrap();
+    let sent = server.requests();
+    assert_eq!(sent[0].json(), json!({"name": "CI", "scopes": ["chat"], "team": true}));
+    assert_eq!(sent[1].json(), json!({"name": "Mine"}));
 }
 
 // Failures.
@@ -702,4 +720,253 @@ async fn download_of_a_job_without_a_video_is_video_not_ready_and_sends_nothing(
     let video = client.video().download(&done).await.unwrap();
     assert_eq!((video.data.as_slice(), video.content_type.as_str()), (&b"0000ftypisom"[..], "video/mp4"));
     assert_eq!(server.requests()[0].header("authorization"), None);
+}
+
+fn video_event(name: &str, job: serde_json::Value) -> Step {
+    event(name, &job.to_string())
+}
+
+#[tokio::test]
+async fn video_events_follow_a_job_until_done() {
+    let server = Server::start(|_, _| {
+        let mut queued = video_json("queued", 0);
+        queued["queuePosition"] = json!(1);
+        Reply::events(vec![
+            video_event("job", queued),
+            Step::Write(b": ping\n\n".to_vec()),
+            video_event("job", video_json("running", 40)),
+            video_event("done", video_json("succeeded", 100)),
+        ])
+    })
+    .await;
+    let client = server.client().api_key("ksk_voice").build().unwrap();
+    let mut events = client.video().events(JOB).await.unwrap();
+    assert_eq!(events.request_id(), Some("stream-1"));
+    let mut seen = Vec::new();
+    while let Some(event) = events.next().await.unwrap() {
+        seen.push(event);
+    }
+    let summary: Vec<_> = seen
+        .iter()
+        .map(|e| (matches!(e, kasa::VideoEvent::Done(_)), e.job().status.as_str(), e.job().progress))
+        .collect();
+    assert_eq!(summary, vec![(false, "queued", 0), (false, "running", 40), (true, "succeeded", 100)]);
+    match &seen[0] {
+        kasa::VideoEvent::Job(first) => assert_eq!(first.queue_position, Some(1)),
+        other => panic!("first event {other:?}"),
+    }
+    match &seen[1] {
+        kasa::VideoEvent::Job(second) => assert_eq!(second.queue_position, None),
+        other => panic!("second event {other:?}"),
+    }
+    assert_eq!(seen[2].job().video_url.as_deref(), Some("/api/video/files/Vj0123456789abcdefghij"));
+    assert!(events.next().await.unwrap().is_none(), "nothing after done");
+    let sent = server.requests();
+    assert_eq!(
+        (sent[0].method.as_str(), sent[0].path.as_str()),
+        ("GET", "/api/video/generations/Vj0123456789abcdefghij/events")
+    );
+    assert_eq!(sent[0].header("accept"), Some("text/event-stream"));
+    assert_eq!(sent[0].header("authorization"), Some("Bearer ksk_voice"));
+}
+
+#[tokio::test]
+async fn video_events_end_with_a_stream_error_on_an_error_event_or_a_dropped_connection() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::events(vec![
+            video_event("job", video_json("running", 30)),
+            event("error", r#"{"message":"The video job no longer exists (it may have expired)."}"#),
+        ]),
+        _ => Reply::events(vec![video_event("job", video_json("running", 30))]),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    for expected in [
+        "The video job no longer exists (it may have expired).",
+        "The connection closed before the stream was complete.",
+    ] {
+        let mut events = client.video().events(JOB).await.unwrap();
+        assert_eq!(events.next().await.unwrap().map(|e| e.job().progress), Some(30));
+        let error = events.next().await.unwrap_err();
+        assert_eq!((error.kind(), error.status(), error.code()), (ErrorKind::Stream, 0, "stream_error"));
+        assert_eq!((error.message(), error.request_id()), (expected, Some("stream-1")));
+        assert!(events.next().await.unwrap().is_none(), "nothing after the error");
+    }
+}
+
+#[tokio::test]
+async fn video_events_refuse_an_unknown_job_or_too_many_streams_before_reading() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::error(404, "not_found", "No video job with that id", &[]),
+        _ => Reply::error(429, "too_many_video_streams", "You are already following 5 videos here", &[]),
+    })
+    .await;
+    let client = server.client().max_retries(0).build().unwrap();
+    assert_eq!(client.video().events("unknown").await.unwrap_err().kind(), ErrorKind::NotFound);
+    let limited = client.video().events(JOB).await.unwrap_err();
+    assert_eq!((limited.kind(), limited.code()), (ErrorKind::RateLimit, "too_many_video_streams"));
+}
+
+#[tokio::test]
+async fn dropping_video_events_hangs_up() {
+    let server = Server::start(|_, _| {
+        let running = format!("event: job\ndata: {}\n\n", video_json("running", 10));
+        Reply::events(vec![Step::Repeat(running.into_bytes(), Duration::from_millis(10))])
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let mut events = client.video().events(JOB).await.unwrap();
+    assert_eq!(events.next().await.unwrap().map(|e| e.job().progress), Some(10));
+    assert!(!server.hung_up());
+    events.close();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !server.hung_up() {
+        assert!(Instant::now() < deadline, "the server never saw the hang-up");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+// Attachments.
+
+const ATTACHMENT: &str = "AAAAAAAAAAAAAAAAAAAAAA";
+
+fn attachment_json() -> serde_json::Value {
+    json!({
+        "id": ATTACHMENT, "kind": "image", "name": "kente.png", "mediaType": "image/png", "size": 4,
+        "createdAt": "2026-11-24T09:30:00.000Z", "hasThumbnail": true
+    })
+}
+
+#[tokio::test]
+async fn uploads_the_bytes_as_the_body_with_the_name_and_the_same_key_on_a_retry() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::hang_up(),
+        _ => Reply::json(201, attachment_json()),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let params = AttachmentUploadParams::new("my kente.png");
+    let stored = client.attachments().upload(vec![0x89, b'P', b'N', b'G'], &params).await.unwrap();
+    assert_eq!((stored.id.as_str(), stored.kind.as_str(), stored.size), (ATTACHMENT, kasa::ATTACHMENT_IMAGE, 4));
+    assert_eq!((stored.pages, stored.has_thumbnail), (None, true));
+    let sent = server.requests();
+    assert_eq!(sent.len(), 2);
+    for request in &sent {
+        assert_eq!(
+            (request.method.as_str(), request.path.as_str()),
+            ("POST", "/api/chat/attachments?name=my+kente.png")
+        );
+        assert_eq!(request.body, vec![0x89, b'P', b'N', b'G']);
+        assert_eq!(request.header("content-type"), Some("application/octet-stream"));
+    }
+    assert!(sent[0].header("idempotency-key").is_some());
+    assert_eq!(sent[0].header("idempotency-key"), sent[1].header("idempotency-key"));
+
+    let declared =
+        AttachmentUploadParams { content_type: Some("text/markdown".into()), ..AttachmentUploadParams::new("n.md") };
+    client.attachments().upload(&b"# Notes"[..], &declared).await.unwrap();
+    assert_eq!(server.requests()[2].header("content-type"), Some("text/markdown"));
+
+    let unnamed = client.attachments().upload(vec![1], &AttachmentUploadParams::new(" ")).await.unwrap_err();
+    assert_eq!(unnamed.kind(), ErrorKind::Config);
+    assert_eq!(server.requests().len(), 3, "an upload without a name is not sent");
+}
+
+#[tokio::test]
+async fn attachment_refusals_keep_their_kind_status_and_code() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::error(403, "forbidden", "Pro only", &[]),
+        1 => Reply::error(409, "conflict", "Too many files", &[]),
+        2 => Reply::error(413, "payload_too_large", "Too large", &[]),
+        3 => Reply::error(415, "unsupported_media_type", "Not accepted", &[]),
+        4 => Reply::new(413, &[("content-type", "text/html")], "<h1>Too large</h1>"),
+        _ => Reply::new(415, &[("content-type", "text/html")], "<h1>No</h1>"),
+    })
+    .await;
+    let client = server.client().max_retries(0).build().unwrap();
+    let mut errors = Vec::new();
+    for _ in 0..6 {
+        errors.push(client.attachments().upload(vec![1], &AttachmentUploadParams::new("a.png")).await.unwrap_err());
+    }
+    let kinds: Vec<_> = errors.iter().map(|e| (e.kind(), e.status(), e.code().to_string())).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (ErrorKind::PermissionDenied, 403, "forbidden".to_string()),
+            (ErrorKind::Conflict, 409, "conflict".to_string()),
+            (ErrorKind::BadRequest, 413, "payload_too_large".to_string()),
+            (ErrorKind::BadRequest, 415, "unsupported_media_type".to_string()),
+            (ErrorKind::BadRequest, 413, "payload_too_large".to_string()),
+            (ErrorKind::BadRequest, 415, "unsupported_media_type".to_string()),
+        ]
+    );
+    assert!(errors[2].is_payload_too_large() && !errors[2].is_unsupported_media_type());
+    assert!(errors[3].is_unsupported_media_type() && !errors[3].is_payload_too_large());
+}
+
+#[tokio::test]
+async fn reads_a_file_and_its_thumbnail_and_deletes_one() {
+    let server = Server::start(|request, _| match request.method.as_str() {
+        "DELETE" => Reply::new(204, &[], Vec::new()),
+        _ if request.path.ends_with("/thumbnail") => Reply::new(
+            200,
+            &[("content-type", "image/webp"), ("content-disposition", "inline; filename=\"kente.png.webp\"")],
+            b"RIFF".to_vec(),
+        ),
+        _ => Reply::new(
+            200,
+            &[
+                ("content-type", "text/plain; charset=utf-8"),
+                ("content-disposition", "attachment; filename=\"_ntoa.txt\"; filename*=UTF-8''%C9%94ntoa.txt"),
+            ],
+            b"Bonwire".to_vec(),
+        ),
+    })
+    .await;
+    let client = server.client().token("t").build().unwrap();
+    let file = client.attachments().get("id/with?odd").await.unwrap();
+    assert_eq!((file.data.as_slice(), file.content_type.as_str()), (&b"Bonwire"[..], "text/plain"));
+    assert_eq!(file.name.as_deref(), Some("\u{254}ntoa.txt"));
+    let preview = client.attachments().thumbnail(ATTACHMENT).await.unwrap();
+    assert_eq!(
+        (preview.data.as_slice(), preview.content_type.as_str(), preview.name.as_deref()),
+        (&b"RIFF"[..], "image/webp", Some("kente.png.webp"))
+    );
+    client.attachments().delete(ATTACHMENT).await.unwrap();
+    let seen: Vec<String> = server.requests().iter().map(|r| format!("{} {}", r.method, r.path)).collect();
+    assert_eq!(
+        seen,
+        vec![
+            "GET /api/chat/attachments/id%2Fwith%3Fodd".to_string(),
+            format!("GET /api/chat/attachments/{ATTACHMENT}/thumbnail"),
+            format!("DELETE /api/chat/attachments/{ATTACHMENT}"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn sends_attachment_ids_with_a_message_only_when_given_and_reads_them_back() {
+    let server = Server::start(|_, _| {
+        Reply::json(
+            200,
+            json!({
+                "id": "m2", "role": "user", "content": "What is this?", "timestamp": "2026-01-01T00:00:00.000Z",
+                "type": "text", "status": "complete", "userMessageId": "m1",
+                "attachments": [{"id": ATTACHMENT, "kind": "image", "name": "k.png", "mediaType": "image/png", "size": 4}]
+            }),
+        )
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let reply =
+        client.messages().send(SESSION, &MessageParams::new("What is this?").attachments([ATTACHMENT])).await.unwrap();
+    let attachments = reply.attachments.clone().unwrap();
+    assert_eq!(
+        (attachments[0].id.as_str(), attachments[0].media_type.as_str(), attachments[0].size),
+        (ATTACHMENT, "image/png", 4)
+    );
+    client.messages().send(SESSION, &MessageParams::new("Hello")).await.unwrap();
+    let sent = server.requests();
+    assert_eq!(sent[0].json()["attachmentIds"], json!([ATTACHMENT]));
+    assert!(sent[1].json().get("attachmentIds").is_none());
 }

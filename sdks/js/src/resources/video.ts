@@ -1,8 +1,17 @@
 import { linkedController } from '../abort.js';
-import { KasaError, VIDEO_NOT_READY, WAIT_TIMEOUT } from '../KasaError.js';
+import { EventStream, type Decoded } from '../EventStream.js';
+import { KasaError, STREAM_ERROR, VIDEO_NOT_READY, WAIT_TIMEOUT } from '../KasaError.js';
 import type { CallOptions, HttpClient } from '../http.js';
 import { sleep } from '../retry.js';
-import type { VideoGenerationRequest, VideoJob, VideoJobListQuery, VideoWaitOptions } from '../types.js';
+import type { ServerSentEvent } from '../sse.js';
+import type {
+  VideoEvent,
+  VideoGenerationRequest,
+  VideoJob,
+  VideoJobEvent,
+  VideoJobListQuery,
+  VideoWaitOptions,
+} from '../types.js';
 
 const jobPath = (id: string) => `/api/video/generations/${encodeURIComponent(id)}`;
 
@@ -50,6 +59,44 @@ export class VideoResource {
       options,
     });
     return list.jobs;
+  }
+
+  /**
+   * GET /api/video/generations/:id/events → the job's events as they happen, read with `for await`: a `job` event at
+   * once (with `queuePosition` while it is queued) and on each change of its status or progress, then `done` with
+   * the job once it has succeeded or failed, after which the loop ends. The connection opens when the loop starts:
+   * that is where someone else's job (or an unknown one) rejects with a 404, and a 429 `too_many_video_streams` says
+   * the caller already follows 5 jobs. A stream that ends early (the job was deleted, the connection dropped)
+   * rejects with a KasaError `stream_error`. Leaving the loop, or the call's signal, closes the connection.
+   */
+  events(id: string, options: CallOptions = {}): AsyncIterable<VideoEvent> {
+    const http = this.http;
+    return {
+      async *[Symbol.asyncIterator]() {
+        const { controller, release } = linkedController(options.signal);
+        let response: Response;
+        try {
+          response = await http.send({
+            method: 'GET',
+            path: `${jobPath(id)}/events`,
+            accept: 'text/event-stream',
+            options: { ...options, signal: controller.signal },
+          });
+        } catch (err) {
+          release();
+          throw err;
+        }
+        const requestId = () => response.headers.get('x-request-id') ?? undefined;
+        const endedEarly = () =>
+          new KasaError({
+            status: 0,
+            code: STREAM_ERROR,
+            message: `The events of video job ${id} stopped before the job ended.`,
+            requestId: requestId(),
+          });
+        yield* new EventStream(response, controller, decodeVideoEvent(requestId), endedEarly, release);
+      },
+    };
   }
 
   /**
@@ -101,6 +148,27 @@ export class VideoResource {
     });
     return response.blob();
   }
+}
+
+/** The events of a job's stream: `job` and `done` carry the job; `error` ends the stream early. */
+function decodeVideoEvent(requestId: () => string | undefined) {
+  return (event: ServerSentEvent): Decoded<VideoEvent> => {
+    switch (event.event) {
+      case 'job':
+        return { item: { type: 'job', job: JSON.parse(event.data) as VideoJobEvent } };
+      case 'done':
+        return { end: true, item: { type: 'done', job: JSON.parse(event.data) as VideoJobEvent } };
+      case 'error':
+        throw new KasaError({
+          status: 0,
+          code: STREAM_ERROR,
+          message: (JSON.parse(event.data) as { message: string }).message,
+          requestId: requestId(),
+        });
+      default:
+        return { skip: true };
+    }
+  };
 }
 
 function waitTimedOut(id: string, timeoutMs: number, last: VideoJob | undefined): KasaError {

@@ -12,6 +12,7 @@ import httpx
 from ._http import DEFAULT_TIMEOUT, AsyncTransport, Settings, SyncTransport
 from ._retry import RetryPolicy
 from .resources.api_keys import ApiKeys, AsyncApiKeys
+from .resources.attachments import AsyncAttachments, Attachments
 from .resources.auth import AsyncAuth, Auth
 from .resources.chat import AsyncChat, Chat
 from .resources.completions import AsyncCompletions, Completions
@@ -140,6 +141,7 @@ class Kasa:
         self.auth = Auth(transport, self.set_token)
         self.personas = Personas(transport)
         self.chat = Chat(transport)
+        self.attachments = Attachments(transport)
         self.completions = Completions(transport)
         self.voice = Voices(transport)
         self.video = Videos(transport)
@@ -224,6 +226,7 @@ class AsyncKasa:
         self.auth = AsyncAuth(transport, self.set_token)
         self.personas = AsyncPersonas(transport)
         self.chat = AsyncChat(transport)
+        self.attachments = AsyncAttachments(transport)
         self.completions = AsyncCompletions(transport)
         self.voice = AsyncVoices(transport)
         self.video = AsyncVideos(transport)

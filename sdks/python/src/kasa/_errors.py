@@ -67,6 +67,14 @@ class BadRequestError(KasaError):
     """400 (and 413, 415, 422): the request itself is wrong; ``details`` names each wrong field."""
 
 
+class PayloadTooLargeError(BadRequestError):
+    """413: the body is larger than the route takes (an attachment over its kind's limit, say)."""
+
+
+class UnsupportedMediaTypeError(BadRequestError):
+    """415: the body is of a type the route does not take (an attachment that is no accepted image or document)."""
+
+
 class AuthenticationError(KasaError):
     """401: no credential, or one that is wrong, expired or revoked (an API key on an account route, too)."""
 
@@ -149,7 +157,15 @@ class VideoNotReadyError(KasaError):
 
 def _code_for_status(status: int) -> str:
     """Fallback codes when the body is not Kasa's error JSON (a proxy's HTML page, say)."""
-    fallback = {400: "bad_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 409: "conflict"}
+    fallback = {
+        400: "bad_request",
+        401: "unauthenticated",
+        403: "forbidden",
+        404: "not_found",
+        409: "conflict",
+        413: "payload_too_large",
+        415: "unsupported_media_type",
+    }
     if status in fallback:
         return fallback[status]
     if status == 429:
@@ -162,7 +178,11 @@ def _code_for_status(status: int) -> str:
 
 
 def _class_for_status(status: int) -> type[KasaError]:
-    if status in (400, 413, 415, 422):
+    if status == 413:
+        return PayloadTooLargeError
+    if status == 415:
+        return UnsupportedMediaTypeError
+    if status in (400, 422):
         return BadRequestError
     if status == 401:
         return AuthenticationError

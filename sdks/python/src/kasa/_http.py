@@ -33,6 +33,9 @@ class Request:
     path: str
     query: Mapping[str, Any] | None = None
     body: Any = _NO_BODY
+    #: A body sent as it is instead of JSON (a file's bytes), with ``content_type``.
+    content: bytes | None = None
+    content_type: str | None = None
     accept: str = "application/json"
     #: Safe to repeat by its nature (a POST that only reads or stops, say); GET, PUT and DELETE always are.
     idempotent: bool = False
@@ -89,11 +92,22 @@ class _Transport:
     def _build(self, client: httpx.Client | httpx.AsyncClient, request: Request) -> httpx.Request:
         # Built once per call: every retry sends the same Idempotency-Key.
         query = {k: _query_value(v) for k, v in (request.query or {}).items() if v is not None}
+        headers = self._headers(request)
+        if request.content is not None:
+            headers["Content-Type"] = request.content_type or "application/octet-stream"
+            return client.build_request(
+                request.method,
+                self.url(request.path),
+                params=query or None,
+                headers=headers,
+                content=request.content,
+                timeout=self.settings.timeout,
+            )
         return client.build_request(
             request.method,
             self.url(request.path),
             params=query or None,
-            headers=self._headers(request),
+            headers=headers,
             json=None if request.body is _NO_BODY else request.body,
             timeout=self.settings.timeout,
         )

@@ -1,6 +1,6 @@
 """Streamed answers of the Kasa API, read with ``for`` (``async for``): a reply of the chat service, event by
-event, and the chunks of an OpenAI-compatible completion. A stream can be read once; leaving it early (``break``,
-an exception, ``close()``, the end of a ``with`` block) hangs up."""
+event, the chunks of an OpenAI-compatible completion, and the events of a video job. A stream can be read once;
+leaving it early (``break``, an exception, ``close()``, the end of a ``with`` block) hangs up."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import httpx
 
 from ._errors import KasaError, ServiceUnavailableError, StreamError, error_from_transport
 from ._sse import ServerSentEvent, aiter_events, iter_events
-from ._types import AssistantReply, ChatCompletionChunk, StoredMessage
+from ._types import AssistantReply, ChatCompletionChunk, StoredMessage, VideoJobEvent
 
 T = TypeVar("T")
 
@@ -85,6 +85,27 @@ def decode_reply_event(event: ServerSentEvent, request_id: str | None) -> Any:
             code="upstream_unavailable",
             request_id=request_id,
         )
+    return _SKIP
+
+
+@dataclass(frozen=True)
+class VideoEvent:
+    """One event of a video job's stream: ``job`` with the job at once and on each change while it is queued or
+    running (with ``queuePosition`` while queued), then ``done`` with the job once it has succeeded or failed."""
+
+    type: Literal["job", "done"]
+    job: VideoJobEvent
+
+
+def decode_video_event(event: ServerSentEvent, request_id: str | None) -> Any:
+    """A video job's event; ``done`` ends the stream, and an ``error`` event (the job is gone) is raised."""
+    if event.event == "job":
+        return VideoEvent("job", json.loads(event.data))
+    if event.event == "done":
+        return _End(VideoEvent("done", json.loads(event.data)))
+    if event.event == "error":
+        message = json.loads(event.data).get("message", "The video job's events stopped.")
+        raise StreamError(message, request_id=request_id)
     return _SKIP
 
 
@@ -297,6 +318,8 @@ class AsyncEventStream(Generic[T]):
 
 ChatCompletionStream = EventStream[ChatCompletionChunk]
 AsyncChatCompletionStream = AsyncEventStream[ChatCompletionChunk]
+VideoEventStream = EventStream[VideoEvent]
+AsyncVideoEventStream = AsyncEventStream[VideoEvent]
 
 
 class ReplyStream(EventStream[ReplyEvent]):

@@ -10,6 +10,7 @@ ApiKeyScope = Literal["chat", "voice", "analytics"]
 MessageStatus = Literal["streaming", "complete", "stopped", "failed"]
 VideoJobStatus = Literal["queued", "running", "succeeded", "failed"]
 LanguageCapability = Literal["detect", "chat", "speak", "listen", "translate"]
+AttachmentKind = Literal["image", "document"]
 
 
 class User(TypedDict):
@@ -60,6 +61,41 @@ class MessageVersion(TypedDict):
     siblingIds: list[str]
 
 
+class Attachment(TypedDict):
+    """An image or document uploaded with ``attachments.upload`` (Pro and Enterprise), as its owner sees it."""
+
+    #: 22 URL-safe characters: pass it in ``attachment_ids`` of a message.
+    id: str
+    kind: AttachmentKind
+    #: The file name it was uploaded with (a very long one is cut, keeping its extension).
+    name: str
+    #: What the bytes are, decided by the API from them (never from the declared type).
+    mediaType: str
+    #: In bytes.
+    size: int
+    createdAt: str
+    #: Documents: the pages (PDF) or sections (DOCX, text) of the text read from it; 0 when it has none.
+    pages: NotRequired[int]
+    #: Documents: the characters of text read from it (0: none could be read, e.g. a scanned PDF).
+    characters: NotRequired[int]
+    #: Images: ``attachments.thumbnail`` gives a small preview.
+    hasThumbnail: bool
+
+
+class MessageAttachment(TypedDict):
+    """An image or document as a message carries it (Pro and Enterprise)."""
+
+    #: 22 URL-safe characters.
+    id: str
+    kind: AttachmentKind
+    #: The file name it was uploaded with.
+    name: str
+    #: What the bytes are, decided by the API from them (never from the declared type).
+    mediaType: str
+    #: In bytes.
+    size: int
+
+
 class StoredMessage(TypedDict):
     id: str
     role: Literal["user", "assistant"]
@@ -71,6 +107,8 @@ class StoredMessage(TypedDict):
     model: NotRequired[str]
     #: Set when the message has more than one version.
     version: NotRequired[MessageVersion]
+    #: The images and documents sent with a message of the caller's.
+    attachments: NotRequired[list[MessageAttachment]]
 
 
 class AssistantReply(StoredMessage):
@@ -198,8 +236,10 @@ class Model(TypedDict):
     object: Literal["model"]
     created: int
     owned_by: str
-    name: NotRequired[str]
-    description: NotRequired[str]
+    #: The persona's display name.
+    name: str
+    #: The persona's expertise.
+    description: str
 
 
 class ModelList(TypedDict):
@@ -357,3 +397,10 @@ class VideoJob(TypedDict):
     error: NotRequired[str]
     createdAt: str
     updatedAt: str
+
+
+class VideoJobEvent(VideoJob):
+    """A video job as its event stream (``video.events``) sends it: the job, and while it is queued its place."""
+
+    #: While queued: how many queued jobs were created before this one (0: it is next).
+    queuePosition: NotRequired[int]

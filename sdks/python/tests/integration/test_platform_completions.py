@@ -32,8 +32,10 @@ def test_completes_whole_and_streamed_and_lists_the_models(client: Kasa, provide
     assert text == "Me din de Ama"
     assert usage is not None and usage["completion_tokens"] > 0
 
-    models = [model["id"] for model in client.completions.models()["data"]]
-    assert {"kasa", "dokta"} <= set(models)
+    models = client.completions.models()["data"]
+    assert {"kasa", "dokta"} <= {model["id"] for model in models}
+    # Each model carries its persona's name and expertise.
+    assert all(model["name"] and model["description"] for model in models), models
 
 
 def test_works_with_an_api_key(signed_in: Callable[[], Kasa], base_url: str) -> None:

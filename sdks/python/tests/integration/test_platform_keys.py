@@ -1,9 +1,11 @@
-"""API keys through the SDK against the platform: created, used as the client's credential, listed, revoked."""
+"""API keys through the SDK against the platform: created, used as the client's credential, listed, revoked, and
+keys of a team made by its owner."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import httpx
 import pytest
 
 import kasa
@@ -67,3 +69,34 @@ def test_a_bad_key_name_is_a_400_and_an_unknown_key_a_404(client: Kasa) -> None:
     assert {"name", "expiresInDays"} <= {issue["path"] for issue in raised.value.details}
     with pytest.raises(kasa.NotFoundError):
         client.api_keys.revoke("0123456789abcdef01234567")
+
+
+def test_a_team_owner_creates_a_key_of_the_team(
+    enterprise: Callable[[], Kasa], signed_in: Callable[[], Kasa], base_url: str
+) -> None:
+    owner = enterprise()
+    # The SDK has no team calls: the team is made with the owner's token directly.
+    made = httpx.post(
+        f"{base_url}/api/developer/team",
+        json={"name": "Tamale Tech"},
+        headers={"Authorization": f"Bearer {owner.token}"},
+        timeout=30,
+    )
+    assert made.status_code == 201, made.text
+    team_id = made.json()["team"]["id"]
+
+    created = owner.api_keys.create(name="Team key", scopes=["chat"], team=True)
+    assert created["key"]["teamId"] == team_id
+    assert created["secret"].startswith("ksk_")
+    listed = {key["id"]: key for key in owner.api_keys.list()}
+    assert listed[created["key"]["id"]]["teamId"] == team_id
+    # A personal key of the same person stays personal.
+    assert owner.api_keys.create(name="Mine")["key"]["teamId"] is None
+
+    with Kasa(base_url=base_url, api_key=created["secret"]) as keyed:
+        assert len(keyed.personas.list()) >= 6
+
+    # Someone in no team may not make a team key.
+    with pytest.raises(kasa.PermissionDeniedError) as raised:
+        signed_in().api_keys.create(name="Not mine", team=True)
+    assert (raised.value.status, raised.value.code) == (403, "forbidden")

@@ -65,6 +65,34 @@ def test_makes_a_video_for_enterprise_waits_for_it_lists_it_and_downloads_it(
     assert httpx.get(base_url + video_url, timeout=30).content == video
 
 
+def test_follows_a_job_with_its_events_until_done(enterprise: Callable[[], Kasa]) -> None:
+    owner, other = enterprise(), enterprise()
+    created = owner.video.create("Akwaaba! The events follow this video.", language="en")
+    # Someone else's job is a 404, like its GET.
+    with pytest.raises(kasa.NotFoundError):
+        other.video.events(created["id"])
+
+    with owner.video.events(created["id"]) as events:
+        seen = list(events)
+    assert seen[0].type == "job" and seen[0].job["status"] in ("queued", "running")
+    assert all(event.type == "job" for event in seen[:-1])
+    done = seen[-1]
+    assert (done.type, done.job["id"], done.job["status"], done.job["progress"]) == (
+        "done",
+        created["id"],
+        "succeeded",
+        100,
+    )
+    progress = [event.job["progress"] for event in seen]
+    assert progress == sorted(progress)
+    assert owner.video.get(created["id"]).get("videoUrl") == done.job.get("videoUrl")
+
+    # A finished job's stream gives done at once and ends.
+    assert [(event.type, event.job["status"]) for event in owner.video.events(created["id"])] == [
+        ("done", "succeeded")
+    ]
+
+
 def test_someone_elses_job_or_an_unknown_one_is_a_404_and_a_bad_prompt_a_400(
     enterprise: Callable[[], Kasa],
 ) -> None:

@@ -24,7 +24,7 @@ def test_sends_the_api_key_as_a_bearer_credential_and_names_itself(server: Local
     headers = server.requests[0].headers
     assert headers["authorization"] == "Bearer ksk_test"
     assert headers["user-agent"] == f"kasa-python/{kasa.__version__}"
-    assert kasa.__version__ == "1.3.1"
+    assert kasa.__version__ == "1.5.0"
 
 
 def test_a_token_wins_over_the_key_and_logout_falls_back_to_the_key(server: LocalServer) -> None:
@@ -131,3 +131,40 @@ def test_the_async_client_signs_in_and_sends_the_token(server: LocalServer) -> N
     assert asyncio.run(run()) == AUTH["user"]
     assert server.requests[1].headers["authorization"] == "Bearer new-token"
     assert "idempotency-key" in server.requests[0].headers
+
+
+TEAM_KEY = {
+    "secret": "ksk_team",
+    "key": {
+        "id": "k1",
+        "name": "CI",
+        "maskedKey": "ksk_team…abcd",
+        "scopes": ["chat"],
+        "createdAt": "2026-11-24T10:00:00.000Z",
+        "expiresAt": None,
+        "lastUsedAt": None,
+        "revokedAt": None,
+        "teamId": "t1",
+    },
+    "message": "Store it now",
+}
+
+
+def test_creates_a_team_key_only_when_asked(server: LocalServer) -> None:
+    server.replies = [Reply(201, body=TEAM_KEY), Reply(201, body=TEAM_KEY)]
+    client = Kasa(base_url=server.base_url, token="t")
+    created = client.api_keys.create(name="CI", scopes=["chat"], team=True)
+    assert created["key"]["teamId"] == "t1"
+    client.api_keys.create(name="Mine")
+    assert [r.json() for r in server.requests] == [{"name": "CI", "scopes": ["chat"], "team": True}, {"name": "Mine"}]
+
+
+def test_the_async_client_creates_a_team_key(server: LocalServer) -> None:
+    server.replies = [Reply(201, body=TEAM_KEY)]
+
+    async def run() -> object:
+        async with AsyncKasa(base_url=server.base_url, token="t") as client:
+            return await client.api_keys.create(name="CI", team=True)
+
+    assert asyncio.run(run()) == TEAM_KEY
+    assert server.requests[0].json() == {"name": "CI", "team": True}

@@ -49,6 +49,7 @@ ANSWERS: list[tuple[Any, str]] = [
     (kasa.ApiKey, "ApiKey"),
     (kasa.CreatedApiKey, "CreateApiKeyResponse"),
     (kasa.VideoJob, "VideoJob"),
+    (kasa.Attachment, "Attachment"),
     # Request parts the caller writes as dicts.
     (kasa.DetectHints, "DetectLanguageRequest.hints"),
     (kasa.ChatMessage, "OpenAIChatCompletionRequest.messages[]"),
@@ -58,17 +59,14 @@ ANSWERS: list[tuple[Any, str]] = [
 # no schema of their own).
 
 #: Keys a type has on purpose although the document does not list them, as "Schema.key": why.
-KNOWN_EXTRA = {
-    # The chat service sends each model's persona name and expertise; the document does not list them yet.
-    "OpenAIModel.name": "sent by GET /v1/models, not in the document",
-    "OpenAIModel.description": "sent by GET /v1/models, not in the document",
-}
+KNOWN_EXTRA: dict[str, str] = {}
 #: Properties of the document a type leaves out on purpose, as "Schema.key": why.
 KNOWN_MISSING: dict[str, str] = {}
 
 #: Enum types of the package and the enum they stand for.
 ENUMS: list[tuple[Any, str]] = [
     (kasa.ApiKeyScope, "ApiKeyScope"),
+    (kasa.AttachmentKind, "AttachmentKind"),
     (kasa.VideoJobStatus, "VideoJob.status"),
 ]
 
@@ -79,15 +77,15 @@ REQUESTS: list[tuple[str, Any, Any, str]] = [
     ("login", lambda: auth._login("ama@example.com", "secret1"), None, "LoginRequest"),  # pyright: ignore[reportPrivateUsage]
     (
         "create API key",
-        lambda: api_keys._create("ci", ["chat"], 30, None),  # pyright: ignore[reportPrivateUsage]
-        lambda: api_keys._create("ci", None, None, None),  # pyright: ignore[reportPrivateUsage]
+        lambda: api_keys._create("ci", ["chat"], 30, True, None),  # pyright: ignore[reportPrivateUsage]
+        lambda: api_keys._create("ci", None, None, False, None),  # pyright: ignore[reportPrivateUsage]
         "CreateApiKeyRequest",
     ),
     ("create session", lambda: sessions._create("kasa", "Hello", None), None, "CreateSessionRequest"),  # pyright: ignore[reportPrivateUsage]
     ("rename session", lambda: sessions._rename("s1", "Renamed"), None, "RenameSessionRequest"),  # pyright: ignore[reportPrivateUsage]
     (
         "send message",
-        lambda: messages._send("s1", "Hi", "voice", "fr", True, None, True),  # pyright: ignore[reportPrivateUsage]
+        lambda: messages._send("s1", "Hi", "voice", "fr", True, None, True, ["A" * 22]),  # pyright: ignore[reportPrivateUsage]
         lambda: messages._send("s1", "Hi", None, None, None, None, False),  # pyright: ignore[reportPrivateUsage]
         "CreateMessageRequest",
     ),

@@ -21,7 +21,8 @@ def client(server: LocalServer, **options: object) -> Kasa:
         (403, "forbidden", kasa.PermissionDeniedError),
         (404, "not_found", kasa.NotFoundError),
         (409, "conflict", kasa.ConflictError),
-        (413, "payload_too_large", kasa.BadRequestError),
+        (413, "payload_too_large", kasa.PayloadTooLargeError),
+        (415, "unsupported_media_type", kasa.UnsupportedMediaTypeError),
         (429, "rate_limited", kasa.RateLimitError),
         (500, "internal_error", kasa.ServerError),
         (503, "upstream_unavailable", kasa.ServiceUnavailableError),
@@ -48,6 +49,8 @@ def test_maps_each_status_to_its_error_class_with_the_body_fields(
 
 
 def test_server_errors_and_unavailability_are_one_family() -> None:
+    assert issubclass(kasa.PayloadTooLargeError, kasa.BadRequestError)
+    assert issubclass(kasa.UnsupportedMediaTypeError, kasa.BadRequestError)
     assert issubclass(kasa.ServiceUnavailableError, kasa.ServerError)
     assert issubclass(kasa.KasaTimeoutError, kasa.KasaConnectionError)
     assert issubclass(kasa.StreamError, kasa.KasaConnectionError)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -176,3 +177,88 @@ def test_the_async_wait_gives_up_after_its_timeout(server: LocalServer) -> None:
     with pytest.raises(kasa.WaitTimeoutError) as raised:
         asyncio.run(run())
     assert raised.value.job is not None and raised.value.job["status"] == "queued"
+
+
+SSE = {"Content-Type": "text/event-stream; charset=utf-8", "x-request-id": "req-events"}
+
+
+def sse(name: str, data: object) -> str:
+    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+
+
+def test_follows_a_job_with_its_events_until_done(server: LocalServer) -> None:
+    server.replies = [
+        Reply(
+            headers=SSE,
+            chunks=[
+                sse("job", job(queuePosition=1)),
+                ": ping\n\n",
+                sse("job", job("running", 40)),
+                sse("done", succeeded()),
+            ],
+        )
+    ]
+    with Kasa(base_url=server.base_url, api_key="ksk_voice").video.events(JOB_ID) as events:
+        seen = list(events)
+    assert [(e.type, e.job["status"], e.job["progress"]) for e in seen] == [
+        ("job", "queued", 0),
+        ("job", "running", 40),
+        ("done", "succeeded", 100),
+    ]
+    assert seen[0].job.get("queuePosition") == 1
+    assert seen[-1].job.get("videoUrl") == f"/api/video/files/{FILE_ID}"
+    request = server.requests[0]
+    assert (request.method, request.path) == ("GET", f"/api/video/generations/{JOB_ID}/events")
+    assert request.headers["accept"] == "text/event-stream"
+    assert request.headers["authorization"] == "Bearer ksk_voice"
+
+
+def test_an_error_event_or_a_dropped_connection_is_a_stream_error(server: LocalServer) -> None:
+    gone = {"message": "The video job no longer exists (it may have expired)."}
+    server.replies = [Reply(headers=SSE, chunks=[sse("job", job("running", 30)), sse("error", gone)])]
+    client = Kasa(base_url=server.base_url, api_key="ksk_voice", max_retries=0)
+    seen: list[kasa.VideoEvent] = []
+    with pytest.raises(kasa.StreamError) as raised:
+        for event in client.video.events(JOB_ID):
+            seen.append(event)
+    assert [e.job["progress"] for e in seen] == [30]
+    assert (raised.value.status, raised.value.code, raised.value.request_id) == (0, "stream_error", "req-events")
+    assert str(raised.value).startswith(gone["message"])
+
+    server.replies = [Reply(headers=SSE, chunks=[sse("job", job("running", 30))], drop=True)]
+    with pytest.raises(kasa.StreamError):
+        list(client.video.events(JOB_ID))
+
+
+def test_an_unknown_job_or_too_many_streams_is_raised_before_reading(server: LocalServer) -> None:
+    client = Kasa(base_url=server.base_url, api_key="ksk_voice", max_retries=0)
+    server.replies = [Reply(404, body={"message": "No video job with that id", "code": "not_found"})]
+    with pytest.raises(kasa.NotFoundError):
+        client.video.events("unknown")
+    too_many = {"message": "You are already following 5 videos here", "code": "too_many_video_streams"}
+    server.replies = [Reply(429, body=too_many)]
+    with pytest.raises(kasa.RateLimitError) as raised:
+        client.video.events(JOB_ID)
+    assert raised.value.code == "too_many_video_streams"
+
+
+def test_leaving_the_loop_early_hangs_up(server: LocalServer) -> None:
+    endless: list[bytes | str | float] = [sse("job", job("running", 10))]
+    for progress in range(11, 100):
+        endless += [0.05, sse("job", job("running", progress))]
+    server.replies = [Reply(headers=SSE, chunks=endless)]
+    for event in Kasa(base_url=server.base_url, api_key="ksk_voice").video.events(JOB_ID):
+        assert event.job["progress"] == 10
+        break
+    assert server.client_gone.wait(5)
+
+
+def test_the_async_client_follows_a_job_with_its_events(server: LocalServer) -> None:
+    server.replies = [Reply(headers=SSE, chunks=[sse("job", job("running", 50)), sse("done", succeeded())])]
+
+    async def run() -> list[tuple[str, int]]:
+        async with AsyncKasa(base_url=server.base_url, api_key="ksk_voice") as client:
+            async with await client.video.events(JOB_ID) as events:
+                return [(event.type, event.job["progress"]) async for event in events]
+
+    assert asyncio.run(run()) == [("job", 50), ("done", 100)]

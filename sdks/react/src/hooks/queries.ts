@@ -10,7 +10,15 @@ import {
   type VideoJob,
   type VideoJobListQuery,
 } from '@kasa/sdk';
-import { useQuery, type Query, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
+import {
+  useQuery,
+  useQueryClient,
+  type Query,
+  type QueryKey,
+  type UseQueryOptions,
+  type UseQueryResult,
+} from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useKasa } from '../KasaProvider.js';
 import { kasaKeys } from '../queryKeys.js';
 
@@ -134,23 +142,65 @@ export function useVideoJobs(
   });
 }
 
+/** Options of `useVideoJob`: those of the video hooks, plus whether the server pushes the job's changes. */
+export type VideoJobQueryOptions = VideoQueryOptions<VideoJob> & {
+  /**
+   * Follow the job's event stream (`video.events`) while it is `queued` or `running`: `true` (the default), each
+   * change arrives as the server sends it and nothing is polled. When the stream cannot open or breaks off (a proxy
+   * that buffers it, the limit of open streams per person), the hook falls back to polling (`pollWhileRunning`) for
+   * that job. `false`: polling only.
+   */
+  followEvents?: boolean;
+};
+
 /**
- * One of my video jobs, read again every 2 s while it is `queued` or `running` (see `pollWhileRunning`) until it has
- * `succeeded` (with `videoUrl` and `duration`) or `failed` (with `error`). `data.progress` (0 to 100) and
- * `data.status` drive a progress bar. Waits while `id` is undefined; someone else's job, or an unknown one, is a 404
- * KasaError.
+ * One of my video jobs, kept current while it is `queued` or `running` until it has `succeeded` (with `videoUrl` and
+ * `duration`) or `failed` (with `error`): pushed by the job's event stream (see `followEvents`), else read again
+ * every 2 s (see `pollWhileRunning`). `data.progress` (0 to 100) and `data.status` drive a progress bar. Waits while
+ * `id` is undefined; someone else's job, or an unknown one, is a 404 KasaError.
  */
 export function useVideoJob(
   id: string | undefined,
-  options: VideoQueryOptions<VideoJob> = {},
+  options: VideoJobQueryOptions = {},
 ): UseQueryResult<VideoJob, KasaError> {
   const kasa = useKasa();
-  const { pollWhileRunning = true, ...queryOptions } = options;
-  return useQuery({
+  const queryClient = useQueryClient();
+  const { pollWhileRunning = true, followEvents = true, ...queryOptions } = options;
+  const enabled = id !== undefined && (queryOptions.enabled ?? true);
+  // The job whose stream failed: polling takes over for it (a new id tries its own stream).
+  const [streamFailedFor, setStreamFailedFor] = useState<string | undefined>(undefined);
+  const streaming = followEvents && enabled && streamFailedFor !== id;
+  const result = useQuery({
     ...queryOptions,
-    ...pollingOption<VideoJob>(pollWhileRunning, (job) => [job]),
+    // While the stream pushes the changes there is nothing to poll (a caller's own interval with
+    // `pollWhileRunning: false` still applies).
+    ...(streaming
+      ? pollWhileRunning === false
+        ? {}
+        : { refetchInterval: false as const }
+      : pollingOption<VideoJob>(pollWhileRunning, (job) => [job])),
     queryKey: kasaKeys.videoJob(id ?? ''),
     queryFn: ({ signal }) => kasa.video.get(id!, { signal }),
-    enabled: id !== undefined && (queryOptions.enabled ?? true),
+    enabled,
   });
+  // Opened once the first read shows the job unfinished (the read also gives a 404 its usual form), closed when it
+  // has ended, when the id changes and on unmount.
+  const unfinished = result.data !== undefined && !finished(result.data);
+  useEffect(() => {
+    if (!streaming || !unfinished || id === undefined) return;
+    const controller = new AbortController();
+    void (async () => {
+      try {
+        // No retries: a stream that cannot open now is better served by polling at once.
+        for await (const event of kasa.video.events(id, { signal: controller.signal, maxRetries: 0 })) {
+          const { queuePosition: _queuePosition, ...job } = event.job;
+          queryClient.setQueryData<VideoJob>(kasaKeys.videoJob(id), job);
+        }
+      } catch {
+        if (!controller.signal.aborted) setStreamFailedFor(id);
+      }
+    })();
+    return () => controller.abort();
+  }, [kasa, queryClient, id, streaming, unfinished]);
+  return result;
 }

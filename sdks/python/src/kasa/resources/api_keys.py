@@ -16,6 +16,7 @@ def _create(
     name: str,
     scopes: Sequence[ApiKeyScope] | None,
     expires_in_days: int | None,
+    team: bool,
     idempotency_key: str | None,
 ) -> Request:
     body: dict[str, Any] = {"name": name}
@@ -23,6 +24,8 @@ def _create(
         body["scopes"] = list(scopes)
     if expires_in_days is not None:
         body["expiresInDays"] = expires_in_days
+    if team:
+        body["team"] = True
     return Request("POST", "/api/developer/keys", body=body, creates=True, idempotency_key=idempotency_key)
 
 
@@ -44,11 +47,14 @@ class ApiKeys:
         name: str,
         scopes: Sequence[ApiKeyScope] | None = None,
         expires_in_days: int | None = None,
+        team: bool = False,
         idempotency_key: str | None = None,
     ) -> CreatedApiKey:
         """POST /api/developer/keys → ``{secret, key, message}``. ``secret`` is shown this once: store it now.
-        Without ``scopes`` the key has every scope; without ``expires_in_days`` it never expires."""
-        return cast(CreatedApiKey, self._http.json(_create(name, scopes, expires_in_days, idempotency_key)))
+        Without ``scopes`` the key has every scope; without ``expires_in_days`` it never expires. With ``team=True``
+        the key belongs to the caller's team (owners and admins only; ``key["teamId"]`` names it) and its calls count
+        on the team's quota; anyone else gets a :class:`PermissionDeniedError`."""
+        return cast(CreatedApiKey, self._http.json(_create(name, scopes, expires_in_days, team, idempotency_key)))
 
     def revoke(self, key_id: str) -> None:
         """DELETE /api/developer/keys/:id: the key stops working (revoking it again is fine)."""
@@ -69,10 +75,14 @@ class AsyncApiKeys:
         name: str,
         scopes: Sequence[ApiKeyScope] | None = None,
         expires_in_days: int | None = None,
+        team: bool = False,
         idempotency_key: str | None = None,
     ) -> CreatedApiKey:
-        """POST /api/developer/keys → ``{secret, key, message}``. ``secret`` is shown this once: store it now."""
-        return cast(CreatedApiKey, await self._http.json(_create(name, scopes, expires_in_days, idempotency_key)))
+        """POST /api/developer/keys → ``{secret, key, message}``. ``secret`` is shown this once: store it now. With
+        ``team=True`` the key belongs to the caller's team (owners and admins only)."""
+        return cast(
+            CreatedApiKey, await self._http.json(_create(name, scopes, expires_in_days, team, idempotency_key))
+        )
 
     async def revoke(self, key_id: str) -> None:
         """DELETE /api/developer/keys/:id: the key stops working (revoking it again is fine)."""

@@ -3,6 +3,7 @@ resumable reply again, and stop one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, cast
 
 from .._http import AsyncTransport, Request, SyncTransport
@@ -21,6 +22,7 @@ def _send(
     resumable: bool | None,
     idempotency_key: str | None,
     stream: bool,
+    attachment_ids: Sequence[str] | None = None,
 ) -> Request:
     body: dict[str, Any] = {"role": "user", "content": content}
     if type is not None:
@@ -29,6 +31,10 @@ def _send(
         body["language"] = language
     if resumable is not None:
         body["resumable"] = resumable
+    if attachment_ids is not None:
+        if isinstance(attachment_ids, str):
+            raise TypeError("attachment_ids is a list of attachment ids, not one id")
+        body["attachmentIds"] = list(attachment_ids)
     return Request(
         "POST",
         f"{session_path(session_id)}/messages",
@@ -71,11 +77,13 @@ class Messages:
         *,
         type: MessageType | None = None,
         language: str | None = None,
+        attachment_ids: Sequence[str] | None = None,
         idempotency_key: str | None = None,
     ) -> AssistantReply:
         """POST /api/chat/sessions/:id/messages → the stored reply, once it is complete. ``language`` is a BCP 47
-        tag (``tw``, ``fr-CI``) or ``auto`` (the default: detected)."""
-        request = _send(session_id, content, type, language, None, idempotency_key, stream=False)
+        tag (``tw``, ``fr-CI``) or ``auto`` (the default: detected). ``attachment_ids``: up to 4 ids of images and
+        documents from ``attachments.upload`` (Pro and Enterprise), none sent in another session (409 otherwise)."""
+        request = _send(session_id, content, type, language, None, idempotency_key, False, attachment_ids)
         return cast(AssistantReply, self._http.json(request))
 
     def stream(
@@ -86,6 +94,7 @@ class Messages:
         type: MessageType | None = None,
         language: str | None = None,
         resumable: bool = False,
+        attachment_ids: Sequence[str] | None = None,
         idempotency_key: str | None = None,
     ) -> ReplyStream:
         """POST /api/chat/sessions/:id/messages with ``Accept: text/event-stream``. Returns once the reply has
@@ -93,7 +102,8 @@ class Messages:
 
         A ``resumable`` reply goes on being written when the connection drops: ``resume()`` follows it again,
         and only ``stop()`` stops it. Otherwise hanging up is the stop."""
-        request = _send(session_id, content, type, language, resumable or None, idempotency_key, stream=True)
+        resumable_flag = resumable or None
+        request = _send(session_id, content, type, language, resumable_flag, idempotency_key, True, attachment_ids)
         response = self._http.send(request, stream=True)
         return ReplyStream(response, self._http.base_url, lambda message_id: self.stop(session_id, message_id))
 
@@ -124,10 +134,11 @@ class AsyncMessages:
         *,
         type: MessageType | None = None,
         language: str | None = None,
+        attachment_ids: Sequence[str] | None = None,
         idempotency_key: str | None = None,
     ) -> AssistantReply:
         """POST /api/chat/sessions/:id/messages → the stored reply, once it is complete."""
-        request = _send(session_id, content, type, language, None, idempotency_key, stream=False)
+        request = _send(session_id, content, type, language, None, idempotency_key, False, attachment_ids)
         return cast(AssistantReply, await self._http.json(request))
 
     async def stream(
@@ -138,10 +149,12 @@ class AsyncMessages:
         type: MessageType | None = None,
         language: str | None = None,
         resumable: bool = False,
+        attachment_ids: Sequence[str] | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncReplyStream:
         """POST /api/chat/sessions/:id/messages with ``Accept: text/event-stream``; read it with ``async for``."""
-        request = _send(session_id, content, type, language, resumable or None, idempotency_key, stream=True)
+        resumable_flag = resumable or None
+        request = _send(session_id, content, type, language, resumable_flag, idempotency_key, True, attachment_ids)
         response = await self._http.send(request, stream=True)
         return AsyncReplyStream(response, self._http.base_url, lambda message_id: self.stop(session_id, message_id))
 

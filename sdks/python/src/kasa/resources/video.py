@@ -1,6 +1,7 @@
 """Videos made from a prompt (Enterprise plan; an API key needs the ``voice`` scope): the prompt read aloud, its
 sentences shown as captions. A video is a queued job that takes seconds to minutes: ``create`` it, then ``wait`` for
-it (or poll ``get``), then ``download`` it or hand its ``videoUrl`` to a player."""
+it (or poll ``get``, or follow its ``events`` as the server pushes them), then ``download`` it or hand its ``videoUrl``
+to a player."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import httpx
 
 from .._errors import VideoNotReadyError, WaitTimeoutError
 from .._http import AsyncTransport, Request, SyncTransport
+from .._streams import AsyncVideoEventStream, VideoEventStream, decode_video_event
 from .._types import VideoJob, VideoJobStatus
 
 #: Between two reads of a job, in seconds.
@@ -44,6 +46,10 @@ def _create(prompt: str, language: str, voice: str | None, idempotency_key: str 
     if voice is not None:
         body["voice"] = voice
     return Request("POST", "/api/video/generations", body=body, creates=True, idempotency_key=idempotency_key)
+
+
+def _events(job_id: str) -> Request:
+    return Request("GET", f"{_job_path(job_id)}/events", accept="text/event-stream")
 
 
 def _list(limit: int | None, status: VideoJobStatus | None) -> Request:
@@ -110,6 +116,15 @@ class Videos:
         with ``status`` when given)."""
         return cast(list[VideoJob], self._http.json(_list(limit, status))["jobs"])
 
+    def events(self, job_id: str) -> VideoEventStream:
+        """GET /api/video/generations/:id/events → the job's events as the server pushes them, read with ``for``:
+        ``VideoEvent("job", job)`` at once (with ``queuePosition`` while queued) and on each change of its status or
+        progress, then ``VideoEvent("done", job)`` once it has succeeded or failed, after which the loop ends. Someone
+        else's job (or an unknown one) raises ``NotFoundError`` here; more than 5 open streams per person a
+        ``RateLimitError`` (``too_many_video_streams``). A stream that ends early (the job was deleted, the connection
+        dropped) raises ``StreamError``. Use it in a ``with`` block (or read it to the end): leaving hangs up."""
+        return VideoEventStream(self._http.send(_events(job_id), stream=True), decode_video_event, self._http.base_url)
+
     def wait(
         self,
         job_id: str,
@@ -165,6 +180,12 @@ class AsyncVideos:
     async def list(self, *, limit: int | None = None, status: VideoJobStatus | None = None) -> list[VideoJob]:
         """GET /api/video/generations → the caller's jobs, newest first."""
         return cast(list[VideoJob], (await self._http.json(_list(limit, status)))["jobs"])
+
+    async def events(self, job_id: str) -> AsyncVideoEventStream:
+        """GET /api/video/generations/:id/events → the job's events, read with ``async for``: ``job`` events, then
+        ``done`` with the finished job (see ``Videos.events``)."""
+        response = await self._http.send(_events(job_id), stream=True)
+        return AsyncVideoEventStream(response, decode_video_event, self._http.base_url)
 
     async def wait(
         self,
