@@ -10,7 +10,8 @@ import { messagesOf, untranslatedCandidates, visibleEnglish } from './pages/Lang
  * browser and in the account, Accept-Language, and no untranslated text on the pages a person walks through.
  * Every page is checked, whole, against the catalogues of the frontends on it: the shell's everywhere, the chat's on
  * /chat, the developer portal's (its own and its tab panels') on /developer, where the Overview, API keys (with a new
- * key), Analytics and SDKs tabs are walked. What people wrote and the replies to it are not interface text and are
+ * key), Analytics and SDKs tabs are walked, and the public site's (its own and its legal section) on the home,
+ * pricing, features and privacy pages. What people wrote and the replies to it are not interface text and are
  * left out.
  */
 let browser: Browser;
@@ -173,6 +174,47 @@ describe.each([
     await elsewhere.getByRole('form', { name: messagesOf('chat', locale)['composer.form'] }).waitFor();
     await expectTranslated(elsewhere, locale, ['shell', 'chat']);
   }, 120_000);
+
+  it('opens the public pages (home, pricing, features, a legal page) with no untranslated text', async () => {
+    const site = messagesOf('marketing', locale);
+    const page = await openPage();
+    await page.goto(`${platform.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Your Voice. Your AI. Your World.', level: 1 }).waitFor();
+    await page.getByTestId('teaser-plan-pro').waitFor();
+    // The check below sees the public site's English when it is there.
+    expect((await visibleEnglish(page, untranslatedCandidates(['marketing'], locale))).length).toBeGreaterThan(10);
+
+    // Home, in the language picked there: the hero, the voice demo once it knows which voices there are, and the
+    // plans teaser from the API, whose texts the service sends in English and the page shows in the language.
+    await pickLanguage(page, nativeName);
+    await page.getByRole('heading', { name: site['landing.title'], level: 1 }).waitFor();
+    expect(await documentLanguage(page)).toEqual({ lang: locale, dir });
+    await page.getByTestId('teaser-plan-pro').getByText(site['plans.pro.description']!).waitFor();
+    const demo = page.getByTestId('voice-demo');
+    await demo.getByRole('button', { name: site['voiceDemo.play'] }).or(demo.getByRole('status')).first().waitFor();
+    await expectTranslated(page, locale, ['shell', 'marketing']);
+
+    // Pricing, reached from the navigation bar: plans, add-ons and questions.
+    await page.getByRole('banner').getByRole('link', { name: t['nav.pricing'], exact: true }).click();
+    await page.getByRole('heading', { name: site['pricing.title'], level: 1 }).waitFor();
+    await page.getByTestId('plan-pro').getByRole('button', { name: site['plans.button.pro'] }).waitFor();
+    await page.getByText(site['plans.faq.change.question']!).waitFor();
+    await expectTranslated(page, locale, ['shell', 'marketing']);
+
+    await page.goto(`${platform.baseUrl}/features`);
+    await page.getByRole('heading', { name: site['features.title'], level: 1 }).waitFor();
+    await page.getByRole('heading', { name: site['features.developers.title'] }).waitFor();
+    await expectTranslated(page, locale, ['shell', 'marketing']);
+
+    // A legal page: its long text is a section of its own, loaded when the page opens, and says that the English
+    // text prevails.
+    await page.goto(`${platform.baseUrl}/privacy`);
+    await page.getByRole('heading', { name: site['privacy.title'], level: 1 }).waitFor();
+    await page.getByText(site['legal.englishPrevails']!).waitFor();
+    await page.getByText(site['privacy.use.noSale']!).waitFor();
+    expect(await documentLanguage(page)).toEqual({ lang: locale, dir });
+    await expectTranslated(page, locale, ['shell', 'marketing']);
+  }, 90_000);
 });
 
 describe('the language a browser starts in', () => {

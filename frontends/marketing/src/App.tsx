@@ -1,4 +1,7 @@
+import { RemoteCatalogue } from '@kasa/i18n';
 import { Route, Routes } from 'react-router-dom';
+import { MARKETING_ENGLISH, MARKETING_LOADERS } from './i18n/catalogues';
+import { useT } from './i18n/useT';
 import type { PageToast } from './notify';
 import AboutPage from './routes/AboutPage';
 import BillingSuccessPage from './routes/BillingSuccessPage';
@@ -18,10 +21,9 @@ import WelcomePage from './routes/WelcomePage';
 /** Running alone there is no shell to show toasts: they go to the console. */
 const notify = (toast: PageToast) => console.info(`[toast] ${toast.title}: ${toast.description ?? ''}`);
 
-const standaloneTours = [{ id: 'welcome', name: 'Welcome to Kasa', description: 'Runs inside the Kasa app.' }];
-
-/** The marketing area's routes when running alone; the shell mounts the exposed pages on its own routes. */
-export function App() {
+function StandaloneRoutes() {
+  const t = useT();
+  const standaloneTours = [{ id: 'welcome', name: t('standalone.tourName'), description: t('standalone.tourText') }];
   return (
     <main id="main">
       <Routes>
@@ -38,8 +40,17 @@ export function App() {
         <Route path="status" element={<StatusPage />} />
         <Route path="help" element={<HelpPage tours={standaloneTours} onStartTour={() => undefined} />} />
         <Route path="contact" element={<ContactPage notify={notify} />} />
-        <Route path="*" element={<ComingSoonPage title="Coming soon" />} />
+        <Route path="*" element={<ComingSoonPage title={t('standalone.comingSoon')} />} />
       </Routes>
     </main>
+  );
+}
+
+/** The marketing area's routes when running alone; the shell mounts the exposed pages on its own routes. */
+export function App() {
+  return (
+    <RemoteCatalogue english={MARKETING_ENGLISH} loaders={MARKETING_LOADERS}>
+      <StandaloneRoutes />
+    </RemoteCatalogue>
   );
 }

@@ -13,8 +13,3 @@ export function usePlans() {
     staleTime: 10 * 60 * 1000,
   });
 }
-
-/** '$29' or '$0'; prices are whole US dollars or cents. */
-export function formatPrice(amount: number): string {
-  return `$${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;
-}

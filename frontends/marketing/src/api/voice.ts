@@ -20,10 +20,7 @@ export function synthesizeSample(sample: VoiceSample): Promise<SynthesizeRespons
   });
 }
 
-/** A short explanation of why the demo cannot speak, for the card to show. */
-export function voiceProblem(error: unknown): string {
-  if (isApiError(error) && error.status === 503) {
-    return 'The speech engine is not running on this server right now, so the demo cannot speak. Text chat works as usual.';
-  }
-  return 'The voice service could not be reached, so the demo cannot speak right now. Please try again in a moment.';
+/** Why the demo cannot speak, as the message the card shows: the engine is down (503), or the service is unreachable. */
+export function voiceProblem(error: unknown): 'voiceDemo.engineDown' | 'voiceDemo.unreachable' {
+  return isApiError(error) && error.status === 503 ? 'voiceDemo.engineDown' : 'voiceDemo.unreachable';
 }

@@ -1,48 +1,46 @@
-import { AFRICAN_LANGUAGE_NAMES } from '@kasa/contracts/src/africanLanguages';
+import { useT, type MessageId } from '../i18n/useT';
 import { Card, Grid, Section } from '../ui';
 
-/** The six feature cards (spec section 2), shown on the landing and welcome pages. */
-const FEATURES = [
-  { title: 'Voice first', text: 'Ask out loud and hear the answer, or type when speaking is not an option.' },
-  { title: '120+ languages', text: `Including ${AFRICAN_LANGUAGE_NAMES}, detected as you talk.` },
-  {
-    title: 'Six personas',
-    text: 'A general assistant plus experts for money, learning, tech support, places and wellbeing.',
-  },
-  { title: 'Knows where you are', text: 'Local time, currency and places shape the answers of Nana and Merla.' },
-  { title: '18+ AI providers', text: 'Replies keep coming when a provider fails: Kasa switches mid-answer.' },
-  { title: 'Built for developers', text: 'A public API that speaks OpenAI’s format, API keys, SDKs and a portal.' },
-];
-
 export interface Step {
-  title: string;
-  text: string;
+  title: MessageId;
+  text: MessageId;
 }
 
+/** The six feature cards (spec section 2), shown on the landing and welcome pages. */
+const FEATURES: readonly Step[] = [
+  { title: 'story.voice.title', text: 'story.voice.text' },
+  { title: 'story.languages.title', text: 'story.languages.text' },
+  { title: 'story.personas.title', text: 'story.personas.text' },
+  { title: 'story.geo.title', text: 'story.geo.text' },
+  { title: 'story.providers.title', text: 'story.providers.text' },
+  { title: 'story.developers.title', text: 'story.developers.text' },
+];
+
 /** The landing page's three steps of 'How Kasa Works'. */
-export const LANDING_STEPS: Step[] = [
-  { title: 'Pick a persona', text: 'Choose the expert you need, from everyday questions to money and health.' },
-  { title: 'Speak or type', text: 'In the language you think in. Kasa detects it and answers in it.' },
-  { title: 'Hear the answer', text: 'Replies stream in as they are written, and can be read aloud.' },
+export const LANDING_STEPS: readonly Step[] = [
+  { title: 'story.step.persona.title', text: 'story.step.persona.text' },
+  { title: 'story.step.speak.title', text: 'story.step.speak.text' },
+  { title: 'story.step.hear.title', text: 'story.step.hear.text' },
 ];
 
 /** The welcome page's four steps, from account to answer. */
-export const WELCOME_STEPS: Step[] = [
-  { title: 'Create a free account', text: 'A username, an email and a password: that is all.' },
-  { title: 'Pick a persona', text: 'Kasa for anything, or an expert for money, learning, tech, places or health.' },
-  { title: 'Speak or type', text: 'In the language you think in. Kasa detects it and answers in it.' },
-  { title: 'Build on it', text: 'Create an API key in the developer portal and call Kasa from your own app.' },
+export const WELCOME_STEPS: readonly Step[] = [
+  { title: 'story.step.account.title', text: 'story.step.account.text' },
+  { title: 'story.step.expert.title', text: 'story.step.expert.text' },
+  { title: 'story.step.speak.title', text: 'story.step.speak.text' },
+  { title: 'story.step.build.title', text: 'story.step.build.text' },
 ];
 
 export function FeatureCards() {
+  const t = useT();
   return (
     <Section aria-labelledby="features-title">
-      <h2 id="features-title">Everything you need to talk with AI</h2>
+      <h2 id="features-title">{t('story.features.title')}</h2>
       <Grid>
         {FEATURES.map((item) => (
           <Card key={item.title}>
-            <h3>{item.title}</h3>
-            <p>{item.text}</p>
+            <h3>{t(item.title)}</h3>
+            <p>{t(item.text)}</p>
           </Card>
         ))}
       </Grid>
@@ -50,17 +48,16 @@ export function FeatureCards() {
   );
 }
 
-export function HowItWorks({ steps }: { steps: Step[] }) {
+export function HowItWorks({ steps }: { steps: readonly Step[] }) {
+  const t = useT();
   return (
     <Section aria-labelledby="how-title">
-      <h2 id="how-title">How Kasa Works</h2>
+      <h2 id="how-title">{t('story.how.title')}</h2>
       <Grid as="ol">
         {steps.map((step, index) => (
           <Card key={step.title}>
-            <h3>
-              {index + 1}. {step.title}
-            </h3>
-            <p>{step.text}</p>
+            <h3>{t('story.step', { number: index + 1, title: t(step.title) })}</h3>
+            <p>{t(step.text)}</p>
           </Card>
         ))}
       </Grid>

@@ -2,6 +2,8 @@ import styled from '@emotion/styled';
 import type { VoiceSample } from '@kasa/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { synthesizeSample, useVoiceSamples, voiceProblem } from '../api/voice';
+import { useFormats } from '../i18n/format';
+import { useT, type MessageId } from '../i18n/useT';
 import { Button } from '../ui';
 
 const Card = styled.section`
@@ -49,16 +51,17 @@ const Note = styled.p`
   color: var(--kasa-muted);
 `;
 
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
-const label = (sample: VoiceSample) => `${languageNames.of(sample.language) ?? sample.language} (${sample.voice})`;
-
-type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'playing' } | { kind: 'failed'; message: string };
+type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'playing' } | { kind: 'failed'; message: MessageId };
 
 /**
  * The landing page's voice demo: reads one of the public sample sentences aloud through the voice service. When
  * the service or its speech engine is not available it says so instead of pretending.
  */
 export function VoiceDemoCard() {
+  const t = useT();
+  const { languageName } = useFormats();
+  const label = (sample: VoiceSample) =>
+    t('voiceDemo.option', { language: languageName(sample.language), voice: sample.voice });
   const samples = useVoiceSamples();
   const [chosen, setChosen] = useState<string>();
   const [state, setState] = useState<State>({ kind: 'idle' });
@@ -85,30 +88,24 @@ export function VoiceDemoCard() {
       const blocked = error instanceof DOMException;
       setState({
         kind: 'failed',
-        message: blocked
-          ? 'Your browser did not let the page play sound. Check that this tab is not muted, then try again.'
-          : voiceProblem(error),
+        message: blocked ? 'voiceDemo.blocked' : voiceProblem(error),
       });
     }
   };
 
   let body;
   if (samples.isPending) {
-    body = <Note>Checking which voices are available…</Note>;
+    body = <Note>{t('voiceDemo.checking')}</Note>;
   } else if (samples.isError) {
-    body = <Note role="status">{voiceProblem(samples.error)}</Note>;
+    body = <Note role="status">{t(voiceProblem(samples.error))}</Note>;
   } else if (!sample) {
-    body = (
-      <Note role="status">
-        No voice is available on this server right now, so the demo cannot speak. Text chat works as usual.
-      </Note>
-    );
+    body = <Note role="status">{t('voiceDemo.noVoice')}</Note>;
   } else {
     body = (
       <>
         <blockquote lang={sample.language}>{sample.text}</blockquote>
         <Row>
-          <label htmlFor={selectId}>Voice</label>
+          <label htmlFor={selectId}>{t('voiceDemo.voice')}</label>
           <select id={selectId} value={sample.id} onChange={(event) => setChosen(event.target.value)}>
             {list.map((s) => (
               <option key={s.id} value={s.id}>
@@ -117,15 +114,19 @@ export function VoiceDemoCard() {
             ))}
           </select>
           <Button type="button" variant="primary" onClick={play} disabled={state.kind === 'loading'}>
-            {state.kind === 'loading' ? 'Preparing…' : state.kind === 'playing' ? 'Play again' : 'Play sample'}
+            {state.kind === 'loading'
+              ? t('voiceDemo.preparing')
+              : state.kind === 'playing'
+                ? t('voiceDemo.playAgain')
+                : t('voiceDemo.play')}
           </Button>
         </Row>
         <Note role="status" data-testid="voice-demo-status">
           {state.kind === 'failed'
-            ? state.message
+            ? t(state.message)
             : state.kind === 'playing'
-              ? 'Playing: spoken by Kasa’s offline voice.'
-              : 'Spoken by Kasa’s offline voice engine; Pro adds natural cloud voices.'}
+              ? t('voiceDemo.playing')
+              : t('voiceDemo.engine')}
         </Note>
       </>
     );
@@ -133,8 +134,8 @@ export function VoiceDemoCard() {
 
   return (
     <Card aria-labelledby="voice-demo-title" data-testid="voice-demo">
-      <h2 id="voice-demo-title">Hear Kasa speak</h2>
-      <p>Voice-first means Kasa answers out loud. Pick a voice and listen.</p>
+      <h2 id="voice-demo-title">{t('voiceDemo.title')}</h2>
+      <p>{t('voiceDemo.intro')}</p>
       {body}
     </Card>
   );

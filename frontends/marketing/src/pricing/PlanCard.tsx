@@ -1,6 +1,8 @@
 import styled from '@emotion/styled';
 import type { Plan } from '@kasa/contracts';
-import { formatPrice } from '../api/plans';
+import { useFormats } from '../i18n/format';
+import { usePlanText } from '../i18n/usePlanText';
+import { usePagesT } from '../i18n/pages/usePagesT';
 import { Badge, Button } from '../ui';
 
 const Card = styled.li<{ highlighted: boolean }>`
@@ -64,45 +66,49 @@ export interface PlanCardProps {
 
 /** One plan of the pricing page: price, what it includes and lacks, and its button. */
 export function PlanCard({ plan, isCurrent, processing, disabled, onChoose }: PlanCardProps) {
+  const t = usePagesT();
+  const planText = usePlanText();
+  const { price, list } = useFormats();
   const headingId = `plan-${plan.id}-name`;
   return (
     <Card highlighted={plan.popular} aria-labelledby={headingId} data-testid={`plan-${plan.id}`}>
       <Header>
         <h2 id={headingId}>{plan.name}</h2>
-        {plan.popular ? <Badge>Most Popular</Badge> : null}
-        {isCurrent ? <Badge>Current Plan</Badge> : null}
+        {plan.popular ? <Badge>{t('common.mostPopular')}</Badge> : null}
+        {isCurrent ? <Badge>{t('plan.currentPlan')}</Badge> : null}
       </Header>
       <Price>
-        <strong>{formatPrice(plan.price)}</strong>/{plan.period}
+        <strong>{price(plan.price)}</strong>
+        {t('common.perPeriod', { period: planText(plan.period) })}
       </Price>
-      <p>{plan.description}</p>
-      <h3>Includes</h3>
+      <p>{planText(plan.description)}</p>
+      <h3>{t('plan.includes')}</h3>
       <ul>
         {plan.features.map((feature) => (
-          <li key={feature}>{feature}</li>
+          <li key={feature}>{planText(feature)}</li>
         ))}
       </ul>
       {plan.enterpriseExtras.length > 0 ? (
         <>
-          <h3>Enterprise extras</h3>
+          <h3>{t('plan.enterpriseExtras')}</h3>
           <ul>
             {plan.enterpriseExtras.map((extra) => (
-              <li key={extra}>{extra}</li>
+              <li key={extra}>{planText(extra)}</li>
             ))}
           </ul>
         </>
       ) : null}
       {plan.limitations.length > 0 ? (
         <>
-          <h3>Limitations</h3>
+          <h3>{t('plan.limitations')}</h3>
           <ul>
             {plan.limitations.map((limitation) => (
-              <li key={limitation}>{limitation}</li>
+              <li key={limitation}>{planText(limitation)}</li>
             ))}
           </ul>
         </>
       ) : null}
-      {plan.addOns.length > 0 ? <p>{`Add-ons: ${plan.addOns.join(', ')}`}</p> : null}
+      {plan.addOns.length > 0 ? <p>{t('plan.addOns', { addOns: list(plan.addOns.map(planText)) })}</p> : null}
       <Choose
         type="button"
         variant={plan.popular ? 'primary' : 'secondary'}
@@ -110,7 +116,7 @@ export function PlanCard({ plan, isCurrent, processing, disabled, onChoose }: Pl
         aria-busy={processing}
         onClick={() => onChoose(plan)}
       >
-        {processing ? 'Processing...' : plan.buttonText}
+        {processing ? t('plan.processing') : planText(plan.buttonText)}
       </Choose>
     </Card>
   );

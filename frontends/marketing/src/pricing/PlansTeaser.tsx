@@ -1,5 +1,8 @@
 import styled from '@emotion/styled';
-import { formatPrice, usePlans } from '../api/plans';
+import { usePlans } from '../api/plans';
+import { useFormats } from '../i18n/format';
+import { usePlanText } from '../i18n/usePlanText';
+import { useT } from '../i18n/useT';
 import { Actions, Badge, ButtonLink, Card, Grid, Section } from '../ui';
 
 const More = styled(Actions)`
@@ -21,29 +24,33 @@ const TeaserCard = styled(Card)`
 
 /** Three plan cards in brief (the landing and welcome pages), from the same data as the pricing page. */
 export function PlansTeaser() {
+  const t = useT();
+  const planText = usePlanText();
+  const { price } = useFormats();
   const { data, isPending, isError } = usePlans();
   return (
     <Section aria-labelledby="plans-teaser-title">
-      <h2 id="plans-teaser-title">Simple, Transparent Pricing</h2>
-      <p>Start free; upgrade when you need voice, more languages and more calls.</p>
+      <h2 id="plans-teaser-title">{t('teaser.title')}</h2>
+      <p>{t('teaser.text')}</p>
       {isPending ? (
-        <p role="status">Loading plans…</p>
+        <p role="status">{t('common.loadingPlans')}</p>
       ) : isError ? (
-        <p role="status">Plans are unavailable right now. See the pricing page for details.</p>
+        <p role="status">{t('teaser.unavailable')}</p>
       ) : (
         <Grid>
           {data.plans.map((plan) => (
             <TeaserCard key={plan.id} data-testid={`teaser-plan-${plan.id}`}>
               <h2>
-                {plan.name} {plan.popular ? <Badge>Most Popular</Badge> : null}
+                {plan.name} {plan.popular ? <Badge>{t('common.mostPopular')}</Badge> : null}
               </h2>
               <p>
-                <strong>{formatPrice(plan.price)}</strong>/{plan.period}
+                <strong>{price(plan.price)}</strong>
+                {t('common.perPeriod', { period: planText(plan.period) })}
               </p>
-              <p>{plan.description}</p>
+              <p>{planText(plan.description)}</p>
               <ul>
                 {plan.features.slice(0, 3).map((feature) => (
-                  <li key={feature}>{feature}</li>
+                  <li key={feature}>{planText(feature)}</li>
                 ))}
               </ul>
             </TeaserCard>
@@ -51,7 +58,7 @@ export function PlansTeaser() {
         </Grid>
       )}
       <More>
-        <ButtonLink to="/pricing">Compare Plans</ButtonLink>
+        <ButtonLink to="/pricing">{t('teaser.compare')}</ButtonLink>
       </More>
     </Section>
   );

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { completeSignIn, isApiError, useAuth } from '@kasa/api-client';
 import type { Plan, PlanId } from '@kasa/contracts';
 import { startCheckout } from '../api/billing';
+import { usePagesT } from '../i18n/pages/usePagesT';
 import type { NotifyProps } from '../notify';
 
 /** Spec section 9: the upgrade goes on to the success page 2 s after the button is pressed (at the earliest). */
@@ -17,6 +18,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * once) and goes to /billing/success; Free answers 'Already on Free Plan'; Enterprise stores an inquiry.
  */
 export function useUpgrade({ notify }: NotifyProps) {
+  const t = usePagesT();
   const { isAuthenticated, isLoading } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -30,7 +32,7 @@ export function useUpgrade({ notify }: NotifyProps) {
   }, []);
 
   const requireSignIn = () => {
-    notify({ title: 'Authentication Required', description: 'Please sign in to upgrade your plan' });
+    notify({ title: t('upgrade.signInTitle'), description: t('upgrade.signInText') });
     navigate('/auth');
   };
 
@@ -39,13 +41,17 @@ export function useUpgrade({ notify }: NotifyProps) {
     if (!isAuthenticated) return requireSignIn();
     setProcessing(plan.id);
     const startedAt = Date.now();
-    if (plan.id === 'pro') notify({ title: 'Upgrading to Pro', description: 'Redirecting to payment processing...' });
+    if (plan.id === 'pro') notify({ title: t('upgrade.proTitle'), description: t('upgrade.proText') });
     try {
       const result = await startCheckout(plan.id);
+      // The service's own message for these outcomes is English; the page says the same in the person's language.
       if (result.outcome === 'already_on_plan') {
-        notify({ title: `Already on ${plan.name} Plan`, description: result.message });
+        notify({
+          title: t('upgrade.alreadyTitle', { plan: plan.name }),
+          description: t('upgrade.alreadyText', { plan: plan.name }),
+        });
       } else if (result.outcome === 'inquiry_received') {
-        notify({ title: 'Enterprise Inquiry', description: result.message });
+        notify({ title: t('upgrade.enterpriseTitle'), description: t('upgrade.enterpriseText') });
       } else {
         if (result.token && result.user) {
           void completeSignIn(queryClient, {
@@ -68,8 +74,8 @@ export function useUpgrade({ notify }: NotifyProps) {
         return requireSignIn();
       }
       notify({
-        title: 'Upgrade Failed',
-        description: (isApiError(error) && error.serverMessage) || 'An unexpected error occurred',
+        title: t('upgrade.failedTitle'),
+        description: (isApiError(error) && error.serverMessage) || t('common.unexpectedError'),
         variant: 'destructive',
       });
     }

@@ -1,44 +1,50 @@
-import { AFRICAN_LANGUAGE_NAMES } from '@kasa/contracts/src/africanLanguages';
+import { richText } from '@kasa/i18n/richText';
+import { PAGES_LOADERS } from '../i18n/pages/catalogues';
+import { usePagesT } from '../i18n/pages/usePagesT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import { Actions, ButtonLink, Page, Prose } from '../ui';
 import { COMPANY } from './legal/company';
 
 /** Route `/about`: why Kasa exists, what it believes, and who is behind it. */
-export default function AboutPage() {
+function AboutPage() {
+  const t = usePagesT();
   return (
     <Page>
       <Prose aria-labelledby="about-title">
-        <h1 id="about-title">About Kasa</h1>
-        <p>
-          “Kasa” means “to speak” in Akan. We build an AI assistant that people can simply talk to, in the language they
-          think in, and that understands the place they live in.
-        </p>
-        <h2>Why we build it</h2>
-        <p>
-          Most assistants work best in a handful of languages and assume a keyboard. Kasa starts from the voice and from
-          {`more than 120 languages, including ${AFRICAN_LANGUAGE_NAMES}, so that more people can ask a question and be understood.`}
-        </p>
-        <h2>What we believe</h2>
+        <h1 id="about-title">{t('about.title')}</h1>
+        <p>{t('about.intro')}</p>
+        <h2>{t('about.why.title')}</h2>
+        <p>{t('about.why.text')}</p>
+        <h2>{t('about.beliefs.title')}</h2>
         <ul>
-          <li>Your language is not an add-on: it is where the product starts.</li>
-          <li>Answers should know where you are and what is around you.</li>
-          <li>Your data is yours: no advertising, no selling it, and clear rules about what we keep.</li>
-          <li>Developers should get the same assistant through an open, documented API.</li>
+          <li>{t('about.beliefs.language')}</li>
+          <li>{t('about.beliefs.place')}</li>
+          <li>{t('about.beliefs.data')}</li>
+          <li>{t('about.beliefs.developers')}</li>
         </ul>
-        <h2>The company</h2>
+        <h2>{t('about.company.title')}</h2>
         <p>
-          Kasa is operated by {COMPANY.legalName}, {COMPANY.address}, {COMPANY.registration}.
+          {t('about.company.operator', {
+            legalName: COMPANY.legalName,
+            address: COMPANY.address,
+            registration: COMPANY.registration,
+          })}
         </p>
         <p>
-          Write to us at <a href={`mailto:${COMPANY.helloEmail}`}>{COMPANY.helloEmail}</a>, or for help with your
-          account at <a href={`mailto:${COMPANY.supportEmail}`}>{COMPANY.supportEmail}</a>.
+          {richText((values) => t('about.company.write', values), {
+            hello: <a href={`mailto:${COMPANY.helloEmail}`}>{COMPANY.helloEmail}</a>,
+            support: <a href={`mailto:${COMPANY.supportEmail}`}>{COMPANY.supportEmail}</a>,
+          })}
         </p>
         <Actions>
           <ButtonLink to="/" variant="primary">
-            Back to Home
+            {t('common.backHome')}
           </ButtonLink>
-          <ButtonLink to="/contact">Contact Us</ButtonLink>
+          <ButtonLink to="/contact">{t('about.contact')}</ButtonLink>
         </Actions>
       </Prose>
     </Page>
   );
 }
+
+export default withCatalogue(AboutPage, PAGES_LOADERS);

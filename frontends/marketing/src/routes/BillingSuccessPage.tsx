@@ -1,7 +1,11 @@
 import styled from '@emotion/styled';
+import type { PaymentStatus } from '@kasa/contracts';
 import { useSearchParams } from 'react-router-dom';
 import { isPaymentReference, usePayment } from '../api/billing';
-import { formatPrice } from '../api/plans';
+import { useFormats } from '../i18n/format';
+import { PAGES_LOADERS } from '../i18n/pages/catalogues';
+import { usePagesT, type PagesMessageId } from '../i18n/pages/usePagesT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import { Actions, ButtonLink, Hero, Lead, Page, Title } from '../ui';
 
 const Receipt = styled.dl`
@@ -24,8 +28,16 @@ const Receipt = styled.dl`
   }
 `;
 
+const PAYMENT_STATUS: Record<PaymentStatus, PagesMessageId> = {
+  completed: 'billing.status.completed',
+  pending: 'billing.status.pending',
+  failed: 'billing.status.failed',
+};
+
 /** Route `/billing/success`: the payment's Transaction Reference (from `?reference=`) and what was bought. */
-export default function BillingSuccessPage() {
+function BillingSuccessPage() {
+  const t = usePagesT();
+  const { price } = useFormats();
   const [params] = useSearchParams();
   // Shown as text whatever it is (React escapes it), but only a well-formed reference is looked up.
   const reference = params.get('reference')?.slice(0, 64) ?? null;
@@ -35,35 +47,33 @@ export default function BillingSuccessPage() {
   return (
     <Page>
       <Hero aria-labelledby="billing-success-title">
-        <Title id="billing-success-title">Payment Successful!</Title>
-        <Lead>
-          {details
-            ? `Welcome to Kasa ${details.planName}. Your new plan is active now.`
-            : 'Thank you. Your plan is being updated.'}
-        </Lead>
+        <Title id="billing-success-title">{t('billing.title')}</Title>
+        <Lead>{details ? t('billing.welcome', { plan: details.planName }) : t('billing.thanks')}</Lead>
         {reference ? (
           <Receipt>
-            <dt>Transaction Reference</dt>
+            <dt>{t('billing.reference')}</dt>
             <dd data-testid="transaction-reference">{reference}</dd>
             {details ? (
               <>
-                <dt>Plan</dt>
+                <dt>{t('billing.plan')}</dt>
                 <dd data-testid="billing-plan">{details.planName}</dd>
-                <dt>Amount</dt>
-                <dd>{`${formatPrice(details.amount)} ${details.currency}`}</dd>
-                <dt>Status</dt>
-                <dd>{details.status === 'completed' ? 'Paid' : details.status}</dd>
+                <dt>{t('billing.amount')}</dt>
+                <dd>{t('billing.amountValue', { price: price(details.amount), currency: details.currency })}</dd>
+                <dt>{t('billing.status')}</dt>
+                <dd>{t(PAYMENT_STATUS[details.status])}</dd>
               </>
             ) : null}
           </Receipt>
         ) : null}
         <Actions>
           <ButtonLink to="/developer" variant="primary">
-            Go to Developer Portal
+            {t('billing.developer')}
           </ButtonLink>
-          <ButtonLink to="/">Back to Home</ButtonLink>
+          <ButtonLink to="/">{t('common.backHome')}</ButtonLink>
         </Actions>
       </Hero>
     </Page>
   );
 }
+
+export default withCatalogue(BillingSuccessPage, PAGES_LOADERS);

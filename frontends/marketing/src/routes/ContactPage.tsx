@@ -3,7 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { isApiError } from '@kasa/api-client';
 import { CONTACT_FIELD_LIMITS as LIMITS, looksLikeEmail, sendContactMessage } from '../api/outreach';
 import { FormField } from '../components/FormField';
+import { richText } from '@kasa/i18n/richText';
+import { PAGES_LOADERS } from '../i18n/pages/catalogues';
+import { usePagesT, type PagesMessageId } from '../i18n/pages/usePagesT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import type { NotifyProps } from '../notify';
+import { COMPANY } from './legal/company';
 import { Button, Hero, Lead, Page, Title } from '../ui';
 
 const Layout = styled.div`
@@ -35,25 +40,24 @@ const Panel = styled.div`
 type FieldName = 'name' | 'email' | 'subject' | 'message';
 const EMPTY: Record<FieldName, string> = { name: '', email: '', subject: '', message: '' };
 
-/** The first problem with the form, as a toast and the field to mark; null when it can be sent. */
-function check(form: Record<FieldName, string>): { field: FieldName; title: string; description: string } | null {
+/** The first problem with the form, as a toast (its messages) and the field to mark; null when it can be sent. */
+function check(
+  form: Record<FieldName, string>,
+): { field: FieldName; title: PagesMessageId; description: PagesMessageId } | null {
   const missing = (Object.keys(form) as FieldName[]).find((field) => !form[field].trim());
-  if (missing) return { field: missing, title: 'Missing Information', description: 'Please fill in all fields' };
+  if (missing) return { field: missing, title: 'contact.missingTitle', description: 'contact.missingText' };
   if (!looksLikeEmail(form.email.trim())) {
-    return { field: 'email', title: 'Invalid Email', description: 'Please enter a valid email address' };
+    return { field: 'email', title: 'contact.invalidEmailTitle', description: 'contact.invalidEmailText' };
   }
   if (form.message.trim().length < LIMITS.messageMin) {
-    return {
-      field: 'message',
-      title: 'Message Too Short',
-      description: `Please write at least ${LIMITS.messageMin} characters`,
-    };
+    return { field: 'message', title: 'contact.tooShortTitle', description: 'contact.tooShortText' };
   }
   return null;
 }
 
 /** Route `/contact`: a message to the Kasa team (POST /api/contact), and the mailboxes. */
-export default function ContactPage({ notify }: NotifyProps) {
+function ContactPage({ notify }: NotifyProps) {
+  const t = usePagesT();
   const [form, setForm] = useState(EMPTY);
   const [invalid, setInvalid] = useState<FieldName | null>(null);
   const [sending, setSending] = useState(false);
@@ -70,7 +74,11 @@ export default function ContactPage({ notify }: NotifyProps) {
     const problem = check(form);
     if (problem) {
       setInvalid(problem.field);
-      notify({ title: problem.title, description: problem.description, variant: 'destructive' });
+      notify({
+        title: t(problem.title),
+        description: t(problem.description, { min: LIMITS.messageMin }),
+        variant: 'destructive',
+      });
       return;
     }
     setSending(true);
@@ -83,11 +91,15 @@ export default function ContactPage({ notify }: NotifyProps) {
       });
       setForm(EMPTY);
       setSentReference(answer.reference);
-      notify({ title: 'Message Sent', description: `${answer.message} Reference: ${answer.reference}` });
+      // The service's confirmation is English; the page says the same in the person's language.
+      notify({
+        title: t('contact.sentTitle'),
+        description: t('contact.sentText', { name: form.name.trim(), reference: answer.reference }),
+      });
     } catch (error) {
       notify({
-        title: 'Message Not Sent',
-        description: (isApiError(error) && error.serverMessage) || 'An unexpected error occurred',
+        title: t('contact.notSentTitle'),
+        description: (isApiError(error) && error.serverMessage) || t('common.unexpectedError'),
         variant: 'destructive',
       });
     } finally {
@@ -98,14 +110,19 @@ export default function ContactPage({ notify }: NotifyProps) {
   return (
     <Page>
       <Hero aria-labelledby="contact-title">
-        <Title id="contact-title">Contact Us</Title>
-        <Lead>Questions about Kasa, a plan or the API? Write to us and we will reply by email.</Lead>
+        <Title id="contact-title">{t('contact.title')}</Title>
+        <Lead>{t('contact.lead')}</Lead>
       </Hero>
       <Layout>
         <Panel>
-          <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Contact" aria-busy={sending}>
+          <form
+            onSubmit={(event) => void onSubmit(event)}
+            noValidate
+            aria-label={t('contact.form')}
+            aria-busy={sending}
+          >
             <FormField
-              label="Name"
+              label={t('contact.name')}
               autoComplete="name"
               maxLength={LIMITS.name}
               value={form.name}
@@ -114,7 +131,7 @@ export default function ContactPage({ notify }: NotifyProps) {
               disabled={sending}
             />
             <FormField
-              label="Email"
+              label={t('contact.email')}
               type="email"
               autoComplete="email"
               maxLength={254}
@@ -124,7 +141,7 @@ export default function ContactPage({ notify }: NotifyProps) {
               disabled={sending}
             />
             <FormField
-              label="Subject"
+              label={t('contact.subject')}
               maxLength={LIMITS.subject}
               value={form.subject}
               onValueChange={set('subject')}
@@ -133,35 +150,41 @@ export default function ContactPage({ notify }: NotifyProps) {
             />
             <FormField
               multiline
-              label="Message"
+              label={t('contact.message')}
               maxLength={LIMITS.messageMax}
-              hint={`${LIMITS.messageMin} to ${LIMITS.messageMax.toLocaleString('en-US')} characters`}
+              hint={t('contact.messageHint', { min: LIMITS.messageMin, max: LIMITS.messageMax })}
               value={form.message}
               onValueChange={set('message')}
               invalid={invalid === 'message'}
               disabled={sending}
             />
             <Button type="submit" variant="primary" disabled={sending}>
-              {sending ? 'Sending...' : 'Send Message'}
+              {sending ? t('contact.sending') : t('contact.send')}
             </Button>
           </form>
           {sentReference ? (
             <p role="status" data-testid="contact-confirmation">
-              {`Thank you! Your message reference is ${sentReference}.`}
+              {t('contact.confirmation', { reference: sentReference })}
             </p>
           ) : null}
         </Panel>
-        <Panel as="aside" aria-label="Other ways to reach us">
-          <h2>Email us</h2>
+        <Panel as="aside" aria-label={t('contact.elsewhere')}>
+          <h2>{t('contact.emailUs')}</h2>
           <p>
-            General questions: <a href="mailto:hello@kasa.example">hello@kasa.example</a>
+            {richText((values) => t('contact.general', values), {
+              email: <a href={`mailto:${COMPANY.helloEmail}`}>{COMPANY.helloEmail}</a>,
+            })}
           </p>
           <p>
-            Support: <a href="mailto:support@kasa.example">support@kasa.example</a>
+            {richText((values) => t('contact.support', values), {
+              email: <a href={`mailto:${COMPANY.supportEmail}`}>{COMPANY.supportEmail}</a>,
+            })}
           </p>
-          <p>We answer within two business days.</p>
+          <p>{t('contact.answerTime')}</p>
         </Panel>
       </Layout>
     </Page>
   );
 }
+
+export default withCatalogue(ContactPage, PAGES_LOADERS);

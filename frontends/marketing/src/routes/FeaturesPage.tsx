@@ -1,101 +1,94 @@
-import { AFRICAN_LANGUAGE_NAMES } from '@kasa/contracts/src/africanLanguages';
+import { PAGES_LOADERS } from '../i18n/pages/catalogues';
+import { usePagesT, type PagesMessageId } from '../i18n/pages/usePagesT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import { Actions, ButtonLink, Card, Grid, Hero, Lead, Page, Section, Title } from '../ui';
 
-const features = [
-  {
-    title: 'Voice-first',
-    text: 'Speak and hear the answer, in real time. Type whenever speaking is not an option.',
-  },
-  {
-    title: '120+ languages',
-    text: `Including six African languages: ${AFRICAN_LANGUAGE_NAMES}. Kasa detects yours as you talk.`,
-  },
-  {
-    title: 'Six AI personas',
-    text: 'A general assistant and five specialists, each with its own expertise and manner.',
-  },
-  {
-    title: 'Geo-aware',
-    text: 'Answers that take your region into account: places, customs, currencies and local services.',
-  },
-  {
-    title: 'Video generation',
-    text: 'Turn a prompt into a short video, queued and delivered when it is ready.',
-  },
-  {
-    title: 'Always answering',
-    text: 'Replies stream as they are written, with automatic fallback across 18+ AI providers.',
-  },
+interface Item {
+  title: PagesMessageId;
+  text: PagesMessageId;
+}
+
+const features: readonly Item[] = [
+  { title: 'features.voice.title', text: 'features.voice.text' },
+  { title: 'features.languages.title', text: 'features.languages.text' },
+  { title: 'features.personas.title', text: 'features.personas.text' },
+  { title: 'features.geo.title', text: 'features.geo.text' },
+  { title: 'features.video.title', text: 'features.video.text' },
+  { title: 'features.fallback.title', text: 'features.fallback.text' },
 ];
 
-const personas = [
-  { name: 'Kasa', role: 'General assistant: everyday questions, writing and ideas.' },
-  { name: 'Merla', role: 'Finance expert: budgets, savings and money questions.' },
-  { name: 'Ticha', role: 'Education specialist: explanations, practice and study plans.' },
-  { name: 'Massa', role: 'Technical support: devices, apps and troubleshooting.' },
-  { name: 'Nana', role: 'Local guide: culture, travel and places near you.' },
-  { name: 'Dokta', role: 'Health and wellbeing information, with care about its limits.' },
+/** The personas by name (names stay as they are in every language) and what each is for. */
+const personas: ReadonlyArray<{ name: string; role: PagesMessageId }> = [
+  { name: 'Kasa', role: 'features.persona.kasa' },
+  { name: 'Merla', role: 'features.persona.merla' },
+  { name: 'Ticha', role: 'features.persona.ticha' },
+  { name: 'Massa', role: 'features.persona.massa' },
+  { name: 'Nana', role: 'features.persona.nana' },
+  { name: 'Dokta', role: 'features.persona.dokta' },
 ];
 
-const developer = [
-  { title: 'Public API', text: 'Chat, voice, translation and analytics over HTTP, with an OpenAPI document.' },
-  { title: 'OpenAI-compatible', text: 'Point existing OpenAI client libraries at Kasa and they work as they are.' },
-  { title: 'SDKs', text: 'JavaScript, Python, React, Node.js, Go and Rust, with quick starts and examples.' },
+const developer: readonly Item[] = [
+  { title: 'features.api.title', text: 'features.api.text' },
+  { title: 'features.openai.title', text: 'features.openai.text' },
+  { title: 'features.sdks.title', text: 'features.sdks.text' },
 ];
 
 /** Route `/features`: what Kasa does, its personas and what developers get. */
-export default function FeaturesPage() {
+function FeaturesPage() {
+  const t = usePagesT();
   return (
     <Page>
       <Hero aria-labelledby="features-title">
-        <Title id="features-title">Features</Title>
-        <Lead>An AI assistant you can talk to in your own language, with answers that know where you are.</Lead>
+        <Title id="features-title">{t('features.title')}</Title>
+        <Lead>{t('features.lead')}</Lead>
       </Hero>
-      <section aria-label="What Kasa does">
+      <section aria-label={t('features.what')}>
         <Grid>
           {features.map((feature) => (
             <Card key={feature.title}>
-              <h2>{feature.title}</h2>
-              <p>{feature.text}</p>
+              <h2>{t(feature.title)}</h2>
+              <p>{t(feature.text)}</p>
             </Card>
           ))}
         </Grid>
       </section>
       <Section aria-labelledby="personas-title">
-        <h2 id="personas-title">Meet the Personas</h2>
-        <p>Pick the expert that fits your question, or let Kasa answer.</p>
+        <h2 id="personas-title">{t('features.personas.heading')}</h2>
+        <p>{t('features.personas.intro')}</p>
         <Grid>
           {personas.map((persona) => (
             <Card key={persona.name}>
               <h2>{persona.name}</h2>
-              <p>{persona.role}</p>
+              <p>{t(persona.role)}</p>
             </Card>
           ))}
         </Grid>
       </Section>
       <Section aria-labelledby="developers-title">
-        <h2 id="developers-title">For Developers</h2>
-        <p>Build Kasa into your own product.</p>
+        <h2 id="developers-title">{t('features.developers.title')}</h2>
+        <p>{t('features.developers.text')}</p>
         <Grid>
           {developer.map((item) => (
             <Card key={item.title}>
-              <h2>{item.title}</h2>
-              <p>{item.text}</p>
+              <h2>{t(item.title)}</h2>
+              <p>{t(item.text)}</p>
             </Card>
           ))}
         </Grid>
       </Section>
-      <Section aria-label="Get started">
+      <Section aria-label={t('features.getStarted')}>
         <Actions>
           <ButtonLink to="/welcome" variant="primary">
-            Get Started Free
+            {t('common.getStartedFree')}
           </ButtonLink>
-          <ButtonLink to="/pricing">View Pricing</ButtonLink>
+          <ButtonLink to="/pricing">{t('common.viewPricing')}</ButtonLink>
           <ButtonLink to="/developer" variant="ghost">
-            Developer Portal
+            {t('common.developerPortal')}
           </ButtonLink>
         </Actions>
       </Section>
     </Page>
   );
 }
+
+export default withCatalogue(FeaturesPage, PAGES_LOADERS);

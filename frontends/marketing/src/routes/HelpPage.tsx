@@ -1,5 +1,8 @@
 import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
+import { PAGES_LOADERS } from '../i18n/pages/catalogues';
+import { usePagesT } from '../i18n/pages/usePagesT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import { Button, Card, Grid, Hero, Lead, Page, Section, Title } from '../ui';
 
 /** A guided tour as the shell describes it to this page. */
@@ -39,24 +42,25 @@ const Links = styled.ul`
 `;
 
 /** Route `/help`: the guided tours, the developer docs and where else to find answers. */
-export default function HelpPage({ tours, onStartTour }: HelpPageProps) {
+function HelpPage({ tours, onStartTour }: HelpPageProps) {
+  const t = usePagesT();
   return (
     <Page>
       <Hero aria-labelledby="help-title">
-        <Title id="help-title">Help Center</Title>
-        <Lead>Take a guided tour, read the developer docs, or ask us directly.</Lead>
+        <Title id="help-title">{t('help.title')}</Title>
+        <Lead>{t('help.lead')}</Lead>
       </Hero>
 
       <Section aria-labelledby="tours-title">
-        <h2 id="tours-title">Guided Tours</h2>
-        <p>Short walk-throughs that point at the parts of Kasa as you go. Also in the Help &amp; Tours menu.</p>
-        <Grid aria-label="Guided tours">
+        <h2 id="tours-title">{t('help.tours.title')}</h2>
+        <p>{t('help.tours.text')}</p>
+        <Grid aria-label={t('help.tours.list')}>
           {tours.map((tour) => (
             <TourCard key={tour.id} data-testid={`help-tour-${tour.id}`}>
               <h2>{tour.name}</h2>
               <p>{tour.description}</p>
               <Button type="button" onClick={() => onStartTour(tour.id)}>
-                {`Start ${tour.name}`}
+                {t('help.tours.start', { tour: tour.name })}
               </Button>
             </TourCard>
           ))}
@@ -64,33 +68,35 @@ export default function HelpPage({ tours, onStartTour }: HelpPageProps) {
       </Section>
 
       <Section aria-labelledby="docs-title">
-        <h2 id="docs-title">Developer Documentation</h2>
-        <p>The API reference, SDKs for six languages, an API tester and code samples live in the developer portal.</p>
+        <h2 id="docs-title">{t('help.docs.title')}</h2>
+        <p>{t('help.docs.text')}</p>
         <Links>
           <li>
-            <Link to="/developer">Developer Portal and API Documentation</Link>
+            <Link to="/developer">{t('help.docs.portal')}</Link>
           </li>
           <li>
-            <a href="/api/openapi.json">OpenAPI document (JSON)</a>
+            <a href="/api/openapi.json">{t('help.docs.openapi')}</a>
           </li>
         </Links>
       </Section>
 
       <Section aria-labelledby="more-help-title">
-        <h2 id="more-help-title">More Help</h2>
+        <h2 id="more-help-title">{t('help.more.title')}</h2>
         <Links>
           <li>
-            <Link to="/pricing">Plans and billing questions</Link>
+            <Link to="/pricing">{t('help.more.pricing')}</Link>
           </li>
           <li>
-            <Link to="/status">Service status</Link>
+            <Link to="/status">{t('help.more.status')}</Link>
           </li>
           <li>
-            <Link to="/contact">Contact us</Link>
+            <Link to="/contact">{t('help.more.contact')}</Link>
           </li>
         </Links>
-        <p>Still stuck? Our support team answers within two business days.</p>
+        <p>{t('help.more.text')}</p>
       </Section>
     </Page>
   );
 }
+
+export default withCatalogue(HelpPage, PAGES_LOADERS);

@@ -1,19 +1,22 @@
 import { tierLabel, useAuth } from '@kasa/api-client';
 import { FeatureCards, HowItWorks, LANDING_STEPS } from '../components/ProductStory';
 import { VoiceDemoCard } from '../components/VoiceDemoCard';
+import { useT } from '../i18n/useT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import { PlansTeaser } from '../pricing/PlansTeaser';
 import { Actions, ActionsPlaceholder, ButtonLink, Eyebrow, Hero, Lead, Page, Section, StatusLine, Title } from '../ui';
 
 /** Route `/`: the landing hero, with calls to action for signed-in and signed-out visitors. */
-export default function LandingPage() {
+function LandingPage() {
+  const t = useT();
   const { user, isAuthenticated, isLoading } = useAuth();
 
   return (
     <Page>
       <Hero aria-labelledby="landing-title">
-        <Eyebrow>Voice-first · Multilingual · Geo-aware</Eyebrow>
-        <Title id="landing-title">Your Voice. Your AI. Your World.</Title>
-        <Lead>Kasa is an AI assistant you can talk to in your own language, with answers that know where you are.</Lead>
+        <Eyebrow>{t('landing.eyebrow')}</Eyebrow>
+        <Title id="landing-title">{t('landing.title')}</Title>
+        <Lead>{t('landing.lead')}</Lead>
         {isLoading ? (
           <ActionsPlaceholder aria-hidden="true" />
         ) : (
@@ -22,25 +25,25 @@ export default function LandingPage() {
               <>
                 <Actions>
                   <ButtonLink to="/chat" variant="primary">
-                    Continue Chatting
+                    {t('landing.continueChatting')}
                   </ButtonLink>
                 </Actions>
-                <StatusLine>{`${tierLabel(user?.subscriptionTier)} Plan • Ready to chat`}</StatusLine>
+                <StatusLine>{t('landing.planStatus', { tier: tierLabel(user?.subscriptionTier) })}</StatusLine>
               </>
             ) : (
               <Actions>
                 <ButtonLink to="/welcome" variant="primary">
-                  Get Started Free
+                  {t('common.getStartedFree')}
                 </ButtonLink>
-                <ButtonLink to="/pricing">View Pricing</ButtonLink>
+                <ButtonLink to="/pricing">{t('common.viewPricing')}</ButtonLink>
               </Actions>
             )}
             <Actions>
               <ButtonLink to={isAuthenticated ? '/developer' : '/welcome'} variant="ghost">
-                {isAuthenticated ? 'Developer Portal' : 'Developer Portal - Sign In'}
+                {isAuthenticated ? t('common.developerPortal') : t('landing.developerSignIn')}
               </ButtonLink>
               <ButtonLink to={isAuthenticated ? '/chat' : '/welcome'} variant="ghost">
-                Try Demo
+                {t('landing.tryDemo')}
               </ButtonLink>
             </Actions>
           </>
@@ -51,15 +54,17 @@ export default function LandingPage() {
       <HowItWorks steps={LANDING_STEPS} />
       <PlansTeaser />
       <Section aria-labelledby="closing-title">
-        <h2 id="closing-title">Ready to hear Kasa answer in your language?</h2>
-        <p>Start free in the browser, or build Kasa into your own product.</p>
+        <h2 id="closing-title">{t('landing.closing.title')}</h2>
+        <p>{t('landing.closing.text')}</p>
         <Actions>
           <ButtonLink to="/welcome" variant="primary">
-            Try Chat Interface
+            {t('landing.closing.chat')}
           </ButtonLink>
-          <ButtonLink to="/welcome">Try Developer Portal</ButtonLink>
+          <ButtonLink to="/welcome">{t('landing.closing.developer')}</ButtonLink>
         </Actions>
       </Section>
     </Page>
   );
 }
+
+export default withCatalogue(LandingPage);

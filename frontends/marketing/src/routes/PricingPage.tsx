@@ -1,6 +1,12 @@
 import styled from '@emotion/styled';
-import { describeFailure, tierLabel, useAuth } from '@kasa/api-client';
-import { formatPrice, usePlans } from '../api/plans';
+import { tierLabel, useAuth } from '@kasa/api-client';
+import { usePlans } from '../api/plans';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { useFormats } from '../i18n/format';
+import { usePlanText } from '../i18n/usePlanText';
+import { PAGES_LOADERS } from '../i18n/pages/catalogues';
+import { usePagesT } from '../i18n/pages/usePagesT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import type { NotifyProps } from '../notify';
 import { PlanCard } from '../pricing/PlanCard';
 import { useUpgrade } from '../pricing/useUpgrade';
@@ -30,7 +36,11 @@ const Faq = styled.dl`
 `;
 
 /** Route `/pricing`: the three plans with a working upgrade, the premium add-ons and the FAQ. */
-export default function PricingPage({ notify }: NotifyProps) {
+function PricingPage({ notify }: NotifyProps) {
+  const t = usePagesT();
+  const planText = usePlanText();
+  const describeFailure = useDescribeFailure();
+  const { price } = useFormats();
   const { user, isAuthenticated } = useAuth();
   const plans = usePlans();
   const { choose, processing, ready } = useUpgrade({ notify });
@@ -39,33 +49,33 @@ export default function PricingPage({ notify }: NotifyProps) {
   return (
     <Page>
       <Hero aria-labelledby="pricing-title">
-        <Eyebrow>Pricing</Eyebrow>
-        <Title id="pricing-title">Choose Your Plan</Title>
-        <Lead>Start free and upgrade when you need voice, 120+ languages and more API calls.</Lead>
+        <Eyebrow>{t('pricing.eyebrow')}</Eyebrow>
+        <Title id="pricing-title">{t('pricing.title')}</Title>
+        <Lead>{t('pricing.lead')}</Lead>
         <TierLine>
-          Your current tier: <Badge data-testid="pricing-tier">{tierLabel(currentTier).toUpperCase()}</Badge>
+          {t('pricing.currentTier')} <Badge data-testid="pricing-tier">{tierLabel(currentTier).toUpperCase()}</Badge>
         </TierLine>
         <Actions>
-          <ButtonLink to="/">Back to Home</ButtonLink>
+          <ButtonLink to="/">{t('common.backHome')}</ButtonLink>
           <ButtonLink to="/chat" variant="primary">
-            Go to Chat
+            {t('pricing.goToChat')}
           </ButtonLink>
         </Actions>
       </Hero>
 
       {plans.isPending ? (
-        <p role="status">Loading plans…</p>
+        <p role="status">{t('common.loadingPlans')}</p>
       ) : plans.isError ? (
         <Card as="div" role="alert">
-          <h2>We could not load the plans</h2>
+          <h2>{t('pricing.loadFailed')}</h2>
           <p>{describeFailure(plans.error)}</p>
           <Button type="button" onClick={() => void plans.refetch()}>
-            Retry
+            {t('pricing.retry')}
           </Button>
         </Card>
       ) : (
         <>
-          <section aria-label="Plans">
+          <section aria-label={t('pricing.plans')}>
             <Plans>
               {plans.data.plans.map((plan) => (
                 <PlanCard
@@ -81,28 +91,28 @@ export default function PricingPage({ notify }: NotifyProps) {
           </section>
 
           <Section aria-labelledby="addons-title">
-            <h2 id="addons-title">Premium Add-ons</h2>
-            <p>Add what you need on top of your plan.</p>
+            <h2 id="addons-title">{t('pricing.addOns.title')}</h2>
+            <p>{t('pricing.addOns.text')}</p>
             <Grid>
               {plans.data.addOns.map((addOn) => (
                 <Card key={addOn.id}>
-                  <h2>{addOn.name}</h2>
+                  <h2>{planText(addOn.name)}</h2>
                   <p>
-                    <strong>{formatPrice(addOn.price)}</strong> / {addOn.period}
+                    <strong>{price(addOn.price)}</strong> {t('pricing.addOnPrice', { period: planText(addOn.period) })}
                   </p>
-                  <p>{addOn.description}</p>
+                  <p>{planText(addOn.description)}</p>
                 </Card>
               ))}
             </Grid>
           </Section>
 
           <Section aria-labelledby="faq-title" id="faq">
-            <h2 id="faq-title">Frequently Asked Questions</h2>
+            <h2 id="faq-title">{t('pricing.faq.title')}</h2>
             <Faq>
               {plans.data.faq.map((entry) => (
                 <div key={entry.question}>
-                  <dt>{entry.question}</dt>
-                  <dd>{entry.answer}</dd>
+                  <dt>{planText(entry.question)}</dt>
+                  <dd>{planText(entry.answer)}</dd>
                 </div>
               ))}
             </Faq>
@@ -112,3 +122,5 @@ export default function PricingPage({ notify }: NotifyProps) {
     </Page>
   );
 }
+
+export default withCatalogue(PricingPage, PAGES_LOADERS);

@@ -1,27 +1,30 @@
 import styled from '@emotion/styled';
 import { displayState, usePlatformStatus, type DisplayState } from '../api/status';
+import { PAGES_LOADERS } from '../i18n/pages/catalogues';
+import { usePagesT, type PagesMessageId } from '../i18n/pages/usePagesT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import { Hero, Lead, Page, Title } from '../ui';
 
-const LABELS: Record<DisplayState, string> = {
-  operational: 'Operational',
-  degraded: 'Degraded',
-  down: 'Down',
-  unknown: 'Unknown',
+const LABELS: Record<DisplayState, PagesMessageId> = {
+  operational: 'status.state.operational',
+  degraded: 'status.state.degraded',
+  down: 'status.state.down',
+  unknown: 'status.state.unknown',
 };
 
-const HEADLINES: Record<DisplayState, string> = {
-  operational: 'All Systems Operational',
-  degraded: 'Some Systems Degraded',
-  down: 'Major Outage',
-  unknown: 'Status Unknown',
+const HEADLINES: Record<DisplayState, PagesMessageId> = {
+  operational: 'status.headline.operational',
+  degraded: 'status.headline.degraded',
+  down: 'status.headline.down',
+  unknown: 'status.headline.unknown',
 };
 
 /** The status service's names for the parts of Kasa, in words. */
-const SERVICE_NAMES: Record<string, string> = {
-  auth: 'Accounts & sign-in',
-  chat: 'Chat',
-  voice: 'Voice & languages',
-  status: 'Status & analytics',
+const SERVICE_NAMES: Record<string, PagesMessageId> = {
+  auth: 'status.service.auth',
+  chat: 'status.service.chat',
+  voice: 'status.service.voice',
+  status: 'status.service.status',
 };
 
 // Each state has a shape as well as a colour, so it does not rest on colour alone.
@@ -70,43 +73,43 @@ const Note = styled.p`
 `;
 
 /** Route `/status`: the platform's live health from GET /api/status, refreshed every 30 seconds. */
-export default function StatusPage() {
+function StatusPage() {
+  const t = usePagesT();
   const { data, isPending, isError, dataUpdatedAt } = usePlatformStatus();
   const overall = isError && !data ? 'unknown' : displayState(data?.status);
 
   return (
     <Page>
       <Hero aria-labelledby="status-title">
-        <Title id="status-title">Service Status</Title>
+        <Title id="status-title">{t('status.title')}</Title>
         {isPending ? (
-          <Lead role="status">Loading service status...</Lead>
+          <Lead role="status">{t('status.loading')}</Lead>
         ) : (
           <Lead role="status" data-testid="status-overall">
-            <State state={overall}>{HEADLINES[overall]}</State>
+            <State state={overall}>{t(HEADLINES[overall])}</State>
           </Lead>
         )}
       </Hero>
-      {isError && !data ? (
-        <Note role="alert">We could not reach the status service. Trying again in 30 seconds.</Note>
-      ) : null}
+      {isError && !data ? <Note role="alert">{t('status.unreachable')}</Note> : null}
       {data ? (
-        <section aria-label="Services">
+        <section aria-label={t('status.services')}>
           <Services>
             {data.services.map((service) => {
               const state = displayState(service.status);
+              const name = SERVICE_NAMES[service.name];
               return (
                 <li key={service.name} data-testid={`status-service-${service.name}`}>
-                  <span>{SERVICE_NAMES[service.name] ?? service.name}</span>
-                  <State state={state}>{LABELS[state]}</State>
+                  <span>{name ? t(name) : service.name}</span>
+                  <State state={state}>{t(LABELS[state])}</State>
                 </li>
               );
             })}
           </Services>
-          <Note>
-            {`Last checked ${new Date(dataUpdatedAt).toLocaleTimeString()}. This page refreshes every 30 seconds.`}
-          </Note>
+          <Note>{t('status.lastChecked', { checked: new Date(dataUpdatedAt) })}</Note>
         </section>
       ) : null}
     </Page>
   );
 }
+
+export default withCatalogue(StatusPage, PAGES_LOADERS);

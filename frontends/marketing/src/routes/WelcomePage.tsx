@@ -1,23 +1,24 @@
 import { FeatureCards, HowItWorks, WELCOME_STEPS } from '../components/ProductStory';
+import { useT } from '../i18n/useT';
+import { withCatalogue } from '../i18n/withCatalogue';
 import { PlansTeaser } from '../pricing/PlansTeaser';
 import { Actions, ButtonLink, Hero, Lead, Page, Title } from '../ui';
 
 /** Route `/welcome`: the hero with calls to action to /auth, /pricing and /chat, the feature cards, four steps and the plans. */
-export default function WelcomePage() {
+function WelcomePage() {
+  const t = useT();
   return (
     <Page>
       <Hero aria-labelledby="welcome-title">
-        <Title id="welcome-title">Welcome to Kasa</Title>
-        <Lead>
-          Sign in or create a free account to chat with six AI personas by voice or text, in more than 120 languages.
-        </Lead>
+        <Title id="welcome-title">{t('welcome.title')}</Title>
+        <Lead>{t('welcome.lead')}</Lead>
         <Actions>
           <ButtonLink to="/auth" variant="primary">
-            Get Started
+            {t('welcome.getStarted')}
           </ButtonLink>
-          <ButtonLink to="/pricing">View Pricing</ButtonLink>
+          <ButtonLink to="/pricing">{t('common.viewPricing')}</ButtonLink>
           <ButtonLink to="/chat" variant="ghost">
-            Try Chat
+            {t('welcome.tryChat')}
           </ButtonLink>
         </Actions>
       </Hero>
@@ -27,3 +28,5 @@ export default function WelcomePage() {
     </Page>
   );
 }
+
+export default withCatalogue(WelcomePage);
