@@ -24,7 +24,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['frontends/**/*.{ts,tsx}', 'shared/api-client/**/*.ts'],
+    files: ['frontends/**/*.{ts,tsx}', 'shared/api-client/**/*.ts', 'shared/ui/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
@@ -34,7 +34,13 @@ export default tseslint.config(
     // placeholder, alt, and our components' label/message/description props) come from the message catalogues.
     // A frontend joins this list once its text is in frontends/<app>/src/i18n; shared/i18n's noHardCodedText test
     // runs this rule in CI over every frontend that has a catalogue.
-    files: ['frontends/shell/src/**/*.tsx', 'frontends/chat/src/**/*.tsx', 'frontends/developer/src/**/*.tsx'],
+    files: [
+      'frontends/shell/src/**/*.tsx',
+      'frontends/chat/src/**/*.tsx',
+      'frontends/developer/src/**/*.tsx',
+      'frontends/marketing/src/**/*.tsx',
+      'shared/ui/src/**/*.tsx',
+    ],
     ignores: ['**/*.test.*'],
     plugins: { formatjs },
     rules: {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { themeTokens } from '../../frontends/shell/src/theme/tokens';
+import { themeTokens } from '@kasa/ui/tokens';
 import { DEFAULT_THEME } from '../../frontends/shell/src/theme/themeSettings';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { completeSignIn, login, useAuth } from '@kasa/api-client';
 import ChatApp from './ChatApp';
 import { describeFailure } from './conversation/useConversation';
-import { Button, Muted, TextInput } from './ui/controls';
+import { Button, Muted, TextInput } from '@kasa/ui';
 import { RemoteCatalogue } from '@kasa/i18n';
 import { CHAT_ENGLISH, CHAT_LOADERS } from './i18n/catalogues';
 import { useT } from './i18n/useT';

@@ -9,7 +9,7 @@ import { isFreeLanguageChoice, loadLanguage, saveLanguage } from './conversation
 import { describeFailure } from './conversation/useConversation';
 import { PersonaPicker } from './personas/PersonaPicker';
 import { Sidebar } from './sidebar/Sidebar';
-import { Button } from './ui/controls';
+import { Button } from '@kasa/ui';
 import { loadVoiceMode, planHasVoice, saveVoiceMode } from './voice/voicePreferences';
 import { RemoteCatalogue } from '@kasa/i18n';
 import { CHAT_ENGLISH, CHAT_LOADERS } from './i18n/catalogues';

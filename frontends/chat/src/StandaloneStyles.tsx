@@ -1,6 +1,6 @@
 import { Global, css } from '@emotion/react';
 
-// A light-mode copy of the shell's design tokens (frontends/shell/src/theme/tokens.ts), only for running alone.
+// A light-mode copy of the shell's design tokens (shared/ui/src/tokens.ts), only for running alone.
 // In the product the shell defines these variables for every mode, scheme and contrast setting.
 const standalone = css`
   :root {

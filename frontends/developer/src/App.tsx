@@ -7,7 +7,7 @@ import DeveloperApp from './DeveloperApp';
 import { DEVELOPER_ENGLISH, DEVELOPER_LOADERS } from './i18n/catalogues';
 import { useDescribeFailure } from './i18n/describeFailure';
 import { useT } from './i18n/useT';
-import { Button, Muted, TextInput } from './ui/controls';
+import { Button, Muted, TextInput } from '@kasa/ui';
 
 /** Running alone there is no shell to sign in with: a bare sign-in form against the platform's API. */
 function StandaloneSignIn() {

@@ -3,12 +3,11 @@ import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { AuthSession } from './auth/AuthSession';
 import { Layout } from './layout/Layout';
-import { DocumentTitle } from './layout/useDocumentTitle';
+import { Titled } from './layout/Titled';
 import { marketingRoutes } from './remotes/marketingRoutes';
 import { RemotePage } from './remotes/RemotePage';
 import { LanguageProvider } from './i18n/LanguageProvider';
 import { PagesCatalogue } from './i18n/PagesCatalogue';
-import { useT, type MessageId } from './i18n/useT';
 import { GlobalStyles } from './theme/GlobalStyles';
 import { ThemeProvider } from './theme/ThemeProvider';
 import { ThemeSync } from './theme/ThemeSync';
@@ -22,16 +21,6 @@ const DeveloperPage = lazy(() => import('./routes/DeveloperPage'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage'));
 const ThemeSettingsPage = lazy(() => import('./routes/ThemeSettingsPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
-
-function Titled({ titleId, children }: { titleId: MessageId; children: ReactNode }) {
-  const t = useT();
-  return (
-    <>
-      <DocumentTitle title={t(titleId)} />
-      {children}
-    </>
-  );
-}
 
 /** A shell page, with its messages (loaded with it). */
 function Page({ element }: { element: ReactNode }) {

@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '../api/chatApi';
-import { Button, HiddenLabel, Select, visuallyHidden } from '../ui/controls';
+import { Button, HiddenLabel, Select, visuallyHidden } from '@kasa/ui';
 import { VoiceUpgradeNotice } from '../voice/VoiceUpgradeNotice';
 import { preloadConversationParts } from './conversationParts';
 import { isFreeLanguageChoice, LANGUAGE_CHOICES } from './languages';

@@ -3,8 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useSta
 import { Link } from 'react-router-dom';
 import { isApiError, useAuth } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
-import { Button, InlineError, Muted, VisuallyHidden } from '../ui/controls';
-import { SkeletonBar } from '../ui/Skeleton';
+import { Button, InlineError, Muted, SkeletonBar, VisuallyHidden } from '@kasa/ui';
 import { PersonaAvatar } from '../personas/PersonaAvatar';
 import type { LiveReply } from '../voice/replyPlayer';
 import { loadedReplyPlayer, loadReplyPlayer } from '../voice/voicePreferences';

@@ -1,10 +1,8 @@
 import styled from '@emotion/styled';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
-import { Button, VisuallyHidden } from '../ui/controls';
-import { CopyButton } from '../ui/CopyButton';
+import { Button, ICON, Mic, VisuallyHidden } from '@kasa/ui';
+import { CopyButton } from '@kasa/ui/widgets';
 import type { ShownMessage } from './useConversation';
-import { Mic } from 'lucide-react';
-import { ICON } from '../ui/icons';
 import { useT, type MessageId } from '../i18n/useT';
 import { EditButton, MessageEditor, VersionsSection, VersionSwitcher } from './MessageVersions';
 import * as versionsApi from '../api/versionsApi';

@@ -1,7 +1,6 @@
 import styled from '@emotion/styled';
 import { SectionCatalogue } from '@kasa/i18n';
 import type { MessageVersion } from '@kasa/contracts';
-import { ArrowLeft, Pencil } from 'lucide-react';
 import {
   forwardRef,
   useEffect,
@@ -16,8 +15,7 @@ import { MAX_MESSAGE_LENGTH } from '../api/chatApi';
 import { useT } from '../i18n/useT';
 import { VERSIONS_LOADERS } from '../i18n/versions/catalogues';
 import { useVersionsT } from '../i18n/versions/useVersionsT';
-import { Button, HiddenLabel } from '../ui/controls';
-import { ICON } from '../ui/icons';
+import { ArrowLeft, Button, HiddenLabel, ICON, Pencil } from '@kasa/ui';
 import { describeFailure } from './useConversation';
 
 /** The messages of versions (their own catalogue, loaded with the message bubbles) around `children`. */

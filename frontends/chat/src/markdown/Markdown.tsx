@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import MarkdownToJsx, { RuleType, type MarkdownToJSX } from 'markdown-to-jsx/react';
 import type { AnchorHTMLAttributes, ImgHTMLAttributes } from 'react';
-import { CopyButton } from '../ui/CopyButton';
+import { CopyButton } from '@kasa/ui/widgets';
 import { useT } from '../i18n/useT';
 
 const CodeFrame = styled.figure`

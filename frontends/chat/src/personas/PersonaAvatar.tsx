@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import type { Persona } from '@kasa/contracts';
-import { BookOpen, Compass, MessageCircle, Stethoscope, TrendingUp, Wrench, type LucideIcon } from 'lucide-react';
+import { BookOpen, Compass, type LucideIcon, MessageCircle, Stethoscope, TrendingUp, Wrench } from '@kasa/ui';
 
 const Circle = styled.span<{ size: string; ring: string }>`
   flex: none;

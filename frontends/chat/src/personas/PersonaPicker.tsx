@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import type { Persona } from '@kasa/contracts';
-import { Button, InlineError, Muted, visuallyHidden } from '../ui/controls';
+import { Button, InlineError, Muted, visuallyHidden } from '@kasa/ui';
 import { PersonaAvatar } from './PersonaAvatar';
 import { useT } from '../i18n/useT';
 import { personaText } from '../i18n/personaText';

@@ -1,7 +1,5 @@
-import { Share2 } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { Button } from '../ui/controls';
-import { ICON } from '../ui/icons';
+import { Button, ICON, Share2 } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 // The dialog and its messages load when someone opens it: sharing is not on the chat's first load.

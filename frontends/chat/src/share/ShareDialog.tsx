@@ -8,9 +8,8 @@ import { createShare, fetchShare, shareKeys, shareUrl, stopSharing } from './sha
 import { describeFailure } from '../conversation/useConversation';
 import { SHARE_LOADERS } from '../i18n/share/catalogues';
 import { useShareT } from '../i18n/share/useShareT';
-import { CopyButton } from '../ui/CopyButton';
-import { Button, InlineError, Muted, TextInput } from '../ui/controls';
-import { DialogActions, ModalDialog } from '../ui/ModalDialog';
+import { Button, InlineError, Muted, TextInput } from '@kasa/ui';
+import { CopyButton, DialogActions, ModalDialog } from '@kasa/ui/widgets';
 
 const Row = styled.div`
   display: flex;

@@ -12,7 +12,7 @@ import { SHARE_LOADERS } from '../i18n/share/catalogues';
 import { useShareT } from '../i18n/share/useShareT';
 import { useT } from '../i18n/useT';
 import { PersonaAvatar } from '../personas/PersonaAvatar';
-import { Button, InlineError, Muted, VisuallyHidden } from '../ui/controls';
+import { Button, InlineError, Muted, VisuallyHidden } from '@kasa/ui';
 
 const Markdown = lazy(() => import('../markdown/Markdown'));
 

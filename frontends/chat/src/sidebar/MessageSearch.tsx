@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { MAX_SEARCH_LENGTH } from '../api/chatApi';
 import { useMessageSearch } from '../api/chatQueries';
 import { describeFailure } from '../conversation/useConversation';
-import { Muted, TextInput } from '../ui/controls';
+import { Muted, TextInput } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 /** Waits this long after the last keystroke before searching. */

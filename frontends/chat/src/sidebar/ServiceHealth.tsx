@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import { usePlatformStatus } from '../api/chatQueries';
-import { Muted } from '../ui/controls';
+import { Muted } from '@kasa/ui';
 import { healthItems } from './healthItems';
 import { useT, type MessageId, type Translate } from '../i18n/useT';
 

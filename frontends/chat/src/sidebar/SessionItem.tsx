@@ -5,14 +5,12 @@ import type { Session } from '@kasa/contracts';
 import { MAX_TITLE_LENGTH } from '../api/chatApi';
 import { useDeleteSession, useRenameSession } from '../api/chatQueries';
 import { describeFailure } from '../conversation/useConversation';
-import { Button, HiddenLabel, TextInput } from '../ui/controls';
-import { Pencil, Trash2 } from 'lucide-react';
-import { ICON } from '../ui/icons';
+import { Button, HiddenLabel, ICON, Pencil, TextInput, Trash2 } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 import { fullWhen, itemWhen, type GroupKind } from './dateGroups';
 
 /** Shown only when a deletion is asked for, so its code loads then rather than with the chat. */
-const ConfirmDialog = lazy(() => import('../ui/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
+const ConfirmDialog = lazy(() => import('@kasa/ui/widgets').then((module) => ({ default: module.ConfirmDialog })));
 
 const Item = styled.li`
   display: flex;

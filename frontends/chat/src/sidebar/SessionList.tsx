@@ -6,8 +6,7 @@ import { useMessages } from '@kasa/i18n';
 import { useSessionList } from '../api/chatQueries';
 import { pendingSessionIds, sweepPendingSessions } from '../api/pendingSessions';
 import { describeFailure } from '../conversation/useConversation';
-import { Button, InlineError, VisuallyHidden } from '../ui/controls';
-import { SkeletonBar } from '../ui/Skeleton';
+import { Button, InlineError, SkeletonBar, VisuallyHidden } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 const Placeholder = styled.div`

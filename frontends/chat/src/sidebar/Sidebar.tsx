@@ -3,7 +3,7 @@ import { keyframes } from '@emotion/react';
 import type { Ref } from 'react';
 import { Link } from 'react-router-dom';
 import type { Session } from '@kasa/contracts';
-import { Button } from '../ui/controls';
+import { Button } from '@kasa/ui';
 import { MessageSearch } from './MessageSearch';
 import { ServiceHealth } from './ServiceHealth';
 import { SessionList } from './SessionList';

@@ -1,10 +1,8 @@
 import { SectionCatalogue } from '@kasa/i18n';
-import { Play } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { VIDEO_LOADERS } from '../i18n/video/catalogues';
 import { useVideoT } from '../i18n/video/useVideoT';
-import { Button } from '../ui/controls';
-import { ICON } from '../ui/icons';
+import { Button, ICON, Play } from '@kasa/ui';
 
 const VideosPanel = lazy(() => import(/* webpackChunkName: "videos" */ './VideosPanel'));
 

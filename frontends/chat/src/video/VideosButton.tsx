@@ -1,9 +1,7 @@
 import { useMessages } from '@kasa/i18n';
-import { Play } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import labels from '../i18n/video/entry.json';
-import { Button } from '../ui/controls';
-import { ICON } from '../ui/icons';
+import { Button, ICON, Play } from '@kasa/ui';
 
 // The panel, its messages and its player load when someone opens it: videos are not on the chat's first load.
 const VideosPanel = lazy(() => import(/* webpackChunkName: "videos" */ './VideosPanel'));

@@ -3,16 +3,13 @@ import { describeFailure, useAuth } from '@kasa/api-client';
 import type { VideoJob } from '@kasa/contracts';
 import { SectionCatalogue } from '@kasa/i18n';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Play } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { LANGUAGE_CHOICES } from '../conversation/languages';
 import { VIDEO_LOADERS } from '../i18n/video/catalogues';
 import { useVideoT } from '../i18n/video/useVideoT';
-import { Button, InlineError, Muted, Select } from '../ui/controls';
-import { ICON } from '../ui/icons';
-import { DialogActions, ModalDialog } from '../ui/ModalDialog';
-import { SkeletonBar } from '../ui/Skeleton';
+import { Button, ICON, InlineError, Muted, Play, Select, SkeletonBar } from '@kasa/ui';
+import { DialogActions, ModalDialog } from '@kasa/ui/widgets';
 import { useFollowedVideo } from './useFollowedVideo';
 import { fetchCaptionsUrl, isFinished, listVideos, startVideo, videoKeys } from './videoApi';
 

@@ -1,11 +1,9 @@
 import styled from '@emotion/styled';
 import { SectionCatalogue } from '@kasa/i18n';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { Mic, X } from 'lucide-react';
 import { VOICE_LOADERS } from '../i18n/voice/catalogues';
 import { useVoiceT, type VoiceMessageId } from '../i18n/voice/useVoiceT';
-import { Button, InlineError } from '../ui/controls';
-import { ICON } from '../ui/icons';
+import { Button, ICON, InlineError, Mic, X } from '@kasa/ui';
 import { startHandsFree, type HandsFree } from './handsFree';
 import { replyPlayer } from './replyPlayer';
 import type { VoiceError } from './voiceFailures';

@@ -1,11 +1,9 @@
 import styled from '@emotion/styled';
 import { useId, useSyncExternalStore } from 'react';
-import { Button, Select, VisuallyHidden } from '../ui/controls';
+import { Button, ICON, Pause, Play, Select, VisuallyHidden } from '@kasa/ui';
 import { replyPlayer, type PlaybackState } from './replyPlayer';
 import { PLAYBACK_SPEEDS } from './voicePreferences';
 import { VoiceUpgradeNotice } from './VoiceUpgradeNotice';
-import { Pause, Play } from 'lucide-react';
-import { ICON } from '../ui/icons';
 import { useT } from '../i18n/useT';
 
 const Controls = styled.span`

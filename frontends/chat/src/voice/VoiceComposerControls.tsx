@@ -10,14 +10,12 @@ import {
   type MouseEvent,
   type PointerEvent,
 } from 'react';
-import { Button, InlineError, visuallyHidden } from '../ui/controls';
+import { Button, ICON, InlineError, MessageCircle, Mic, Paperclip, visuallyHidden, Volume2 } from '@kasa/ui';
 import type { Capture, CaptureEvents, CaptureState } from './capture';
 import type { VoiceError } from './voiceFailures';
 import { loadedReplyPlayer } from './voicePreferences';
 import { VoiceEngineNote } from './VoiceEngineNote';
 import { VoiceUpgradeNotice } from './VoiceUpgradeNotice';
-import { MessageCircle, Mic, Paperclip, Volume2 } from 'lucide-react';
-import { ICON } from '../ui/icons';
 import { useT } from '../i18n/useT';
 
 type Failure = Pick<VoiceError, 'message' | 'kind'>;

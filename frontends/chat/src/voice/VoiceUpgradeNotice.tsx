@@ -1,7 +1,6 @@
 import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
-import { Mic } from 'lucide-react';
-import { ICON } from '../ui/icons';
+import { ICON, Mic } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 const Notice = styled.p<{ compact: boolean }>`

@@ -1,5 +1,5 @@
 import { ApiError, describeFailure } from '@kasa/api-client';
-import { describeFailureIn } from './describeFailure';
+import { describeFailureIn } from '@kasa/api-client/describeFailureIn';
 import arabic from './ar.json';
 import { translatorFor } from './testing';
 

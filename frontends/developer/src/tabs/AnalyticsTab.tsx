@@ -9,8 +9,10 @@ import { useRefresh } from '../hooks/useRefresh';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { useFormats } from '../i18n/format';
 import { usePanelsT } from '../i18n/panels/usePanelsT';
-import { Button, Card, Grid, Label, Muted, Row, Select, Spinner } from '../ui/controls';
-import { Empty, LoadError, Loading, LoadingSkeleton } from '../ui/States';
+import { Button, Muted, Select } from '@kasa/ui';
+import { Label, LoadingSkeleton } from '@kasa/ui/widgets';
+import { Card, Grid, Row, Spinner } from '../ui/controls';
+import { Empty, LoadError, Loading } from '../ui/States';
 
 const Stack = styled.div`
   display: flex;

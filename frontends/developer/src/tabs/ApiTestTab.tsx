@@ -14,20 +14,9 @@ import {
   type OperationDoc,
   type OpenApiDocument,
 } from '../openapi/operations';
-import {
-  Button,
-  Card,
-  Code,
-  Grid,
-  InlineError,
-  Label,
-  Muted,
-  Row,
-  Select,
-  Spinner,
-  TextArea,
-  TextInput,
-} from '../ui/controls';
+import { Button, InlineError, Muted, Select, TextInput } from '@kasa/ui';
+import { Label, TextArea } from '@kasa/ui/widgets';
+import { Card, Code, Grid, Row, Spinner } from '../ui/controls';
 import { LoadError, Loading } from '../ui/States';
 
 const DEFAULT_OPERATION = 'GET /api/personas';

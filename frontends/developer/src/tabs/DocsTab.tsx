@@ -4,11 +4,12 @@ import { OPENAPI_URL } from '../api/developerApi';
 import { useOpenApi } from '../api/developerQueries';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { NONE } from '../i18n/format';
-import { richText } from '../i18n/richText';
+import { richText } from '@kasa/i18n/richText';
 import { usePanelsT } from '../i18n/panels/usePanelsT';
 import { groupByTag, listOperations, type FieldDoc, type OperationDoc } from '../openapi/operations';
 import { schemaWordsFor } from '../openapi/schemaWords';
-import { Card, Muted } from '../ui/controls';
+import { Muted } from '@kasa/ui';
+import { Card } from '../ui/controls';
 import { Empty, LoadError, Loading } from '../ui/States';
 import { MethodTag } from '../ui/MethodTag';
 

@@ -1,9 +1,10 @@
 import { API_KEY_PLACEHOLDER, EXAMPLES, type CodeExample } from '../examples/examples';
-import { richText } from '../i18n/richText';
+import { richText } from '@kasa/i18n/richText';
 import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
 import { fillPlaceholders } from '../sdks/catalogue';
-import { Card, Code, Muted, Row } from '../ui/controls';
-import { CopyButton } from '../ui/CopyButton';
+import { Muted } from '@kasa/ui';
+import { CopyButton } from '@kasa/ui/widgets';
+import { Card, Code, Row } from '../ui/controls';
 
 const TITLES: Record<CodeExample['id'], PanelsMessageId> = {
   javascript: 'examples.title.javascript',

@@ -4,12 +4,12 @@ import type { ApiKey, ApiKeyScope, CreateApiKeyResponse, TeamResponse } from '@k
 import { useApiKeys, useCreateApiKey, useMyTeam, useRevokeApiKey } from '../api/developerQueries';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { useFormats } from '../i18n/format';
-import { richText } from '../i18n/richText';
+import { richText } from '@kasa/i18n/richText';
 import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
 import { canManageTeam, canRevokeKey } from '../team/teamAccess';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { Badge, Button, Card, Code, InlineError, Label, Muted, Row, Select, TextInput } from '../ui/controls';
-import { CopyButton } from '../ui/CopyButton';
+import { Button, InlineError, Muted, Select, TextInput } from '@kasa/ui';
+import { ConfirmDialog, CopyButton, Label } from '@kasa/ui/widgets';
+import { Badge, Card, Code, Row } from '../ui/controls';
 import { Empty, LoadError, Loading } from '../ui/States';
 
 // The scopes of @kasa/contracts' ApiKeyScope, listed here so that zod stays out of the browser bundle.

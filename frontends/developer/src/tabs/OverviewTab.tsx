@@ -6,7 +6,8 @@ import { NONE, useFormats } from '../i18n/format';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { personaExpertise } from '../i18n/personaText';
 import { useT, type MessageId, type Translate } from '../i18n/useT';
-import { Badge, Card, Grid, Muted } from '../ui/controls';
+import { Muted } from '@kasa/ui';
+import { Badge, Card, Grid } from '../ui/controls';
 import { Empty, LoadError, Loading } from '../ui/States';
 
 /** The six African languages the product highlights (spec section 1), by their catalogue codes. */

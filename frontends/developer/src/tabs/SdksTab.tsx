@@ -3,12 +3,12 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { API_KEY_PLACEHOLDER } from '../examples/examples';
 import { useFormats } from '../i18n/format';
-import { richText } from '../i18n/richText';
+import { richText } from '@kasa/i18n/richText';
 import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
 import { fillPlaceholders, SDKS, type SdkEntry } from '../sdks/catalogue';
-import { Badge, Button, Card, Code, Grid, Muted, Row } from '../ui/controls';
-import { CopyButton } from '../ui/CopyButton';
-import { Tabs } from '../ui/Tabs';
+import { Button, Muted } from '@kasa/ui';
+import { CopyButton, Tabs } from '@kasa/ui/widgets';
+import { Badge, Card, Code, Grid, Row } from '../ui/controls';
 
 const SdkCard = styled(Card)<{ selected: boolean }>`
   display: flex;

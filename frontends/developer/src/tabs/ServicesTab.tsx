@@ -6,7 +6,8 @@ import { useDescribeFailure } from '../i18n/describeFailure';
 import { useFormats, type Formats } from '../i18n/format';
 import { usePanelsT, type PanelsTranslate } from '../i18n/panels/usePanelsT';
 import { displayState, serviceName, STATE_COLOURS, STATE_LABELS, STATE_MARKS } from '../status/serviceState';
-import { Button, Card, Grid, Muted, Row, Spinner } from '../ui/controls';
+import { Button, Muted } from '@kasa/ui';
+import { Card, Grid, Row, Spinner } from '../ui/controls';
 import { Empty, LoadError } from '../ui/States';
 
 const State = styled.span<{ colour: string }>`

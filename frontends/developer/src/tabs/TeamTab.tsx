@@ -18,11 +18,12 @@ import {
 } from '../api/developerQueries';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { useFormats } from '../i18n/format';
-import { richText } from '../i18n/richText';
+import { richText } from '@kasa/i18n/richText';
 import { usePanelsT } from '../i18n/panels/usePanelsT';
 import { canChangeRole, canManageTeam, canRemoveMember, ROLE_TEXT } from '../team/teamAccess';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { Badge, Button, Card, InlineError, Label, Muted, Row, Select, TextInput } from '../ui/controls';
+import { Button, InlineError, Muted, Select, TextInput } from '@kasa/ui';
+import { ConfirmDialog, Label } from '@kasa/ui/widgets';
+import { Badge, Card, Row } from '../ui/controls';
 import { Empty, LoadError, Loading } from '../ui/States';
 
 /** A destructive step waiting for its confirmation. */

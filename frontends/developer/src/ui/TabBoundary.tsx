@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useT } from '../i18n/useT';
-import { Button, InlineError } from './controls';
+import { Button, InlineError } from '@kasa/ui';
 
 interface State {
   error: Error | null;

@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import type { ReactNode } from 'react';
 import { useT } from '../i18n/useT';
-import { Actions, Card, Muted } from '../ui/controls';
+import { Actions, Card, Muted } from '@kasa/ui';
 
 const Wrapper = styled(Card)`
   max-width: 32rem;

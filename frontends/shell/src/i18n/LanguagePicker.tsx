@@ -1,9 +1,7 @@
 import styled from '@emotion/styled';
 import { LOCALES, type LocaleInfo } from '@kasa/i18n';
-import { Check, Languages } from 'lucide-react';
-import { VisuallyHidden } from '../ui/controls';
+import { Check, ICON, Languages, VisuallyHidden } from '@kasa/ui';
 import { MenuButton, MenuItem } from '../ui/MenuButton';
-import { ICON } from '../ui/icons';
 import { useLanguage } from './LanguageProvider';
 import { useT } from './useT';
 

@@ -2,7 +2,7 @@ import styled from '@emotion/styled';
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { RemoteErrorBoundary } from '../remotes/RemoteErrorBoundary';
-import { PageSkeleton } from '../ui/Skeleton';
+import { PageSkeleton } from '@kasa/ui';
 import { Footer } from './Footer';
 import { NavBar } from './NavBar';
 import { useT } from '../i18n/useT';

@@ -3,14 +3,12 @@ import { useEffect, useState } from 'react';
 import { NavLink, Link, useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { logout, tierLabel, useAuth } from '@kasa/api-client';
-import { Button, ButtonLink } from '../ui/controls';
+import { Button, ButtonLink, Check, CircleHelp, ICON, Moon, Sun } from '@kasa/ui';
+import { COLOR_SCHEMES, themeTokens } from '@kasa/ui/tokens';
 import { MenuButton, MenuItem } from '../ui/MenuButton';
 import { useTheme } from '../theme/ThemeProvider';
-import { COLOR_SCHEMES, themeTokens } from '../theme/tokens';
 import { toast } from '../toast/toastStore';
 import { useTours } from '../tours/TourProvider';
-import { Check, CircleHelp, Moon, Sun } from 'lucide-react';
-import { ICON } from '../ui/icons';
 import { LanguageMenu } from '../i18n/LanguagePicker';
 import { useT, type MessageId } from '../i18n/useT';
 

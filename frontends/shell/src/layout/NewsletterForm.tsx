@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { apiJson, isApiError } from '@kasa/api-client';
 import type { NewsletterSubscribeResponse } from '@kasa/contracts';
 import { toast } from '../toast/toastStore';
-import { Button } from '../ui/controls';
+import { Button } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 const Form = styled.form`

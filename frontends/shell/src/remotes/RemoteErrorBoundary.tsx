@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import styled from '@emotion/styled';
-import { Button, Card, Muted } from '../ui/controls';
+import { Button, Card, Muted } from '@kasa/ui';
 import { useT, type MessageId } from '../i18n/useT';
 
 const ErrorCard = styled(Card)`

@@ -1,5 +1,5 @@
 import { createElement, lazy, Suspense, useMemo, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { PageSkeleton } from '../ui/Skeleton';
+import { PageSkeleton } from '@kasa/ui';
 import { loadRemoteModule, type RemoteModuleId, type RemoteModules } from './manifest';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary';
 import { useT } from '../i18n/useT';

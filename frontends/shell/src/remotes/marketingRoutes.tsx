@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { Route, useNavigate } from 'react-router-dom';
-import { DocumentTitle } from '../layout/useDocumentTitle';
+import { Titled } from '../layout/Titled';
 import { toast } from '../toast/toastStore';
 import { useTours } from '../tours/TourProvider';
 import { tourById, type TourId } from '../tours/tours';
@@ -8,13 +8,19 @@ import { RemotePage } from './RemotePage';
 import { useT, type MessageId } from '../i18n/useT';
 
 /** Public pages whose content is not written yet: the marketing remote's ComingSoonPage, with a way home. */
-const comingSoonPages: ReadonlyArray<[path: string, title: string]> = [
-  ['integrations', 'Integrations'],
-  ['blog', 'Blog'],
-  ['careers', 'Careers'],
-  ['press', 'Press'],
-  ['community', 'Community'],
+const comingSoonPages: ReadonlyArray<[path: string, titleId: MessageId]> = [
+  ['integrations', 'footer.integrations'],
+  ['blog', 'footer.blog'],
+  ['careers', 'footer.careers'],
+  ['press', 'footer.press'],
+  ['community', 'footer.community'],
 ];
+
+/** A page not written yet, titled in the interface language. */
+function ComingSoonRoute({ path, titleId }: { path: string; titleId: MessageId }) {
+  const t = useT();
+  return <RemotePage id="marketing/ComingSoonPage" name={`the ${path} page`} props={{ title: t(titleId) }} />;
+}
 
 /** /help: the marketing remote's Help Center, given the shell's guided tours and a way to start them. */
 function HelpRoute() {
@@ -48,44 +54,33 @@ function HelpRoute() {
  * when its route is visited. Pages that show toasts get the shell's `toast` as `notify`.
  */
 export function marketingRoutes() {
-  const page = (path: string, title: string, element: ReactElement) => (
-    <Route
-      key={path}
-      path={path}
-      element={
-        <>
-          <DocumentTitle title={title} />
-          {element}
-        </>
-      }
-    />
+  const page = (path: string, titleId: MessageId, element: ReactElement) => (
+    <Route key={path} path={path} element={<Titled titleId={titleId}>{element}</Titled>} />
   );
   return [
     page(
       'pricing',
-      'Pricing',
+      'nav.pricing',
       <RemotePage id="marketing/PricingPage" name="the pricing page" props={{ notify: toast }} />,
     ),
     page(
       'billing/success',
-      'Payment Successful',
+      'app.paymentSuccessful',
       <RemotePage id="marketing/BillingSuccessPage" name="the payment page" />,
     ),
-    page('features', 'Features', <RemotePage id="marketing/FeaturesPage" name="the features page" />),
-    page('about', 'About', <RemotePage id="marketing/AboutPage" name="the about page" />),
-    page('privacy', 'Privacy Policy', <RemotePage id="marketing/PrivacyPage" name="the privacy policy" />),
-    page('terms', 'Terms of Service', <RemotePage id="marketing/TermsPage" name="the terms of service" />),
-    page('cookies', 'Cookie Policy', <RemotePage id="marketing/CookiesPage" name="the cookie policy" />),
-    page('gdpr', 'GDPR', <RemotePage id="marketing/GdprPage" name="the GDPR page" />),
-    page('status', 'Service Status', <RemotePage id="marketing/StatusPage" name="the status page" />),
-    page('help', 'Help Center', <HelpRoute />),
+    page('features', 'footer.features', <RemotePage id="marketing/FeaturesPage" name="the features page" />),
+    page('about', 'footer.about', <RemotePage id="marketing/AboutPage" name="the about page" />),
+    page('privacy', 'footer.privacy', <RemotePage id="marketing/PrivacyPage" name="the privacy policy" />),
+    page('terms', 'footer.terms', <RemotePage id="marketing/TermsPage" name="the terms of service" />),
+    page('cookies', 'footer.cookies', <RemotePage id="marketing/CookiesPage" name="the cookie policy" />),
+    page('gdpr', 'footer.gdpr', <RemotePage id="marketing/GdprPage" name="the GDPR page" />),
+    page('status', 'footer.status', <RemotePage id="marketing/StatusPage" name="the status page" />),
+    page('help', 'footer.help', <HelpRoute />),
     page(
       'contact',
-      'Contact',
+      'footer.contact',
       <RemotePage id="marketing/ContactPage" name="the contact page" props={{ notify: toast }} />,
     ),
-    ...comingSoonPages.map(([path, title]) =>
-      page(path, title, <RemotePage id="marketing/ComingSoonPage" name={`the ${title} page`} props={{ title }} />),
-    ),
+    ...comingSoonPages.map(([path, titleId]) => page(path, titleId, <ComingSoonRoute path={path} titleId={titleId} />)),
   ];
 }

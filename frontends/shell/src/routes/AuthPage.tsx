@@ -13,9 +13,8 @@ import {
 } from '@kasa/api-client';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { toast } from '../toast/toastStore';
-import { Button, ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
-import { Field } from '../ui/Field';
-import { Tabs } from '../ui/Tabs';
+import { Button, ButtonLink, Card, Muted, PageContainer } from '@kasa/ui';
+import { Field, Tabs } from '@kasa/ui/widgets';
 import { useT, type MessageId, type Translate } from '../i18n/useT';
 
 /** Spec section 9: minimum password length. */

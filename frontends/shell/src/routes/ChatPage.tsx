@@ -3,8 +3,7 @@ import { useAuth } from '@kasa/api-client';
 import { AuthRequired } from '../auth/AuthRequired';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RemotePage } from '../remotes/RemotePage';
-import { ButtonLink, PageContainer, VisuallyHidden } from '../ui/controls';
-import { SkeletonBlock } from '../ui/Skeleton';
+import { ButtonLink, PageContainer, SkeletonBar as SkeletonBlock, VisuallyHidden } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 const Workspace = styled.div`

@@ -2,8 +2,7 @@ import { useRedirectWhenSignedOut } from '../auth/useRedirectWhenSignedOut';
 import { AuthRequired } from '../auth/AuthRequired';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RemotePage } from '../remotes/RemotePage';
-import { ButtonLink } from '../ui/controls';
-import { PageSkeleton } from '../ui/Skeleton';
+import { ButtonLink, PageSkeleton } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 /**

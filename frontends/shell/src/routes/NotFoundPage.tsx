@@ -1,5 +1,5 @@
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
+import { ButtonLink, Card, Muted, PageContainer } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 /** Any route nobody claims. */

@@ -2,8 +2,7 @@ import styled from '@emotion/styled';
 import { useRedirectWhenSignedOut } from '../auth/useRedirectWhenSignedOut';
 import { AuthRequired } from '../auth/AuthRequired';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
-import { Actions, Button, ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
-import { PageSkeleton } from '../ui/Skeleton';
+import { Actions, Button, ButtonLink, Card, Muted, PageContainer, PageSkeleton } from '@kasa/ui';
 import { LanguageSettings } from '../i18n/LanguagePicker';
 import { useT, type MessageId } from '../i18n/useT';
 

@@ -4,12 +4,10 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { PRESET_CATEGORIES, THEME_PRESETS, presetsIn, type PresetCategory, type ThemePreset } from '../theme/presets';
 import { useTheme } from '../theme/ThemeProvider';
 import { exportTheme, SLIDERS, type SliderName } from '../theme/themeSettings';
-import { COLOR_SCHEMES, themeTokens, type ColorScheme } from '../theme/tokens';
+import { Actions, ArrowLeft, Button, ButtonLink, Card, ICON, Muted, PageContainer } from '@kasa/ui';
+import { Tabs } from '@kasa/ui/widgets';
+import { COLOR_SCHEMES, type ColorScheme, themeTokens } from '@kasa/ui/tokens';
 import { toast } from '../toast/toastStore';
-import { Actions, Button, ButtonLink, Card, Muted, PageContainer } from '../ui/controls';
-import { Tabs } from '../ui/Tabs';
-import { ArrowLeft } from 'lucide-react';
-import { ICON } from '../ui/icons';
 import { useT, type MessageId } from '../i18n/useT';
 
 const Header = styled.div`

@@ -1,6 +1,6 @@
 import { Global, css } from '@emotion/react';
 import { DEFAULT_THEME } from './themeSettings';
-import { COLOR_SCHEMES, themeSelector, themeTokens, type ThemeMode, type Tokens } from './tokens';
+import { COLOR_SCHEMES, type ThemeMode, themeSelector, themeTokens, type Tokens } from '@kasa/ui/tokens';
 
 const declarations = (values: Tokens): string =>
   Object.entries(values)

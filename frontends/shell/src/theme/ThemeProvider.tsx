@@ -9,7 +9,7 @@ import {
   DEFAULT_THEME,
   type ThemeSettings,
 } from './themeSettings';
-import { COLOR_SCHEMES, type ColorScheme, type ThemeMode } from './tokens';
+import { COLOR_SCHEMES, type ColorScheme, type ThemeMode } from '@kasa/ui/tokens';
 
 export interface ThemeContextValue {
   settings: ThemeSettings;

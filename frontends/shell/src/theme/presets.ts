@@ -1,4 +1,4 @@
-import { themeTokens, type ColorScheme, type ThemeMode } from './tokens';
+import { type ColorScheme, type ThemeMode, themeTokens } from '@kasa/ui/tokens';
 
 export const PRESET_CATEGORIES = ['Professional', 'Creative', 'Minimal', 'Vibrant'] as const;
 export type PresetCategory = (typeof PRESET_CATEGORIES)[number];

@@ -1,4 +1,4 @@
-import { COLOR_SCHEMES, type ColorScheme, type ThemeMode } from './tokens';
+import { COLOR_SCHEMES, type ColorScheme, type ThemeMode } from '@kasa/ui/tokens';
 
 /** Spec section 3: the theme settings a person can change, as exported to a file and kept on the server. */
 export interface ThemeSettings {

@@ -3,8 +3,7 @@ import styled from '@emotion/styled';
 import { keyframes } from '@emotion/react';
 import { TOAST_DURATION_MS, dismissToast, useToasts, type ToastVariant } from './toastStore';
 import { useT } from '../i18n/useT';
-import { X } from 'lucide-react';
-import { ICON } from '../ui/icons';
+import { ICON, X } from '@kasa/ui';
 
 const slideIn = keyframes`
   from { transform: translateX(calc(100% + 1rem)); }

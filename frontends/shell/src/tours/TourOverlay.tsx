@@ -1,8 +1,6 @@
 import styled from '@emotion/styled';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import { X } from 'lucide-react';
-import { Button } from '../ui/controls';
-import { ICON } from '../ui/icons';
+import { Button, ICON, X } from '@kasa/ui';
 import { placeCard, type Rect } from './placement';
 import type { Tour } from './tours';
 import { TOUR_STEPS } from './tourSteps';

@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Button } from './controls';
+import { Button } from '@kasa/ui';
 
 const Wrapper = styled.div`
   position: relative;

@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
 import { useId, type InputHTMLAttributes } from 'react';
+import { fieldStyle } from '@kasa/ui';
 
 const Wrapper = styled.div`
   display: flex;
@@ -13,13 +14,9 @@ const Label = styled.label`
 `;
 
 const Input = styled.input`
+  ${fieldStyle}
   min-height: 2.75rem;
   padding: 0.5rem 0.75rem;
-  border: 1px solid var(--kasa-muted);
-  border-radius: var(--kasa-radius);
-  background: var(--kasa-surface);
-  color: var(--kasa-fg);
-  font: inherit;
   &:disabled {
     opacity: 0.7;
   }

@@ -50,19 +50,20 @@ export function ModalDialog({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // The element to focus when the dialog opens, as it was at mount: the effect below runs once.
+  const focusFirst = useRef(initialFocus);
 
+  // The dialog opens when it mounts and closes when it unmounts.
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
     const previous = document.activeElement as HTMLElement | null;
     if (!element.open) element.showModal();
-    initialFocus?.current?.focus();
+    focusFirst.current?.current?.focus();
     return () => {
       if (element.open) element.close();
       previous?.focus?.();
     };
-    // Runs once: the dialog opens when it mounts and closes when it unmounts.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (

@@ -1,11 +1,12 @@
 import { useRef, type ReactNode } from 'react';
-import { Button } from './controls';
+import { Button } from '@kasa/ui';
+import { useUiT } from './messages';
 import { DialogActions, ModalDialog } from './ModalDialog';
-import { useT } from '../i18n/useT';
 
 /**
  * A modal confirmation (see ModalDialog: focus kept inside, Escape cancels, focus returns). The cancel button gets
- * focus first, so Enter never confirms a destructive action by accident.
+ * focus first, so Enter never confirms a destructive action by accident. Its label is the catalogue's
+ * `common.cancel`.
  */
 export function ConfirmDialog({
   title,
@@ -17,12 +18,14 @@ export function ConfirmDialog({
 }: {
   title: string;
   children: ReactNode;
+  /** The destructive action's name: 'Delete', 'Revoke'. */
   confirmLabel: string;
+  /** While the action runs: the confirm button is disabled. */
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const t = useT();
+  const t = useUiT();
   const cancel = useRef<HTMLButtonElement>(null);
   return (
     <ModalDialog title={title} onClose={onCancel} initialFocus={cancel}>

@@ -18,13 +18,14 @@ const Tab = styled.button`
   border: 0;
   border-radius: var(--kasa-radius);
   background: transparent;
-  color: var(--kasa-fg);
+  color: var(--kasa-muted);
   font: inherit;
   font-weight: 600;
   white-space: nowrap;
   cursor: pointer;
   &[aria-selected='true'] {
     background: var(--kasa-surface);
+    color: var(--kasa-fg);
     box-shadow:
       inset 0 -3px 0 var(--kasa-primary),
       0 1px 3px rgba(15, 23, 42, 0.2);
@@ -34,12 +35,15 @@ const Tab = styled.button`
 export interface TabItem<Key extends string> {
   key: Key;
   label: string;
+  /** The tab's panel, when the caller lists every panel up front (otherwise the selected one is `children`). */
+  panel?: ReactNode;
 }
 
 /**
- * WAI-ARIA tabs with manual activation state kept by the caller (the portal keeps it in the URL): a tablist of
- * role=tab buttons (arrow keys, Home and End move between them; only the selected tab is in the Tab order) and the
- * selected role=tabpanel. Only the selected panel is rendered.
+ * WAI-ARIA tabs whose selection the caller keeps (in state, or in the URL): a tablist of role=tab buttons (arrow
+ * keys, Home and End move between them; only the selected tab is in the Tab order) and the selected role=tabpanel,
+ * `data-testid="panel-<key>"`. Only the selected panel is rendered: `children` when given, else its item's `panel`.
+ * A `selected` key that is not among the items selects the first.
  */
 export function Tabs<Key extends string>({
   label,
@@ -48,23 +52,25 @@ export function Tabs<Key extends string>({
   onSelect,
   children,
 }: {
+  /** The tab list's accessible name. */
   label: string;
   items: ReadonlyArray<TabItem<Key>>;
   selected: Key;
   onSelect: (key: Key) => void;
   /** The selected tab's panel. */
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   const baseId = useId();
   const tabs = useRef(new Map<Key, HTMLButtonElement>());
+  const current = items.find((item) => item.key === selected) ?? items[0];
 
-  // On a phone the tab list scrolls sideways: keep the selected tab in view (e.g. after opening ?tab=keys).
+  // When the tab list scrolls sideways (on a phone), keep the selected tab in view (e.g. after opening ?tab=keys).
   useEffect(() => {
     tabs.current.get(selected)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [selected]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const index = items.findIndex((item) => item.key === selected);
+    const index = items.findIndex((item) => item.key === current?.key);
     const moves: Record<string, number> = {
       ArrowRight: index + 1,
       ArrowLeft: index - 1,
@@ -84,7 +90,7 @@ export function Tabs<Key extends string>({
     <div>
       <List role="tablist" aria-label={label} onKeyDown={onKeyDown}>
         {items.map((item) => {
-          const isSelected = item.key === selected;
+          const isSelected = item.key === current?.key;
           return (
             <Tab
               key={item.key}
@@ -105,14 +111,16 @@ export function Tabs<Key extends string>({
           );
         })}
       </List>
-      <div
-        role="tabpanel"
-        id={`${baseId}-panel-${selected}`}
-        aria-labelledby={`${baseId}-tab-${selected}`}
-        data-testid={`panel-${selected}`}
-      >
-        {children}
-      </div>
+      {current ? (
+        <div
+          role="tabpanel"
+          id={`${baseId}-panel-${current.key}`}
+          aria-labelledby={`${baseId}-tab-${current.key}`}
+          data-testid={`panel-${current.key}`}
+        >
+          {children ?? current.panel}
+        </div>
+      ) : null}
     </div>
   );
 }
