@@ -14,4 +14,3 @@ export * from './runtime';
 export * from './identity';
 export * from './traceContext';
 export * from './telemetry';
-export * from './turnsByKey';

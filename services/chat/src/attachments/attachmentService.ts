@@ -5,7 +5,6 @@ import {
   NotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
-  TurnsByKey,
   type Logger,
 } from '@kasa/service-kit';
 import mongoose, { type Connection, type Model, type Types } from 'mongoose';
@@ -64,7 +63,6 @@ export class AttachmentService {
   private readonly docs: Model<AttachmentDocument>;
   private readonly usage: Model<AttachmentUsageDocument>;
   /** One person's reservations and releases take turns in this process (see reserve). */
-  private readonly turns = new TurnsByKey();
 
   constructor(
     db: Connection,
@@ -234,15 +232,10 @@ export class AttachmentService {
 
   /**
    * Reserves room for one more attachment of `bytes` in the person's allowance with one conditional update (it
-   * matches only while there is room) on the person's usage document, created first when missing. MongoDB applies
-   * such an update atomically, whatever the number of replicas; on the embedded FerretDB v1 it is a read then a
-   * write, so one person's reservations and releases also take turns in this process (TurnsByKey).
+   * matches only while there is room) on the person's usage document, created first when missing. The database
+   * applies it atomically, whatever the number of replicas (the embedded FerretDB too, with its patch 0006).
    */
-  private reserve(ownerId: string, bytes: number): Promise<void> {
-    return this.turns.run(ownerId, () => this.reserveNow(ownerId, bytes));
-  }
-
-  private async reserveNow(ownerId: string, bytes: number): Promise<void> {
+  private async reserve(ownerId: string, bytes: number): Promise<void> {
     const { perPersonCount, perPersonBytes } = this.limits;
     // Simultaneous first uploads may both try to create it: one does, the others find it there.
     await this.usage
@@ -266,11 +259,7 @@ export class AttachmentService {
     }
   }
 
-  private release(ownerId: string, bytes: number): Promise<void> {
-    return this.turns.run(ownerId, () => this.releaseNow(ownerId, bytes));
-  }
-
-  private async releaseNow(ownerId: string, bytes: number): Promise<void> {
+  private async release(ownerId: string, bytes: number): Promise<void> {
     await this.usage
       .updateOne({ _id: ownerId }, { $inc: { count: -1, bytes: -bytes } })
       .maxTimeMS(QUERY_TIME_LIMIT_MS)
