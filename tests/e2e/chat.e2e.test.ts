@@ -209,8 +209,17 @@ describe('the chat with the offline provider', () => {
     await hit.first().waitFor();
     await hit.first().click();
     await page.waitForURL(`${platform.baseUrl}/chat/${firstSession}`);
+    // The router changes the URL first and renders the session after, so the previous conversation (with Merla) can
+    // still be on screen for a moment: wait for the first session's own title and persona.
+    await eventually(async () => (await chat.title().innerText()) === firstTitle, {
+      timeoutMs: 10_000,
+      what: 'the first session opened from search',
+    });
+    await eventually(async () => (await chat.persona('kasa').getAttribute('aria-pressed')) === 'true', {
+      timeoutMs: 10_000,
+      what: "the first session's persona",
+    });
     await chat.replies().first().waitFor();
-    expect(await chat.persona('kasa').getAttribute('aria-pressed')).toBe('true');
     await chat.searchBox().fill('zzqx-no-such-word');
     await chat.searchResults().getByText('No messages match “zzqx-no-such-word”.').waitFor();
     await chat.searchBox().fill('');
