@@ -6,6 +6,13 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const CompressionPlugin = require('compression-webpack-plugin');
 
+const REACT_ROUTER_PRODUCTION = path.join(
+  path.dirname(require.resolve('react-router')),
+  '..',
+  'production',
+  'index.mjs',
+);
+
 /**
  * @param {{ dir: string, uniqueName: string, production: boolean }} options
  * @returns {import('webpack').Configuration}
@@ -27,6 +34,9 @@ function baseConfig({ dir, uniqueName, production }) {
       // Catalogues arrive parsed (icuCatalogueLoader.js): should anything import the ICU parser, only its types remain.
       alias: {
         '@formatjs/icu-messageformat-parser$': require.resolve('@formatjs/icu-messageformat-parser/no-parser.js'),
+        // React Router's package exports only its development build (warnings and their messages included); a
+        // production build takes the production one that ships beside it.
+        ...(production ? { 'react-router$': REACT_ROUTER_PRODUCTION } : {}),
       },
     },
     module: {

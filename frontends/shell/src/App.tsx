@@ -11,7 +11,7 @@ import { PagesCatalogue } from './i18n/PagesCatalogue';
 import { GlobalStyles } from './theme/GlobalStyles';
 import { ThemeProvider } from './theme/ThemeProvider';
 import { ThemeSync } from './theme/ThemeSync';
-import { Toaster } from './toast/Toaster';
+import { LazyToaster } from './toast/LazyToaster';
 import { TourProvider } from './tours/TourProvider';
 
 // Shell pages load on demand, so `/` downloads only the frame and the landing page.
@@ -73,7 +73,7 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
             <TourProvider>
               <AppRoutes />
             </TourProvider>
-            <Toaster />
+            <LazyToaster />
           </BrowserRouter>
         </ThemeProvider>
       </LanguageProvider>
