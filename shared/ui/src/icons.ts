@@ -13,6 +13,8 @@ export {
   Check,
   CircleHelp,
   Compass,
+  Download,
+  FileText,
   Globe,
   Languages,
   MessageCircle,

@@ -246,7 +246,7 @@ export class ChatPage {
   }
 
   sendButton() {
-    return this.page.getByRole('form', { name: 'Send a message' }).getByRole('button', { name: 'Send' });
+    return this.page.getByRole('form', { name: 'Send a message' }).getByRole('button', { name: 'Send', exact: true });
   }
 
   stopButton() {
@@ -265,6 +265,32 @@ export class ChatPage {
 
   sendError() {
     return this.page.getByTestId('send-error');
+  }
+
+  // --- attachments
+  /** The composer's file picker (Pro and up): images and documents for the message being written. */
+  attachInput() {
+    return this.page.getByTestId('attach-input');
+  }
+
+  /** The attach button a plan without attachments sees: it opens the note on what Pro adds. */
+  attachLocked() {
+    return this.page.getByTestId('attach-locked');
+  }
+
+  /** 'Images and documents … are part of the Pro plan.' with its link to /pricing. */
+  attachmentsUpgrade() {
+    return this.page.getByTestId('attachments-upgrade');
+  }
+
+  /** The files added to the message being written; `data-state` is uploading, ready or failed. */
+  pendingAttachments() {
+    return this.page.getByTestId('pending-attachment');
+  }
+
+  /** The files a message carries (in the conversation). */
+  messageAttachments(message = this.userMessages().last()) {
+    return message.getByTestId('message-attachment');
   }
 
   // --- voice

@@ -68,6 +68,8 @@ export interface OutgoingMessage {
   language: string;
   /** `voice`: the content is the transcript of what the person said. */
   type?: StoredMessage['type'];
+  /** Images and documents uploaded for it (`POST /api/chat/attachments`). */
+  attachmentIds?: string[];
 }
 
 /**
@@ -84,6 +86,7 @@ export function sendMessageStreaming(sessionId: string, message: OutgoingMessage
       type: message.type ?? 'text',
       content: message.content,
       language: message.language,
+      ...(message.attachmentIds ? { attachmentIds: message.attachmentIds } : {}),
       resumable: true,
     },
     { accept: 'text/event-stream', signal },

@@ -1,7 +1,23 @@
 import styled from '@emotion/styled';
-import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { MessageAttachment } from '@kasa/contracts';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type DragEvent,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
+import { Link } from 'react-router-dom';
 import { MAX_MESSAGE_LENGTH } from '../api/chatApi';
-import { Button, HiddenLabel, Select, visuallyHidden } from '@kasa/ui';
+import { Button, HiddenLabel, ICON, Paperclip, Select, visuallyHidden } from '@kasa/ui';
+import { ACCEPTED_FILES } from '../attachments/attachmentApi';
+import { usePendingAttachments, type RefusalReason } from '../attachments/usePendingAttachments';
 import { VoiceUpgradeNotice } from '../voice/VoiceUpgradeNotice';
 import { preloadConversationParts } from './conversationParts';
 import { isFreeLanguageChoice, LANGUAGE_CHOICES } from './languages';
@@ -24,6 +40,11 @@ const VoiceComposerControls = lazy(() =>
   import('../voice/VoiceComposerControls').then((module) => ({ default: module.VoiceComposerControls })),
 );
 
+/** The files of the message being written, shown once there are some. */
+const PendingAttachmentList = lazy(() =>
+  import('../attachments/PendingAttachmentList').then((module) => ({ default: module.PendingAttachmentList })),
+);
+
 /** Holds the voice row's height while its controls load, so the composer does not jump. */
 const VoiceRowPlaceholder = styled.div`
   min-height: 2rem;
@@ -37,6 +58,10 @@ const Form = styled.form`
   border: 1px solid var(--kasa-border);
   border-radius: calc(var(--kasa-radius) * 1.5);
   background: var(--kasa-surface);
+  &[data-dragging='true'] {
+    outline: 2px dashed var(--kasa-accent);
+    outline-offset: 2px;
+  }
   /* On a phone the composer is the bottom of the screen: compact, clear of the home indicator, 44 px controls. */
   @media (max-width: 48rem) {
     flex: none;
@@ -102,6 +127,42 @@ const Bar = styled.div`
   }
 `;
 
+const AttachButton = styled.label`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-width: 2.25rem;
+  min-height: 2.25rem;
+  border-radius: var(--kasa-radius);
+  color: var(--kasa-fg);
+  cursor: pointer;
+  &:hover {
+    background: var(--kasa-surface-muted);
+  }
+  &:has(input:focus-visible) {
+    outline: 3px solid var(--kasa-focus);
+    outline-offset: 2px;
+  }
+  &[aria-disabled='true'] {
+    opacity: 0.5;
+    cursor: not-allowed;
+  }
+  input {
+    ${visuallyHidden}
+  }
+`;
+
+const UpgradeNote = styled.p`
+  margin: 0;
+  font-size: 0.875rem;
+  color: var(--kasa-fg);
+  a {
+    color: inherit;
+    font-weight: 600;
+    text-decoration: underline;
+  }
+`;
+
 const Hint = styled.span`
   @media (max-width: 48rem) {
     display: none;
@@ -123,18 +184,37 @@ export function Composer({
   language,
   onLanguageChange,
   voice,
+  attachmentsAllowed,
 }: {
   personaName: string;
   busy: boolean;
   stopping: boolean;
-  onSend: (text: string) => void;
+  /** Sends the text with the files uploaded for it. */
+  onSend: (text: string, attachments: MessageAttachment[]) => void;
   onStop: () => void;
   language: string;
   onLanguageChange: (tag: string) => void;
   voice: ComposerVoice;
+  /** The person's plan includes images and documents (Pro and up); others are told what Pro adds. */
+  attachmentsAllowed: boolean;
 }) {
   const t = useT();
   const [text, setText] = useState('');
+  const refusal = useCallback(
+    (reason: RefusalReason) =>
+      t(
+        reason === 'tooMany'
+          ? 'attachments.tooMany'
+          : reason === 'imageTooLarge'
+            ? 'attachments.imageTooLarge'
+            : 'attachments.documentTooLarge',
+      ),
+    [t],
+  );
+  const pending = usePendingAttachments(refusal);
+  const [upgradeShown, setUpgradeShown] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const upgradeId = useId();
   const field = useRef<HTMLTextAreaElement>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
   const hadFocus = useRef(false);
@@ -149,10 +229,42 @@ export function Composer({
 
   const submit = () => {
     const message = text.trim();
-    if (!message || busy) return;
+    if (!message || busy || pending.uploading) return;
     hadFocus.current = document.activeElement === field.current;
-    onSend(message);
+    onSend(message, pending.take());
     setText('');
+  };
+
+  /** Files picked, pasted or dropped: uploaded on a plan with attachments, else the plan note. */
+  const addFiles = (files: File[]) => {
+    if (files.length === 0) return;
+    if (!attachmentsAllowed) {
+      setUpgradeShown(true);
+      return;
+    }
+    pending.add(files);
+    field.current?.focus();
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData.files);
+    if (files.length === 0) return; // text: pasted as usual
+    event.preventDefault();
+    addFiles(files);
+  };
+
+  const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
+  const onDragOver = (event: DragEvent<HTMLFormElement>) => {
+    if (!carriesFiles(event) || busy) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    setDragging(false);
+    if (!carriesFiles(event) || busy) return;
+    event.preventDefault();
+    addFiles(Array.from(event.dataTransfer.files));
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -172,7 +284,25 @@ export function Composer({
   const choiceLabel = (tag: string, label: string) => (tag === 'auto' ? t('composer.autoDetect') : label);
 
   return (
-    <Form aria-label={t('composer.form')} onSubmit={onSubmit} data-tour="chat-composer">
+    <Form
+      aria-label={t('composer.form')}
+      onSubmit={onSubmit}
+      data-tour="chat-composer"
+      data-dragging={dragging}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      {pending.items.length > 0 ? (
+        <Suspense fallback={null}>
+          <PendingAttachmentList items={pending.items} onRemove={pending.remove} />
+        </Suspense>
+      ) : null}
+      {upgradeShown && !attachmentsAllowed ? (
+        <UpgradeNote id={upgradeId} role="status" data-testid="attachments-upgrade">
+          {t('attachments.upgrade')} <Link to="/pricing">{t('voice.seePlans')}</Link>
+        </UpgradeNote>
+      ) : null}
       <HiddenLabel htmlFor={fieldId}>{t('composer.label', { name: personaName })}</HiddenLabel>
       <TextArea
         id={fieldId}
@@ -188,6 +318,7 @@ export function Composer({
           preloadConversationParts(); // what a sent message needs, while it is being written
         }}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         onFocus={() => (hadFocus.current = true)}
       />
       {voice.allowed ? (
@@ -209,6 +340,37 @@ export function Composer({
         <VoiceUpgradeNotice />
       )}
       <Bar>
+        {attachmentsAllowed ? (
+          <AttachButton title={t('attachments.attach')} aria-disabled={busy}>
+            <Paperclip {...ICON} size={18} />
+            <input
+              type="file"
+              multiple
+              accept={ACCEPTED_FILES}
+              disabled={busy}
+              aria-label={t('attachments.attach')}
+              data-testid="attach-input"
+              onChange={(event) => {
+                addFiles(Array.from(event.target.files ?? []));
+                event.target.value = ''; // the same file can be picked again
+              }}
+            />
+          </AttachButton>
+        ) : (
+          <Button
+            type="button"
+            variant="ghost"
+            compact
+            aria-label={t('attachments.attach')}
+            title={t('attachments.attach')}
+            aria-expanded={upgradeShown}
+            aria-controls={upgradeShown ? upgradeId : undefined}
+            onClick={() => setUpgradeShown((shown) => !shown)}
+            data-testid="attach-locked"
+          >
+            <Paperclip {...ICON} size={18} />
+          </Button>
+        )}
         <label>
           <span>{t('composer.replyLanguage')}</span>
           <Select
@@ -236,7 +398,11 @@ export function Composer({
             {stopping ? t('composer.stopping') : t('composer.stop')}
           </Button>
         ) : (
-          <Button type="submit" disabled={text.trim() === ''}>
+          <Button
+            type="submit"
+            disabled={text.trim() === '' || pending.uploading}
+            title={pending.uploading ? t('attachments.waitForUploads') : undefined}
+          >
             {t('composer.send')}
           </Button>
         )}

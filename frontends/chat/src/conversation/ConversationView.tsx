@@ -162,8 +162,11 @@ export function ConversationView({
   const t = useT();
   const conversation = useConversation({ sessionId, personaId: persona.id, language, onSessionCreated });
   const { query, messages, turn, busy, send: sendMessage } = conversation;
+  const plan = useAuth().user?.subscriptionTier;
   // Video generation is Enterprise's: its replies offer "Make a video".
-  const videoAllowed = useAuth().user?.subscriptionTier === 'enterprise';
+  const videoAllowed = plan === 'enterprise';
+  // Images and documents in messages are Pro's and Enterprise's (spec section 6).
+  const attachmentsAllowed = plan === 'pro' || plan === 'enterprise';
   const scroller = useRef<HTMLDivElement>(null);
   // Following: the view keeps the newest text in sight. Scrolling up stops that (and offers "Jump to latest");
   // coming back to the bottom, or the button, starts it again.
@@ -333,7 +336,7 @@ export function ConversationView({
                 }
                 onEdit={
                   !busy && message.id && message.role === 'user' && !message.live
-                    ? (content) => conversation.edit(message.id!, content)
+                    ? (content) => conversation.edit(message.id!, content, message.attachments)
                     : undefined
                 }
                 onSelectVersion={busy ? undefined : conversation.selectVersion}
@@ -365,7 +368,8 @@ export function ConversationView({
         personaName={persona.name}
         busy={busy}
         stopping={Boolean(turn?.draft.stopping)}
-        onSend={(text) => conversation.send(text)}
+        onSend={(text, attachments) => conversation.send(text, undefined, undefined, attachments)}
+        attachmentsAllowed={attachmentsAllowed}
         onStop={conversation.stop}
         language={language}
         onLanguageChange={onLanguageChange}

@@ -6,6 +6,7 @@ import type { ShownMessage } from './useConversation';
 import { useT, type MessageId } from '../i18n/useT';
 import { EditButton, MessageEditor, VersionsSection, VersionSwitcher } from './MessageVersions';
 import * as versionsApi from '../api/versionsApi';
+import { MessageAttachments } from '../attachments/MessageAttachments';
 
 /** The calls behind the versions controls, loaded with them (see `loadVersionsApi`). */
 export { versionsApi };
@@ -131,6 +132,7 @@ export function MessageBubble({
       data-type={message.type}
     >
       <VisuallyHidden>{mine ? t('message.youSaid') : t('message.theySaid', { name: authorName })}</VisuallyHidden>
+      {message.attachments?.length ? <MessageAttachments attachments={message.attachments} /> : null}
       {editing && onEdit ? (
         <VersionsSection>
           <MessageEditor

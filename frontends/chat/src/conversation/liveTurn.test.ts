@@ -147,4 +147,30 @@ describe('shownMessages', () => {
     ];
     expect(shownMessages(reread, editing).map((m) => m.key)).toEqual(['u1', 'a1', 'live-user', 'live-reply']);
   });
+
+  it('shows the files a message carries, stored or being sent', () => {
+    const photo = {
+      id: 'p'.repeat(22),
+      kind: 'image' as const,
+      name: 'harbour.png',
+      mediaType: 'image/png',
+      size: 157,
+    };
+    const notes = {
+      id: 'n'.repeat(22),
+      kind: 'document' as const,
+      name: 'notes.txt',
+      mediaType: 'text/plain',
+      size: 48,
+    };
+    const withFile: StoredMessage = { ...stored('u1', 'user', 'What is this?'), attachments: [photo] };
+    const sending: LiveTurn = { ...started, content: 'And this?', attachments: [notes] };
+    const shown = shownMessages([withFile, stored('a1', 'assistant', 'A harbour.')], sending);
+    expect(shown.map((m) => [m.key, m.attachments?.map((a) => a.name)])).toEqual([
+      ['u1', ['harbour.png']],
+      ['a1', undefined],
+      ['live-user', ['notes.txt']],
+      ['live-reply', undefined],
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { AssistantReply, MessageStatus, MessageVersion, StoredMessage } from '@kasa/contracts';
+import type { AssistantReply, MessageAttachment, MessageStatus, MessageVersion, StoredMessage } from '@kasa/contracts';
 import type { ReplyMeta } from '../streaming/replyEvents';
 
 export type MessageType = StoredMessage['type'];
@@ -33,6 +33,8 @@ export interface LiveTurn {
   content: string | null;
   /** How the user's message was made: typed (`text`) or spoken (`voice`, its transcript as the content). */
   messageType: MessageType;
+  /** The images and documents sent with it (kept for Retry). */
+  attachments?: MessageAttachment[];
   language: string;
   /** When the user sent it (the stored message's timestamp until the session is fetched again). */
   sentAt: string;
@@ -121,6 +123,8 @@ export interface ShownMessage {
   live?: boolean;
   /** Its place among its versions (stored messages). */
   version?: MessageVersion;
+  /** The images and documents sent with it (messages of mine). */
+  attachments?: MessageAttachment[];
 }
 
 /**
@@ -144,6 +148,7 @@ export function shownMessages(stored: StoredMessage[], turn: LiveTurn | null): S
       ...(m.provider ? { provider: m.provider } : {}),
       ...(m.model ? { model: m.model } : {}),
       ...(m.version ? { version: m.version } : {}),
+      ...(m.attachments?.length ? { attachments: m.attachments } : {}),
     }));
   if (turn?.content != null) {
     list.push({
@@ -153,6 +158,7 @@ export function shownMessages(stored: StoredMessage[], turn: LiveTurn | null): S
       content: turn.content,
       type: turn.messageType,
       status: 'complete',
+      ...(turn.attachments?.length ? { attachments: turn.attachments } : {}),
     });
   }
   if (turn && (turn.active || turn.draft.text || turn.finalStatus)) {

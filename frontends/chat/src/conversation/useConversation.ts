@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { describeFailure as describeApiFailure } from '@kasa/api-client';
-import type { AssistantReply, Session, StoredMessage } from '@kasa/contracts';
+import type { AssistantReply, MessageAttachment, Session, StoredMessage } from '@kasa/contracts';
 import { chatKeys, createSession, followReply, sendMessageStreaming, stopReply } from '../api/chatApi';
 import {
   invalidateSessionList,
@@ -112,6 +112,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
           timestamp: started.sentAt,
           type: started.messageType,
           status: 'complete',
+          ...(started.attachments?.length ? { attachments: started.attachments } : {}),
         });
       }
       messages.push(toStored(reply));
@@ -236,6 +237,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
       messageType: MessageType,
       branch: TurnBranch | undefined,
       open: (id: string, signal: AbortSignal) => Promise<Response>,
+      attachments: MessageAttachment[] = [],
     ) => {
       if (turnRef.current?.active) return;
       const started: LiveTurn = {
@@ -243,6 +245,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
         ...(branch ? { branch } : {}),
         content,
         messageType,
+        ...(attachments.length > 0 ? { attachments } : {}),
         language: lang,
         sentAt: new Date().toISOString(),
         userMessageId: null,
@@ -257,18 +260,47 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
   );
 
   const send = useCallback(
-    (content: string, lang: string = language, messageType: MessageType = 'text') =>
-      start(content, lang, messageType, undefined, (id, signal) =>
-        sendMessageStreaming(id, { content, language: lang, type: messageType }, signal),
+    (
+      content: string,
+      lang: string = language,
+      messageType: MessageType = 'text',
+      attachments: MessageAttachment[] = [],
+    ) =>
+      start(
+        content,
+        lang,
+        messageType,
+        undefined,
+        (id, signal) =>
+          sendMessageStreaming(
+            id,
+            {
+              content,
+              language: lang,
+              type: messageType,
+              ...(attachments.length > 0 ? { attachmentIds: attachments.map((a) => a.id) } : {}),
+            },
+            signal,
+          ),
+        attachments,
       ),
     [language, start],
   );
 
-  /** A new version of one of my messages, in its place: it and its reply replace what followed the old one. */
+  /**
+   * A new version of one of my messages, in its place: it and its reply replace what followed the old one. The
+   * service keeps the edited message's attachments (no ids are sent); `attachments` are those, shown meanwhile.
+   */
   const edit = useCallback(
-    (messageId: string, content: string) =>
-      start(content, language, 'text', { action: 'edit', messageId }, async (id, signal) =>
-        (await loadVersionsApi()).editMessageStreaming(id, messageId, { content, language }, signal),
+    (messageId: string, content: string, attachments: MessageAttachment[] = []) =>
+      start(
+        content,
+        language,
+        'text',
+        { action: 'edit', messageId },
+        async (id, signal) =>
+          (await loadVersionsApi()).editMessageStreaming(id, messageId, { content, language }, signal),
+        attachments,
       ),
     [language, start],
   );
@@ -348,7 +380,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
     if (id) void queryClient.invalidateQueries({ queryKey: chatKeys.session(id) });
     if (current.branch) {
       if (current.branch.action === 'regenerate') regenerate(current.branch.messageId);
-      else if (current.content !== null) edit(current.branch.messageId, current.content);
+      else if (current.content !== null) edit(current.branch.messageId, current.content, current.attachments);
       return;
     }
     if (current.content === null) {
@@ -356,7 +388,7 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
       dispatch({ type: 'clear' });
       return;
     }
-    send(current.content, current.language, current.messageType);
+    send(current.content, current.language, current.messageType, current.attachments);
   }, [edit, queryClient, regenerate, send]);
 
   const shown = useMemo(() => shownMessages(stored, turn), [stored, turn]);

@@ -1,0 +1,166 @@
+import { eventually, makePng } from '@kasa/test-kit';
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousAxeViolations } from '../support/axe';
+import { launchBrowser } from '../support/browser';
+import { imagePartsOf, type FakeRequest } from '../support/fakeOpenAI';
+import { usePlatformWithFakeProvider } from '../support/fakeProviderPlatform';
+import { ChatPage } from './pages/ChatPage';
+import { signUpToChat, upgradeToPro } from './pages/people';
+
+// Images and documents in the chat, through the built platform: the provider is a fake that sees images
+// (FAKE_VISION), so what the model received can be checked.
+const world = usePlatformWithFakeProvider({ FAKE_VISION: 'true' });
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+async function openPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  contexts.push(context);
+  return context.newPage();
+}
+
+const PHOTO = makePng(64, 48, [20, 120, 200]);
+const NOTES = 'Cocoa exports rose by 12% in the third quarter.\n';
+const systemOf = (request: FakeRequest) =>
+  String(request.body.messages.find((message) => message.role === 'system')?.content ?? '');
+
+describe('images and documents in the chat', () => {
+  it('shows a Free person what Pro adds, and uploads nothing', async () => {
+    const page = await openPage();
+    const { baseUrl } = world.platform;
+    await signUpToChat(page, baseUrl);
+    const chat = new ChatPage(page);
+    expect(await chat.attachInput().count()).toBe(0);
+    await chat.attachLocked().click();
+    const note = chat.attachmentsUpgrade();
+    await note.getByText(/part of the Pro plan/).waitFor();
+    expect(await note.getByRole('link', { name: 'See plans and upgrade' }).getAttribute('href')).toBe('/pricing');
+    expect(await chat.attachLocked().getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('sends a photo and a document with a message: the model gets both, and they stay with the message', async () => {
+    const page = await openPage();
+    const { baseUrl } = world.platform;
+    await signUpToChat(page, baseUrl);
+    await upgradeToPro(page, baseUrl);
+    const chat = new ChatPage(page);
+
+    // Picked files upload at once, each with its progress, and show their size when done.
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/api/chat/attachments')) uploads.push(request.url());
+    });
+    await chat.attachInput().setInputFiles([
+      { name: 'harbour.png', mimeType: 'image/png', buffer: PHOTO },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(NOTES) },
+    ]);
+    await expect2Ready(chat);
+    expect(uploads).toHaveLength(2);
+    expect(await chat.pendingAttachments().nth(0).innerText()).toContain('harbour.png');
+    expect(await chat.pendingAttachments().nth(1).innerText()).toMatch(/notes\.txt\s+\d+ bytes/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Sent with the message: its ids go with it, and the composer is empty again.
+    const posted = page.waitForRequest((req) => req.method() === 'POST' && req.url().endsWith('/messages'));
+    await chat.send('What do these show?');
+    const body = (await posted).postDataJSON() as { attachmentIds?: string[] };
+    expect(body.attachmentIds).toHaveLength(2);
+    expect(await chat.waitForReplyEnd()).toBe('complete');
+    expect(await chat.pendingAttachments().count()).toBe(0);
+    await chat.messageAttachments().nth(1).waitFor();
+    expect(await chat.messageAttachments().count()).toBe(2);
+
+    // The model saw the image as an image and read the document's text, labelled for citation.
+    const request = world.provider.requests.at(-1)!;
+    expect(imagePartsOf(request)).toEqual([expect.objectContaining({ url: expect.stringMatching(/^data:image\//) })]);
+    expect(systemOf(request)).toContain('Cocoa exports rose by 12% in the third quarter.');
+    expect(systemOf(request)).toContain('[notes.txt');
+
+    // After a reload the message still carries them: the photo's thumbnail loads, and Save gives back the file.
+    await page.reload();
+    await chat.messageAttachments().nth(1).waitFor();
+    const thumbnail = chat.messageAttachments().first().locator('img');
+    await thumbnail.waitFor();
+    await eventually(async () => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), {
+      timeoutMs: 10_000,
+      what: 'the thumbnail of harbour.png',
+    });
+    const saved = page.waitForEvent('download');
+    await chat.messageAttachments().nth(1).getByRole('button', { name: 'Save notes.txt' }).click();
+    const download = await saved;
+    expect(download.suggestedFilename()).toBe('notes.txt');
+    expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(NOTES);
+  });
+
+  it('accepts dropped files, removes one on request, and refuses what is too large before uploading it', async () => {
+    const page = await openPage();
+    const { baseUrl } = world.platform;
+    await signUpToChat(page, baseUrl);
+    await upgradeToPro(page, baseUrl);
+    const chat = new ChatPage(page);
+
+    // Dropped on the composer.
+    const dropped = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['first draft'], 'draft.md', { type: 'text/markdown' }));
+      return transfer;
+    });
+    await chat.composerForm().dispatchEvent('dragover', { dataTransfer: dropped });
+    await chat.composerForm().dispatchEvent('drop', { dataTransfer: dropped });
+    const draft = chat.pendingAttachments().filter({ hasText: 'draft.md' });
+    await eventually(async () => (await draft.getAttribute('data-state')) === 'ready', {
+      timeoutMs: 15_000,
+      what: 'draft.md uploaded',
+    });
+
+    // Removed before sending: it leaves the composer (and the service deletes it).
+    const deleted = page.waitForRequest(
+      (req) => req.method() === 'DELETE' && req.url().includes('/api/chat/attachments/'),
+    );
+    await draft.getByRole('button', { name: 'Remove draft.md' }).click();
+    await deleted;
+    expect(await chat.pendingAttachments().count()).toBe(0);
+
+    // Over the image limit (10 MB): refused in the composer, never uploaded.
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/api/chat/attachments')) uploads.push(request.url());
+    });
+    await chat.attachInput().setInputFiles({
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: Buffer.concat([PHOTO, Buffer.alloc(10 * 1024 * 1024)]),
+    });
+    const huge = chat.pendingAttachments().filter({ hasText: 'huge.png' });
+    await huge.getByRole('alert').getByText('This image is over 10 MB, the largest an image can be.').waitFor();
+    expect(await huge.getAttribute('data-state')).toBe('failed');
+    expect(uploads).toEqual([]);
+    // A refused file does not hold Send back.
+    await chat.composer().fill('Hello');
+    expect(await chat.sendButton().isEnabled()).toBe(true);
+  });
+});
+
+/** Waits until both picked files are uploaded (each chip `ready`). */
+async function expect2Ready(chat: ChatPage) {
+  await eventually(
+    async () => {
+      const states = await chat
+        .pendingAttachments()
+        .evaluateAll((chips) => chips.map((c) => c.getAttribute('data-state')));
+      return states.length === 2 && states.every((state) => state === 'ready');
+    },
+    { timeoutMs: 15_000, what: 'both files uploaded' },
+  );
+}
