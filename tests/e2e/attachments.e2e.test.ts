@@ -1,8 +1,8 @@
 import { eventually, makePng } from '@kasa/test-kit';
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { imagePartsOf, type FakeRequest } from '../support/fakeOpenAI';
 import { usePlatformWithFakeProvider } from '../support/fakeProviderPlatform';
 import { ChatPage } from './pages/ChatPage';
@@ -12,7 +12,7 @@ import { signUpToChat, upgradeToPro } from './pages/people';
 // (FAKE_VISION), so what the model received can be checked.
 const world = usePlatformWithFakeProvider({ FAKE_VISION: 'true' });
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -20,14 +20,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { acceptDownloads: true });
 }
 
 const PHOTO = makePng(64, 48, [20, 120, 200]);

@@ -1,15 +1,15 @@
 import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import type { Browser, Page, Route } from 'playwright-core';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
 
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -19,14 +19,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(viewport = { width: 1280, height: 860 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { viewport });
 }
 
 function newPerson() {

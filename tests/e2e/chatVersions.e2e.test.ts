@@ -1,7 +1,7 @@
 import { eventually } from '@kasa/test-kit';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { FakeOpenAI, fakeProviderEnv } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { ChatPage } from './pages/ChatPage';
@@ -16,7 +16,7 @@ import { MessageVersions } from './pages/MessageVersions';
 let browser: Browser;
 let platform: RunningPlatform;
 const provider = new FakeOpenAI();
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   await provider.start();
@@ -29,14 +29,10 @@ afterAll(async () => {
   await provider.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  const page = await context.newPage();
+  const page = await contexts.newPage(browser, { viewport });
   await signUpToChat(page, platform.baseUrl);
   return page;
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connectDatabase, createLogger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { DeveloperPage } from './pages/DeveloperPage';
@@ -16,7 +16,7 @@ const logger = createLogger({ service: 'developer-team-e2e', version: 'test', le
 let platform: RunningPlatform;
 let browser: Browser;
 let authDb: Connection;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform({ AUTH_DB_NAME: authDbName }), launchBrowser()]);
@@ -30,14 +30,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(viewport = { width: 1280, height: 860 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { viewport });
 }
 
 interface Person {

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { VIEWPORTS } from '../support/routes';
 import { AuthPage } from './pages/AuthPage';
@@ -30,7 +30,7 @@ function sdkVersions(): Record<string, string> {
 
 let platform: RunningPlatform;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
@@ -41,14 +41,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(viewport = { width: 1280, height: 860 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { viewport });
 }
 
 /** Signs a new person up (the app then opens /chat) and opens the developer portal. */
@@ -540,10 +536,8 @@ describe('the developer portal', () => {
     await signUpAndOpenPortal(page);
     const token = await tokenOf(page);
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    contexts.push(context);
-    await context.addInitScript((value) => localStorage.setItem('kasa_auth_token', value), token!);
-    const fresh = await context.newPage();
+    const fresh = await contexts.newPage(browser);
+    await fresh.addInitScript((value) => localStorage.setItem('kasa_auth_token', value), token!);
     const scripts = new Map<string, Promise<Buffer>>();
     fresh.on('response', (response) => {
       if (response.request().resourceType() === 'script')

@@ -1,6 +1,6 @@
 import { eventually } from '@kasa/test-kit';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import type { Browser, Page } from 'playwright-core';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { ChatPage } from './pages/ChatPage';
 import { signUpToChat } from './pages/people';
@@ -14,7 +14,7 @@ import { pictographsOn } from './pages/pictographs';
  */
 let platform: RunningPlatform;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 const WIDTHS = [
   ['1280 px', { width: 1280, height: 800 }],
@@ -30,14 +30,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function signedInPage(viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  const page = await context.newPage();
+  const page = await contexts.newPage(browser, { viewport });
   await signUpToChat(page, platform.baseUrl);
   return page;
 }

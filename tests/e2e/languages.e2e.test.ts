@@ -1,7 +1,7 @@
 import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import type { Browser, Page } from 'playwright-core';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { messagesOf, untranslatedCandidates, visibleEnglish } from './pages/LanguageCheck';
 
@@ -16,7 +16,7 @@ import { messagesOf, untranslatedCandidates, visibleEnglish } from './pages/Lang
  */
 let browser: Browser;
 let platform: RunningPlatform;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   [browser, platform] = await Promise.all([launchBrowser(), startPlatform({ CHAT_OFFLINE_WORD_DELAY_MS: '5' })]);
@@ -27,14 +27,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(locale?: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...(locale ? { locale } : {}) });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, locale ? { locale } : {});
 }
 
 const CONVERSATION = '[data-testid="message-content"], [data-testid="chat-user"] strong, [data-testid="session-item"]';

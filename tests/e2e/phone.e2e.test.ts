@@ -1,8 +1,8 @@
 import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
@@ -22,7 +22,7 @@ const TOUCH_PX = 44;
 
 let platform: RunningPlatform;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   // The built-in offline provider answers every message, a word every 2 ms.
@@ -34,14 +34,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(screen: Screen, options: { locale?: string } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: screen.width, height: screen.height }, ...options });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { viewport: { width: screen.width, height: screen.height }, ...options });
 }
 
 async function signUp(page: Page): Promise<ChatPage> {

@@ -1,8 +1,8 @@
 import { connectDatabase, createLogger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import type { Browser, Page } from 'playwright-core';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ContactPage } from './pages/ContactPage';
@@ -16,7 +16,7 @@ const AUTH_DB_NAME = `kasa_auth_public_${randomUUID().slice(0, 8)}`;
 let platform: RunningPlatform;
 let browser: Browser;
 let authDb: Connection;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
@@ -38,14 +38,10 @@ afterAll(async () => {
   await authDb?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(viewport = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { viewport });
 }
 
 const toast = (page: Page) => page.getByTestId('toast');

@@ -1,6 +1,6 @@
 import { eventually } from '@kasa/test-kit';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import type { Browser, Page, Request } from 'playwright-core';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { usePlatformWithFakeProvider } from '../support/fakeProviderPlatform';
 import { ChatPage } from './pages/ChatPage';
 import { signUpToChat, upgradeToPro } from './pages/people';
@@ -21,7 +21,7 @@ const WORD_DELAY_MS = 120;
 
 const world = usePlatformWithFakeProvider();
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -31,14 +31,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser);
 }
 
 /** The texts the page asked the voice service to speak, in the order it asked. */

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
 
 let browser: Browser;
 let platform: RunningPlatform;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   [browser, platform] = await Promise.all([launchBrowser(), startPlatform({ CHAT_OFFLINE_WORD_DELAY_MS: '5' })]);
@@ -19,16 +19,13 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(options: { clipboard?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await contexts.newPage(browser);
   if (options.clipboard)
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.baseUrl });
-  contexts.push(context);
-  return context.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.baseUrl });
+  return page;
 }
 
 /** Signs a new person up and holds a one-question conversation; returns the chat page. */

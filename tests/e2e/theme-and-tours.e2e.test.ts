@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { Browser, BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import type { Browser, BrowserContextOptions, Page, Response } from 'playwright-core';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
@@ -14,7 +14,7 @@ let platform: RunningPlatform;
 let browser: Browser;
 /** Tours as a first-time visitor meets them. */
 let freshBrowser: Browser;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
@@ -32,14 +32,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(from: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await from.newContext({ viewport: DESKTOP, ...options });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(from, { viewport: DESKTOP, ...options });
 }
 
 function newPerson() {

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { deleteQueues, startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
@@ -60,7 +60,7 @@ let platform: RunningPlatform;
 let browser: Browser;
 let authDb: Connection;
 let pathDir: string;
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 
 beforeAll(async () => {
   const restricted = pathWithout(HIDDEN_PROGRAMS);
@@ -86,14 +86,10 @@ afterAll(async () => {
   if (pathDir) fs.rmSync(pathDir, { recursive: true, force: true });
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(width: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 740 : 860 } });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { viewport: { width, height: width < 500 ? 740 : 860 } });
 }
 
 /** The Videos panel of the chat, opened from the sidebar (from the drawer on a phone). */

@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { TestContexts, launchBrowser } from '../support/browser';
 import { fakeMicrophoneArgs } from '../support/fakeMicrophone';
 import { FakeSpeechProvider } from '../support/fakeSpeechProvider';
 import { startPlatform, type RunningPlatform } from '../support/platform';
@@ -18,7 +18,7 @@ const HEARD = 'What is Kasa?';
 let browser: Browser;
 let platform: RunningPlatform;
 const fake = new FakeSpeechProvider({ heard: HEARD, transcriptionDelayMs: 800 });
-const contexts: BrowserContext[] = [];
+const contexts = new TestContexts();
 let workDir: string;
 
 beforeAll(async () => {
@@ -38,14 +38,10 @@ afterAll(async () => {
   if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(() => contexts.closeAll());
 
 async function openPage(viewport = { width: 1280, height: 860 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  return context.newPage();
+  return contexts.newPage(browser, { viewport });
 }
 
 const signUp = (page: Page) => signUpToChat(page, platform.baseUrl);

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's chromium, driven headless by playwright-core (no browser download). */
 export function findChromium(): string {
@@ -52,4 +52,25 @@ function launchChromium(extraArgs: string[] = []): Promise<Browser> {
       ...extraArgs,
     ],
   });
+}
+
+/** The size of a desktop window in the browser tests. */
+export const DESKTOP_VIEWPORT = { width: 1280, height: 860 };
+
+/**
+ * The browser contexts a test file opens: each page in a context of its own (its own storage, so its own person),
+ * a desktop window unless the options say otherwise, all closed after each test (`afterEach(() => contexts.closeAll())`).
+ */
+export class TestContexts {
+  private readonly open: BrowserContext[] = [];
+
+  async newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, ...options });
+    this.open.push(context);
+    return context.newPage();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.open.splice(0).map((context) => context.close()));
+  }
 }
