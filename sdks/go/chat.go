@@ -11,7 +11,8 @@ import (
 type ChatService struct {
 	// Sessions creates, lists, reads, renames and deletes chat sessions.
 	Sessions *SessionsService
-	// Messages lists, sends (whole or streamed), follows again and stops the messages of a session.
+	// Messages lists, sends (whole or streamed), follows again and stops the messages of a session, and keeps their
+	// versions: edits a message, regenerates an answer, shows another version.
 	Messages *MessagesService
 }
 
@@ -98,7 +99,9 @@ func (s *SessionsService) Delete(ctx context.Context, sessionID string) error {
 	return s.client.call(ctx, &request{method: http.MethodDelete, path: sessionPath(sessionID)}, nil)
 }
 
-// MessagesService lists, sends, streams, follows again and stops the messages of a session.
+// MessagesService lists, sends, streams, follows again and stops the messages of a session, and keeps their versions:
+// Edit gives one of the caller's messages a new text and Regenerate an answer a new reply, each stored as a new
+// version (StoredMessage.Version) next to the old ones, which SelectVersion shows again.
 type MessagesService struct{ client *Client }
 
 // Message types (MessageParams.Type).
@@ -127,6 +130,11 @@ type MessageParams struct {
 }
 
 func (p MessageParams) request(sessionID string, stream bool) *request {
+	return p.post(sessionPath(sessionID)+"/messages", stream)
+}
+
+// post is the request that sends the message to path (a session's messages, or a message's edit).
+func (p MessageParams) post(path string, stream bool) *request {
 	body := map[string]any{"role": "user", "content": p.Content}
 	if p.Type != "" {
 		body["type"] = p.Type
@@ -146,7 +154,44 @@ func (p MessageParams) request(sessionID string, stream bool) *request {
 	}
 	return &request{
 		method:         http.MethodPost,
-		path:           sessionPath(sessionID) + "/messages",
+		path:           path,
+		body:           body,
+		accept:         accept,
+		creates:        true,
+		idempotencyKey: p.IdempotencyKey,
+	}
+}
+
+// EditParams describe the new text of one of the caller's messages: the same as a message's (Content is required;
+// Type, Language, Resumable and IdempotencyKey as for Send and Stream). AttachmentIDs left nil keeps the edited
+// message's attachments with the new version; an empty slice drops them.
+type EditParams = MessageParams
+
+// RegenerateParams describe a new answer to the same question (all optional).
+type RegenerateParams struct {
+	// Language is the reply's language as a BCP 47 tag ("tw", "fr-CI"), or "auto" ("": the question's own).
+	Language string
+	// Resumable (streams only) keeps the reply being written when the connection drops, as MessageParams.Resumable.
+	Resumable bool
+	// IdempotencyKey ties retries of this call together (one is made when empty, unless turned off).
+	IdempotencyKey string
+}
+
+func (p RegenerateParams) request(sessionID, messageID string, stream bool) *request {
+	body := map[string]any{}
+	if p.Language != "" {
+		body["language"] = p.Language
+	}
+	accept := "application/json"
+	if stream {
+		accept = "text/event-stream"
+		if p.Resumable {
+			body["resumable"] = true
+		}
+	}
+	return &request{
+		method:         http.MethodPost,
+		path:           messagePath(sessionID, messageID) + "/regenerate",
 		body:           body,
 		accept:         accept,
 		creates:        true,
@@ -178,6 +223,60 @@ func (s *MessagesService) Send(ctx context.Context, sessionID string, params Mes
 // read the stream, and Close it. ctx covers the whole stream: ending it hangs up.
 func (s *MessagesService) Stream(ctx context.Context, sessionID string, params MessageParams) (*ReplyStream, error) {
 	return s.open(ctx, sessionID, params.request(sessionID, true))
+}
+
+// Edit gives one of the caller's messages a new text and gives the reply to it once it is complete (POST
+// /api/chat/sessions/:id/messages/:messageId/edit). The new text is a new version of that message, in its place
+// (stored with the reply's UserMessageID as its id, and a Version): the conversation goes on from it, and the old
+// version and what followed it are kept for SelectVersion. Editing an answer is a *BadRequestError.
+func (s *MessagesService) Edit(ctx context.Context, sessionID, messageID string, params EditParams) (*AssistantReply, error) {
+	var out AssistantReply
+	if err := s.client.call(ctx, params.post(messagePath(sessionID, messageID)+"/edit", false), &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// EditStream is Edit with the reply given as it is written, like Stream's (POST
+// /api/chat/sessions/:id/messages/:messageId/edit with Accept: text/event-stream). It returns once the reply has
+// started: a 400 (an answer cannot be edited), 401, 403, 404 or 429 is returned here; then read the stream, and
+// Close it.
+func (s *MessagesService) EditStream(ctx context.Context, sessionID, messageID string, params EditParams) (*ReplyStream, error) {
+	return s.open(ctx, sessionID, params.post(messagePath(sessionID, messageID)+"/edit", true))
+}
+
+// Regenerate writes a new answer to the question an answer answered and gives it once it is complete (POST
+// /api/chat/sessions/:id/messages/:messageId/regenerate), with its Version (e.g. Index 1 of Count 2): the earlier
+// answers are kept as its other versions. Regenerating a message of the caller's is a *BadRequestError.
+func (s *MessagesService) Regenerate(ctx context.Context, sessionID, messageID string, params RegenerateParams) (*AssistantReply, error) {
+	var out AssistantReply
+	if err := s.client.call(ctx, params.request(sessionID, messageID, false), &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// RegenerateStream is Regenerate with the reply given as it is written, like Stream's (POST
+// /api/chat/sessions/:id/messages/:messageId/regenerate with Accept: text/event-stream). It returns once the reply
+// has started: a 400 (only an answer can be regenerated), 401, 403, 404 or 429 is returned here; then read the
+// stream, and Close it.
+func (s *MessagesService) RegenerateStream(ctx context.Context, sessionID, messageID string, params RegenerateParams) (*ReplyStream, error) {
+	return s.open(ctx, sessionID, params.request(sessionID, messageID, true))
+}
+
+// SelectVersion shows a version of a message (any id of its Version.SiblingIDs): the conversation continues from
+// it, along the branch below it that was last shown, for every later read and reply (POST
+// /api/chat/sessions/:id/messages/:messageId/select). It gives the session with the newest page of that branch,
+// limit messages (1 to 50; 0: the API's default, 20), as Sessions.Get does.
+func (s *MessagesService) SelectVersion(ctx context.Context, sessionID, messageID string, limit int) (*SessionWithMessages, error) {
+	var out SessionWithMessages
+	query := PageParams{Limit: limit}.query()
+	// Showing the same version twice is the same as once: safe to repeat.
+	req := &request{method: http.MethodPost, path: messagePath(sessionID, messageID) + "/select", query: query, idempotent: true}
+	if err := s.client.call(ctx, req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // Resume follows a reply being written, after a dropped connection or from another process (GET

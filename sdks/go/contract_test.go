@@ -77,6 +77,7 @@ var contractAnswers = []struct {
 	{Session{}, "Session"},
 	{SessionPage{}, "SessionPage"},
 	{StoredMessage{}, "StoredMessage"},
+	{MessageVersion{}, "MessageVersion"},
 	{AssistantReply{}, "AssistantReply"},
 	{SessionWithMessages{}, "SessionWithMessages"},
 	{ConversationShare{}, "ConversationShare"},
@@ -322,6 +323,10 @@ func TestContractRequestBodiesAreOnesTheAPIAccepts(t *testing.T) {
 		{"create session", SessionCreateParams{PersonaID: "kasa", Title: "Hello"}, SessionCreateParams{}, "CreateSessionRequest"},
 		{"send message", MessageParams{Content: "Hi", Type: MessageTypeVoice, Language: "fr", Resumable: true, AttachmentIDs: []string{"AAAAAAAAAAAAAAAAAAAAAA"}}.request("s1", true).body,
 			MessageParams{}.request("s1", false).body, "CreateMessageRequest"},
+		{"edit message", EditParams{Content: "Hi", Type: MessageTypeVoice, Language: "fr", Resumable: true, AttachmentIDs: []string{"AAAAAAAAAAAAAAAAAAAAAA"}}.post(messagePath("s1", "m1")+"/edit", true).body,
+			EditParams{}.post(messagePath("s1", "m1")+"/edit", false).body, "EditMessageRequest"},
+		{"regenerate", RegenerateParams{Language: "fr", Resumable: true}.request("s1", "m1", true).body,
+			RegenerateParams{}.request("s1", "m1", false).body, "RegenerateRequest"},
 		{"detect language", struct {
 			Text  string       `json:"text"`
 			Hints *DetectHints `json:"hints,omitempty"`

@@ -1,6 +1,6 @@
-// Package kasa is the Go client of the Kasa API: accounts, personas, chat sessions and messages, replies
-// streamed token by token (and stopped, or followed again after a dropped connection), read-only links to
-// conversations, the OpenAI-compatible chat completions (whole or streamed) and models, speech, videos, the
+// Package kasa is the Go client of the Kasa API: accounts, personas, chat sessions and messages (edited and
+// regenerated into versions), replies streamed token by token (and stopped, or followed again after a dropped
+// connection), read-only links to conversations, the OpenAI-compatible chat completions (whole or streamed) and models, speech, videos, the
 // language catalogue and detection, geo lookup, API keys and usage analytics. It uses the standard library only.
 //
 //	client := kasa.NewClient(kasa.WithAPIKey(os.Getenv("KASA_API_KEY")), kasa.WithBaseURL("https://kasa.example"))

@@ -52,6 +52,28 @@ func ExampleMessagesService_Stream() {
 	}
 }
 
+func ExampleMessagesService_Regenerate() {
+	client := kasa.NewClient()
+	ctx := context.Background()
+	sessionID := "0123456789abcdef01234567"
+	first, err := client.Chat.Messages.Send(ctx, sessionID, kasa.MessageParams{Content: "Capital of Ghana?"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Another answer to the same question; the first one is kept as its other version.
+	again, err := client.Chat.Messages.Regenerate(ctx, sessionID, first.ID, kasa.RegenerateParams{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(again.Content, again.Version.Index+1, "of", again.Version.Count)
+	// Back to the first answer: the conversation continues from it.
+	shown, err := client.Chat.Messages.SelectVersion(ctx, sessionID, first.ID, 20)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(shown.Messages), "messages")
+}
+
 func ExampleCompletionsService_Stream() {
 	client := kasa.NewClient()
 	stream, err := client.Completions.Stream(context.Background(), kasa.CompletionParams{

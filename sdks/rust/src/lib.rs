@@ -1,9 +1,9 @@
 //! The Rust SDK of Kasa: an async (tokio) client of the Kasa API.
 //!
 //! Accounts, personas, chat sessions and messages, replies streamed token by token (stopped, or followed again
-//! after a dropped connection), read-only links to conversations, the OpenAI-compatible chat completions (whole or
-//! streamed) and models, speech, videos, the language catalogue and detection, geo lookup, API keys and usage
-//! analytics.
+//! after a dropped connection), versions of messages (a message edited, an answer regenerated, another version shown
+//! again), read-only links to conversations, the OpenAI-compatible chat completions (whole or streamed) and models,
+//! speech, videos, the language catalogue and detection, geo lookup, API keys and usage analytics.
 //!
 //! ```no_run
 //! use kasa::{Client, MessageParams, ReplyEvent, SessionCreateParams};
@@ -45,7 +45,7 @@ pub use error::{
 };
 pub use resources::{
     Analytics, ApiKeyCreateParams, ApiKeys, AttachmentUploadParams, Attachments, Auth, CompletionParams, Completions,
-    Geo, Languages, LoginParams, MessageParams, Messages, Personas, ProgressCallback, RegisterParams,
+    Geo, Languages, LoginParams, MessageParams, Messages, Personas, ProgressCallback, RegenerateParams, RegisterParams,
     SessionCreateParams, Sessions, Speech, SynthesizeParams, Video, VideoParams, WaitOptions, DEFAULT_WAIT_INTERVAL,
     DEFAULT_WAIT_TIMEOUT,
 };
@@ -57,5 +57,5 @@ pub use stream::{
 };
 pub use types::*;
 
-/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.12.0`).
+/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.13.0`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

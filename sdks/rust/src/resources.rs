@@ -224,7 +224,8 @@ pub struct MessageParams {
     /// [`Messages::resume`] follows it again, and only a stop stops it. Otherwise hanging up is the stop.
     pub resumable: bool,
     /// Up to 4 ids of images and documents from [`Attachments::upload`] (Pro and Enterprise), none sent in another
-    /// session (a [`Conflict`](crate::ErrorKind::Conflict) otherwise). `None` sends none.
+    /// session (a [`Conflict`](crate::ErrorKind::Conflict) otherwise). `None` sends none; on an
+    /// [`edit`](Messages::edit), `None` keeps the edited message's attachments and an empty list drops them.
     pub attachment_ids: Option<Vec<String>>,
     /// Ties retries of this call together (one is made when `None`, unless turned off).
     pub idempotency_key: Option<String>,
@@ -258,7 +259,8 @@ impl MessageParams {
         self
     }
 
-    fn call(&self, session_id: &str, stream: bool) -> Call {
+    /// The POST to `path` (a new message's, or an edit's) that sends this message.
+    fn call(&self, path: String, stream: bool) -> Call {
         let mut body = Map::new();
         body.insert("role".into(), "user".into());
         body.insert("content".into(), self.content.clone().into());
@@ -274,7 +276,54 @@ impl MessageParams {
         if let Some(ids) = &self.attachment_ids {
             body.insert("attachmentIds".into(), ids.clone().into());
         }
-        let call = Call::post(format!("{}/messages", session_path(session_id)))
+        let call = Call::post(path).json(&body).creates(self.idempotency_key.clone());
+        if stream {
+            call.accept("text/event-stream")
+        } else {
+            call
+        }
+    }
+}
+
+/// A new version of an answer (all optional): the answer to the same question, written again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RegenerateParams {
+    /// The reply's language as a BCP 47 tag (`"tw"`, `"fr-CI"`), or `"auto"`; `None`: the question's own.
+    pub language: Option<String>,
+    /// (Streams only) keeps the reply being written when the connection drops, as a [`MessageParams`]'s does:
+    /// [`Messages::resume`] follows it again, and only a stop stops it. Otherwise hanging up is the stop.
+    pub resumable: bool,
+    /// Ties retries of this call together (one is made when `None`, unless turned off).
+    pub idempotency_key: Option<String>,
+}
+
+impl RegenerateParams {
+    /// An answer written again in the question's language.
+    pub fn new() -> Self {
+        RegenerateParams::default()
+    }
+
+    /// The same, the reply in `language` (a BCP 47 tag, or `"auto"`).
+    pub fn language(mut self, language: impl Into<String>) -> Self {
+        self.language = Some(language.into());
+        self
+    }
+
+    /// The same, the reply resumable (streams only).
+    pub fn resumable(mut self) -> Self {
+        self.resumable = true;
+        self
+    }
+
+    fn call(&self, session_id: &str, message_id: &str, stream: bool) -> Call {
+        let mut body = Map::new();
+        if let Some(language) = &self.language {
+            body.insert("language".into(), language.clone().into());
+        }
+        if stream && self.resumable {
+            body.insert("resumable".into(), true.into());
+        }
+        let call = Call::post(format!("{}/regenerate", message_path(session_id, message_id)))
             .json(&body)
             .creates(self.idempotency_key.clone());
         if stream {
@@ -285,7 +334,8 @@ impl MessageParams {
     }
 }
 
-/// The messages of a session: list, send (whole or streamed), follow again, stop.
+/// The messages of a session: list, send (whole or streamed), follow again, stop, and their versions: edit a
+/// message, regenerate an answer, show another version.
 #[derive(Debug, Clone, Copy)]
 pub struct Messages<'a> {
     pub(crate) client: &'a Client,
@@ -300,13 +350,13 @@ impl Messages<'_> {
 
     /// Sends a message and gives the stored reply once it is complete (`POST /api/chat/sessions/:id/messages`).
     pub async fn send(&self, session_id: &str, params: &MessageParams) -> Result<AssistantReply> {
-        self.client.call(params.call(session_id, false)).await
+        self.client.call(params.call(format!("{}/messages", session_path(session_id)), false)).await
     }
 
     /// Sends a message and gives its reply as it is written (`POST /api/chat/sessions/:id/messages` with `Accept:
     /// text/event-stream`). It returns once the reply has started: a 400, 401, 403, 404 or 429 is returned here.
     pub async fn stream(&self, session_id: &str, params: &MessageParams) -> Result<ReplyStream> {
-        let response = self.client.open(params.call(session_id, true)).await?;
+        let response = self.client.open(params.call(format!("{}/messages", session_path(session_id)), true)).await?;
         Ok(ReplyStream::new(self.client, session_id, response))
     }
 
@@ -317,6 +367,67 @@ impl Messages<'_> {
         let call = Call::get(format!("{}/stream", message_path(session_id, message_id))).accept("text/event-stream");
         let response = self.client.open(call).await?;
         Ok(ReplyStream::new(self.client, session_id, response))
+    }
+
+    /// Edits one of the caller's messages and gives the reply to its new text once it is complete
+    /// (`POST /api/chat/sessions/:id/messages/:messageId/edit`). The new text is a new version of that message, in
+    /// its place: the conversation's branch now goes through it (the old version and what followed it are kept;
+    /// [`select_version`](Messages::select_version) shows them again). Editing an answer is a
+    /// [`BadRequest`](crate::ErrorKind::BadRequest).
+    pub async fn edit(&self, session_id: &str, message_id: &str, params: &MessageParams) -> Result<AssistantReply> {
+        self.client.call(params.call(format!("{}/edit", message_path(session_id, message_id)), false)).await
+    }
+
+    /// Edits one of the caller's messages, as [`edit`](Messages::edit) does, and gives the reply to its new text as
+    /// it is written (`POST /api/chat/sessions/:id/messages/:messageId/edit` with `Accept: text/event-stream`). It
+    /// returns once the reply has started: a 400, 401, 403, 404 or 429 is returned here.
+    pub async fn edit_stream(&self, session_id: &str, message_id: &str, params: &MessageParams) -> Result<ReplyStream> {
+        let call = params.call(format!("{}/edit", message_path(session_id, message_id)), true);
+        let response = self.client.open(call).await?;
+        Ok(ReplyStream::new(self.client, session_id, response))
+    }
+
+    /// Writes an answer again and gives the new one once it is complete, with its `version` (`index` 2, `count` 3)
+    /// (`POST /api/chat/sessions/:id/messages/:messageId/regenerate`, `message_id` the answer's). The earlier
+    /// answers are kept as its versions. Regenerating one of the caller's messages is a
+    /// [`BadRequest`](crate::ErrorKind::BadRequest).
+    pub async fn regenerate(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        params: &RegenerateParams,
+    ) -> Result<AssistantReply> {
+        self.client.call(params.call(session_id, message_id, false)).await
+    }
+
+    /// Writes an answer again, as [`regenerate`](Messages::regenerate) does, and gives the new one as it is written
+    /// (`POST /api/chat/sessions/:id/messages/:messageId/regenerate` with `Accept: text/event-stream`). It returns
+    /// once the reply has started: a 400, 401, 403, 404 or 429 is returned here.
+    pub async fn regenerate_stream(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        params: &RegenerateParams,
+    ) -> Result<ReplyStream> {
+        let response = self.client.open(params.call(session_id, message_id, true)).await?;
+        Ok(ReplyStream::new(self.client, session_id, response))
+    }
+
+    /// Shows this version of a message (any id of its `version.sibling_ids`): the conversation continues from it,
+    /// along the branch below it that was last shown, for every later read and reply
+    /// (`POST /api/chat/sessions/:id/messages/:messageId/select`). Gives the session and the newest page of that
+    /// branch, of `limit` messages (1 to 50; `None`: the API's default, 20).
+    pub async fn select_version(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        limit: Option<u32>,
+    ) -> Result<SessionWithMessages> {
+        // Choosing the version already chosen changes nothing: safe to repeat.
+        let call = Call::post(format!("{}/select", message_path(session_id, message_id)))
+            .query(PageParams { limit, cursor: None }.query())
+            .idempotent();
+        self.client.call(call).await
     }
 
     /// Stops a reply being written, a resumable one too, and gives it as stored: what was written is kept, with

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use kasa::{
     ApiKeyCreateParams, Capability, ChatMessage, Client, CompletionParams, DetectHints, ErrorKind, LoginParams,
-    MessageParams, PageParams, RegisterParams, ReplyEvent, Scope, SessionCreateParams, SynthesizeParams, VideoEvent,
-    VideoParams, WaitOptions,
+    MessageParams, PageParams, RegenerateParams, RegisterParams, ReplyEvent, Scope, SessionCreateParams,
+    SynthesizeParams, VideoEvent, VideoParams, WaitOptions,
 };
 use serde_json::{json, Value};
 
@@ -571,6 +571,75 @@ async fn platform_resuming_a_finished_reply_gives_it_at_once_and_an_unknown_one_
     assert_eq!((unknown.kind(), unknown.status(), unknown.code()), (ErrorKind::NotFound, 404, "not_found"));
     let malformed = bounded(client.messages().resume(&session.id, "not-an-id")).await.map(|_| ()).unwrap_err();
     assert_eq!((malformed.kind(), malformed.code()), (ErrorKind::BadRequest, "validation_failed"));
+}
+
+// Versions of messages.
+
+fn contents(messages: &[kasa::StoredMessage]) -> Vec<&str> {
+    messages.iter().map(|m| m.content.as_str()).collect()
+}
+
+#[tokio::test]
+async fn platform_edits_a_message_regenerates_the_answer_and_shows_the_first_version_again() {
+    let p = on_platform!();
+    p.answer("Accra.", 0).await;
+    let client = p.signed_in().await;
+    let session = bounded(client.sessions().create(&SessionCreateParams::new("kasa", "Versions"))).await.unwrap();
+    let first = bounded(client.messages().send(&session.id, &MessageParams::new("Capital of Ghana?"))).await.unwrap();
+
+    // The edit, streamed: a new version of the question, answered like a new message.
+    let text = "Abuja is the capital.";
+    p.answer(text, 5).await;
+    let edit = MessageParams::new("Capital of Nigeria?");
+    let mut stream = bounded(client.messages().edit_stream(&session.id, &first.user_message_id, &edit)).await.unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = bounded(stream.next()).await.unwrap() {
+        events.push(event);
+    }
+    let edited = match events.last().unwrap() {
+        ReplyEvent::Done(reply) => reply.clone(),
+        other => panic!("last event {other:?}"),
+    };
+    assert_eq!(
+        (edited.role.as_str(), edited.content.as_str(), edited.status.as_str()),
+        ("assistant", text, "complete")
+    );
+    assert_eq!(tokens_of(&events).concat(), text);
+    assert_ne!(edited.user_message_id, first.user_message_id);
+    let page = bounded(client.messages().list(&session.id, PageParams::default())).await.unwrap();
+    assert_eq!(contents(&page.messages), ["Capital of Nigeria?", text]);
+    let version = page.messages[0].version.clone().expect("the edited question's version");
+    assert_eq!((version.index, version.count), (1, 2));
+    assert_eq!(version.sibling_ids, [first.user_message_id.clone(), edited.user_message_id.clone()]);
+
+    // The answer written again: its second version, to the same question.
+    p.answer("Abuja, since 1991.", 0).await;
+    let second =
+        bounded(client.messages().regenerate(&session.id, &edited.id, &RegenerateParams::new())).await.unwrap();
+    assert_eq!(
+        (second.content.as_str(), second.user_message_id.as_str()),
+        ("Abuja, since 1991.", edited.user_message_id.as_str())
+    );
+    let version = second.version.clone().expect("the regenerated answer's version");
+    assert_eq!((version.index, version.count), (1, 2));
+    assert_eq!(version.sibling_ids, [edited.id.clone(), second.id.clone()]);
+
+    // Back to the first question: its own answer, kept, and so it stays.
+    let shown = bounded(client.messages().select_version(&session.id, &first.user_message_id, Some(10))).await.unwrap();
+    assert_eq!((shown.id.as_str(), shown.title.as_str()), (session.id.as_str(), "Versions"));
+    assert_eq!(contents(&shown.messages), ["Capital of Ghana?", "Accra."]);
+    assert_eq!(shown.messages[0].version.as_ref().map(|v| (v.index, v.count)), Some((0, 2)));
+    let page = bounded(client.messages().list(&session.id, PageParams::default())).await.unwrap();
+    assert_eq!(contents(&page.messages), ["Capital of Ghana?", "Accra."]);
+
+    // An answer cannot be edited, nor a question regenerated.
+    let answer = bounded(client.messages().edit(&session.id, &first.id, &MessageParams::new("x"))).await.unwrap_err();
+    assert_eq!((answer.kind(), answer.status()), (ErrorKind::BadRequest, 400));
+    let question = bounded(client.messages().regenerate(&session.id, &first.user_message_id, &RegenerateParams::new()))
+        .await
+        .unwrap_err();
+    assert_eq!((question.kind(), question.status()), (ErrorKind::BadRequest, 400));
+    assert!(question.message().contains("Only an answer can be regenerated"), "{question}");
 }
 
 // Shared conversations.

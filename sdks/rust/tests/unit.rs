@@ -1,5 +1,6 @@
 //! The client against a local fake server: what it sends, how it reads answers and failures, when it retries,
-//! its timeouts, its streams (events, errors, stop, hang-up), and its video wait (progress, timeout) and download.
+//! its timeouts, its streams (events, errors, stop, hang-up), versions of messages (edit, regenerate, select), and
+//! its video wait (progress, timeout) and download.
 
 mod fake;
 
@@ -8,8 +9,9 @@ use std::time::{Duration, Instant};
 use fake::{event, Reply, Server, Step};
 use futures_util::StreamExt;
 use kasa::{
-    ApiKeyCreateParams, AttachmentUploadParams, ChatMessage, CompletionParams, ErrorKind, MessageParams, PageParams,
-    ReplyEvent, Scope, SessionCreateParams, SynthesizeParams, WaitOptions,
+    ApiKeyCreateParams, AttachmentUploadParams, ChatMessage, CompletionParams, ErrorKind, MessageParams,
+    MessageVersion, PageParams, RegenerateParams, ReplyEvent, Scope, SessionCreateParams, SynthesizeParams,
+    WaitOptions,
 };
 use serde_json::json;
 
@@ -969,4 +971,194 @@ async fn sends_attachment_ids_with_a_message_only_when_given_and_reads_them_back
     let sent = server.requests();
     assert_eq!(sent[0].json()["attachmentIds"], json!([ATTACHMENT]));
     assert!(sent[1].json().get("attachmentIds").is_none());
+}
+
+// Versions of messages.
+
+fn versioned_reply_json(content: &str, index: u32, sibling_ids: &[&str]) -> serde_json::Value {
+    json!({
+        "id": sibling_ids[index as usize], "role": "assistant", "content": content,
+        "timestamp": "2026-01-01T00:00:00.000Z", "type": "text", "status": "complete", "userMessageId": "u2",
+        "version": {"index": index, "count": sibling_ids.len(), "siblingIds": sibling_ids}
+    })
+}
+
+#[tokio::test]
+async fn edits_a_message_whole_and_streamed_as_a_creating_post_with_the_new_text() {
+    let server = Server::start(|_, n| match n {
+        // A lost answer: the edit is sent again with the same key.
+        0 => Reply::hang_up(),
+        1 => Reply::json(
+            201,
+            json!({
+                "id": "a2", "role": "assistant", "content": "Abuja.", "timestamp": "2026-01-01T00:00:00.000Z",
+                "type": "text", "status": "complete", "userMessageId": "u2"
+            }),
+        ),
+        _ => Reply::events(vec![
+            event("meta", r#"{"userMessageId":"u3","assistantMessageId":"a3","provider":"fake","model":"fake-model"}"#),
+            event("token", r#"{"text":"Sunny."}"#),
+            event("done", &versioned_reply_json("Sunny.", 0, &["a3"]).to_string()),
+        ]),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let reply =
+        client.messages().edit(SESSION, "u1", &MessageParams::new("Capital of Nigeria?").language("en")).await.unwrap();
+    assert_eq!((reply.id.as_str(), reply.content.as_str(), reply.user_message_id.as_str()), ("a2", "Abuja.", "u2"));
+    assert_eq!(reply.version, None);
+
+    let params = MessageParams::new("Is it sunny?").attachments(Vec::<String>::new()).resumable();
+    let mut stream = client.messages().edit_stream(SESSION, "u1", &params).await.unwrap();
+    assert!(matches!(stream.next().await.unwrap(), Some(ReplyEvent::Meta(m)) if m.user_message_id == "u3"));
+    assert_eq!(stream.assistant_message_id().as_deref(), Some("a3"));
+    let done = stream.final_message().await.unwrap();
+    assert_eq!((done.content.as_str(), done.version.as_ref().map(|v| v.count)), ("Sunny.", Some(1)));
+
+    let sent = server.requests();
+    assert_eq!(sent.len(), 3);
+    let path = format!("/api/chat/sessions/{SESSION}/messages/u1/edit");
+    for request in &sent {
+        assert_eq!((request.method.as_str(), request.path.as_str()), ("POST", path.as_str()));
+    }
+    assert_eq!(sent[0].json(), json!({"role": "user", "content": "Capital of Nigeria?", "language": "en"}));
+    assert_eq!(sent[1].json(), sent[0].json());
+    let key = sent[0].header("idempotency-key").unwrap();
+    assert_eq!(key.len(), 36);
+    assert_eq!(sent[1].header("idempotency-key"), Some(key), "a retry sends the same key");
+    assert_eq!(sent[1].header("accept"), Some("application/json"));
+    assert_eq!(sent[2].header("accept"), Some("text/event-stream"));
+    assert_ne!(sent[2].header("idempotency-key"), Some(key), "each call has its own key");
+    // An empty list drops the edited message's attachments (left out, they are kept).
+    assert_eq!(
+        sent[2].json(),
+        json!({"role": "user", "content": "Is it sunny?", "resumable": true, "attachmentIds": []})
+    );
+}
+
+#[tokio::test]
+async fn regenerates_an_answer_whole_and_streamed_with_its_version() {
+    let server = Server::start(|request, _| {
+        if request.header("accept") == Some("text/event-stream") {
+            return Reply::events(vec![
+                event("meta", r#"{"userMessageId":"u2","assistantMessageId":"a4","provider":"fake","model":"m"}"#),
+                event("token", r#"{"text":"It is "}"#),
+                event("token", r#"{"text":"Abuja."}"#),
+                event("done", &versioned_reply_json("It is Abuja.", 2, &["a2", "a3", "a4"]).to_string()),
+            ]);
+        }
+        Reply::json(201, versioned_reply_json("Abuja, since 1991.", 1, &["a2", "a3"]))
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let second = client.messages().regenerate(SESSION, "a2", &RegenerateParams::new()).await.unwrap();
+    assert_eq!(second.content, "Abuja, since 1991.");
+    assert_eq!(
+        second.version,
+        Some(MessageVersion { index: 1, count: 2, sibling_ids: vec!["a2".into(), "a3".into()] })
+    );
+
+    let params = RegenerateParams::new().language("en").resumable();
+    let mut stream = client.messages().regenerate_stream(SESSION, "a2", &params).await.unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await.unwrap() {
+        events.push(event);
+    }
+    assert_eq!(events.len(), 4);
+    match &events[3] {
+        ReplyEvent::Done(reply) => {
+            assert_eq!(reply.content, "It is Abuja.");
+            assert_eq!(reply.version.as_ref().map(|v| (v.index, v.count)), Some((2, 3)));
+        }
+        other => panic!("{other:?}"),
+    }
+    // `resumable` is for streams only.
+    client.messages().regenerate(SESSION, "a2", &RegenerateParams::new().resumable()).await.unwrap();
+
+    let sent = server.requests();
+    let path = format!("/api/chat/sessions/{SESSION}/messages/a2/regenerate");
+    for request in &sent {
+        assert_eq!((request.method.as_str(), request.path.as_str()), ("POST", path.as_str()));
+        assert_eq!(request.header("idempotency-key").map(str::len), Some(36));
+    }
+    assert_eq!(sent[0].json(), json!({}));
+    assert_eq!(sent[0].header("accept"), Some("application/json"));
+    assert_eq!(sent[1].json(), json!({"language": "en", "resumable": true}));
+    assert_eq!(sent[1].header("accept"), Some("text/event-stream"));
+    assert_eq!(sent[2].json(), json!({}));
+}
+
+#[tokio::test]
+async fn selects_a_version_and_gives_the_session_with_its_branch_retried_as_safe_to_repeat() {
+    let server = Server::start(|_, n| match n {
+        0 => Reply::error(503, "service_unavailable", "Try again", &[("retry-after", "0")]),
+        _ => Reply::json(
+            200,
+            json!({
+                "id": SESSION, "personaId": "kasa", "title": "Versions", "createdAt": "2026-01-01T00:00:00.000Z",
+                "messages": [
+                    {"id": "u1", "role": "user", "content": "Capital of Ghana?", "timestamp": "2026-01-01T00:00:00.000Z",
+                     "type": "text", "status": "complete",
+                     "version": {"index": 0, "count": 2, "siblingIds": ["u1", "u2"]}},
+                    {"id": "a1", "role": "assistant", "content": "Accra.", "timestamp": "2026-01-01T00:00:01.000Z",
+                     "type": "text", "status": "complete", "provider": "fake", "model": "m"}
+                ],
+                "nextCursor": null
+            }),
+        ),
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let shown = client.messages().select_version(SESSION, "u1", Some(50)).await.unwrap();
+    assert_eq!((shown.id.as_str(), shown.title.as_str(), shown.next_cursor.as_deref()), (SESSION, "Versions", None));
+    let contents: Vec<&str> = shown.messages.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(contents, ["Capital of Ghana?", "Accra."]);
+    assert_eq!(shown.messages[0].version.as_ref().map(|v| (v.index, v.count)), Some((0, 2)));
+    client.messages().select_version(SESSION, "u1", None).await.unwrap();
+
+    let sent = server.requests();
+    assert_eq!(sent.len(), 3, "the 503 was retried");
+    let path = format!("/api/chat/sessions/{SESSION}/messages/u1/select");
+    assert_eq!((sent[0].method.as_str(), sent[0].path.as_str()), ("POST", format!("{path}?limit=50").as_str()));
+    assert_eq!(sent[1].path, sent[0].path);
+    assert_eq!((sent[2].method.as_str(), sent[2].path.as_str()), ("POST", path.as_str()));
+    assert!(sent.iter().all(|r| r.header("idempotency-key").is_none() && r.body.is_empty()));
+}
+
+#[tokio::test]
+async fn editing_an_answer_or_regenerating_a_question_is_a_bad_request_naming_the_message() {
+    let server = Server::start(|request, _| {
+        let message = if request.path.ends_with("/edit") {
+            "Only your own messages can be edited, and this one is an answer: regenerate it for another version."
+        } else if request.path.ends_with("/regenerate") {
+            "Only an answer can be regenerated, and this one is your message: edit it for another version."
+        } else {
+            return Reply::error(404, "not_found", "Message not found", &[]);
+        };
+        let body = json!({
+            "message": message, "code": "validation_failed", "requestId": "r-7",
+            "details": [{"path": "messageId", "message": "not this kind of message"}]
+        });
+        Reply::json(400, body)
+    })
+    .await;
+    let client = server.client().build().unwrap();
+    let messages = client.messages();
+    let errors = vec![
+        messages.edit(SESSION, "a1", &MessageParams::new("x")).await.unwrap_err(),
+        messages.edit_stream(SESSION, "a1", &MessageParams::new("x")).await.unwrap_err(),
+        messages.regenerate(SESSION, "u1", &RegenerateParams::new()).await.unwrap_err(),
+        messages.regenerate_stream(SESSION, "u1", &RegenerateParams::new()).await.unwrap_err(),
+    ];
+    for (n, error) in errors.iter().enumerate() {
+        assert_eq!(
+            (error.kind(), error.status(), error.code(), error.request_id()),
+            (ErrorKind::BadRequest, 400, "validation_failed", Some("r-7"))
+        );
+        assert!(error.message().starts_with(if n < 2 { "Only your own" } else { "Only an answer" }), "{error}");
+        assert_eq!(error.field_errors()[0].path, "messageId");
+    }
+    let missing = messages.select_version(SESSION, "nope", None).await.unwrap_err();
+    assert_eq!((missing.kind(), missing.code()), (ErrorKind::NotFound, "not_found"));
+    assert_eq!(server.requests().len(), 5, "a 400 and a 404 are never retried");
 }

@@ -1,5 +1,6 @@
-"""The Python SDK of Kasa: accounts, personas, chat with streamed (and resumable) replies and shared conversations,
-the OpenAI-compatible API, speech, videos, languages, geo lookup and API keys."""
+"""The Python SDK of Kasa: accounts, personas, chat with streamed (and resumable) replies, versions of messages
+(edited messages, regenerated answers) and shared conversations, the OpenAI-compatible API, speech, videos, languages,
+geo lookup and API keys."""
 
 from ._client import DEFAULT_BASE_URL, AsyncKasa, Kasa
 from ._errors import (

@@ -52,7 +52,9 @@ class SessionPage(TypedDict):
 
 
 class MessageVersion(TypedDict):
-    """Where a message stands among its versions (an edited question, a regenerated reply)."""
+    """Where a message stands among its versions: an edited message and the ones it replaced, or the regenerated
+    answers to one question, oldest first. Show it as ``index + 1`` of ``count``; ``chat.messages.select_version``
+    shows another one."""
 
     #: Its place among ``siblingIds``, from 0.
     index: int
@@ -105,7 +107,8 @@ class StoredMessage(TypedDict):
     status: MessageStatus
     provider: NotRequired[str]
     model: NotRequired[str]
-    #: Set when the message has more than one version.
+    #: In a session's messages (``select_version``'s too), and on the answer of ``edit`` and ``regenerate``: its
+    #: place among its versions.
     version: NotRequired[MessageVersion]
     #: The images and documents sent with a message of the caller's.
     attachments: NotRequired[list[MessageAttachment]]

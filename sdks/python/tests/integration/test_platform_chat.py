@@ -1,5 +1,5 @@
 """Personas, sessions and messages through the SDK against the platform, sent whole and streamed, stopped and
-followed again."""
+followed again; messages edited, answers regenerated and earlier versions shown again."""
 
 from __future__ import annotations
 
@@ -91,6 +91,61 @@ def test_bad_input_is_a_400_naming_the_field(client: Kasa) -> None:
         client.chat.messages.stream(session["id"], "Hi", language="not a language!")
     with pytest.raises(kasa.BadRequestError):
         client.chat.sessions.get("not-an-id")
+
+
+def test_edits_a_message_regenerates_the_answer_and_shows_the_first_version_again(
+    client: Kasa, provider: FakeProvider
+) -> None:
+    session = client.chat.sessions.create(persona_id="nana", title="Versions")
+    provider.answer("Kejetia market and the Manhyia Palace.")
+    first = client.chat.messages.send(session["id"], "What should I see in Kumasi?", language="en")
+    question_id = first["userMessageId"]
+
+    # Edited, the message gets a new version, answered like a new message (here streamed).
+    provider.answer("Fufu with light soup.", delay_ms=5)
+    edit = client.chat.messages.edit_stream(session["id"], question_id, content="What should I eat in Kumasi?")
+    with edit as stream:
+        events = list(stream)
+    meta, done = events[0], events[-1]
+    assert isinstance(meta, MetaEvent) and isinstance(done, DoneEvent)
+    assert "".join(tokens_of(events)) == "Fufu with light soup."
+    assert (done.message["content"], done.message["status"]) == ("Fufu with light soup.", "complete")
+    edited_id = meta.user_message_id
+    assert edited_id != question_id
+
+    shown = client.chat.messages.list(session["id"])["messages"]
+    assert [(m["role"], m["content"]) for m in shown] == [
+        ("user", "What should I eat in Kumasi?"),
+        ("assistant", "Fufu with light soup."),
+    ]
+    assert shown[0]["id"] == edited_id
+    assert shown[0]["version"] == {"index": 1, "count": 2, "siblingIds": [question_id, edited_id]}
+
+    # Regenerated, the answer gets a second version, to the same (edited) question.
+    provider.answer("Banku and tilapia.")
+    regenerated = client.chat.messages.regenerate(session["id"], done.message["id"])
+    assert (regenerated["content"], regenerated["userMessageId"]) == ("Banku and tilapia.", edited_id)
+    assert regenerated["version"] == {"index": 1, "count": 2, "siblingIds": [done.message["id"], regenerated["id"]]}
+    latest = client.chat.messages.list(session["id"])["messages"]
+    assert [m["content"] for m in latest] == ["What should I eat in Kumasi?", "Banku and tilapia."]
+
+    # The first version of the question shows the conversation as it was, and stays shown.
+    selected = client.chat.messages.select_version(session["id"], question_id)
+    assert selected["id"] == session["id"]
+    assert [(m["id"], m["content"]) for m in selected["messages"]] == [
+        (question_id, "What should I see in Kumasi?"),
+        (first["id"], "Kejetia market and the Manhyia Palace."),
+    ]
+    assert selected["messages"][0]["version"]["index"] == 0
+    assert selected["messages"][0]["version"]["count"] == 2
+    assert [m["id"] for m in client.chat.messages.list(session["id"])["messages"]] == [question_id, first["id"]]
+
+    # An answer is regenerated, not edited; a question edited, not regenerated.
+    with pytest.raises(kasa.BadRequestError) as edit_answer:
+        client.chat.messages.edit(session["id"], first["id"], content="Changed")
+    assert (edit_answer.value.status, edit_answer.value.code) == (400, "validation_failed")
+    with pytest.raises(kasa.BadRequestError):
+        client.chat.messages.regenerate_stream(session["id"], question_id)
 
 
 def test_streams_meta_then_every_token_in_order_then_the_stored_reply(client: Kasa, provider: FakeProvider) -> None:

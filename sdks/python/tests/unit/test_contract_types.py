@@ -33,6 +33,7 @@ ANSWERS: list[tuple[Any, str]] = [
     (kasa.Session, "Session"),
     (kasa.SessionPage, "SessionPage"),
     (kasa.StoredMessage, "StoredMessage"),
+    (kasa.MessageVersion, "MessageVersion"),
     (kasa.AssistantReply, "AssistantReply"),
     (kasa.SessionWithMessages, "SessionWithMessages"),
     (kasa.ConversationShare, "ConversationShare"),
@@ -88,6 +89,18 @@ REQUESTS: list[tuple[str, Any, Any, str]] = [
         lambda: messages._send("s1", "Hi", "voice", "fr", True, None, True, ["A" * 22]),  # pyright: ignore[reportPrivateUsage]
         lambda: messages._send("s1", "Hi", None, None, None, None, False),  # pyright: ignore[reportPrivateUsage]
         "CreateMessageRequest",
+    ),
+    (
+        "edit message",
+        lambda: messages._edit("s1", "m1", "Hi", "voice", "fr", True, None, True, ["A" * 22]),  # pyright: ignore[reportPrivateUsage]
+        lambda: messages._edit("s1", "m1", "Hi", None, None, None, None, False),  # pyright: ignore[reportPrivateUsage]
+        "EditMessageRequest",
+    ),
+    (
+        "regenerate answer",
+        lambda: messages._regenerate("s1", "a1", "fr", True, None, True),  # pyright: ignore[reportPrivateUsage]
+        lambda: messages._regenerate("s1", "a1", None, None, None, False),  # pyright: ignore[reportPrivateUsage]
+        "RegenerateRequest",
     ),
     (
         "detect language",
