@@ -8,9 +8,9 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use kasa::{
-    ApiKeyCreateParams, Capability, ChatMessage, Client, CompletionParams, DetectHints, ErrorKind, LoginParams,
-    MessageParams, PageParams, RegenerateParams, RegisterParams, ReplyEvent, Scope, SessionCreateParams,
-    SynthesizeParams, VideoEvent, VideoParams, WaitOptions,
+    ApiKeyCreateParams, AttachmentUploadParams, Capability, ChatMessage, Client, CompletionParams, DetectHints,
+    ErrorKind, LoginParams, MessageAttachment, MessageParams, PageParams, RegenerateParams, RegisterParams, ReplyEvent,
+    Scope, SessionCreateParams, SynthesizeParams, VideoEvent, VideoParams, WaitOptions,
 };
 use serde_json::{json, Value};
 
@@ -640,6 +640,163 @@ async fn platform_edits_a_message_regenerates_the_answer_and_shows_the_first_ver
         .unwrap_err();
     assert_eq!((question.kind(), question.status()), (ErrorKind::BadRequest, 400));
     assert!(question.message().contains("Only an answer can be regenerated"), "{question}");
+}
+
+// Attachments.
+
+const NOTES: &[u8] = b"# Bonwire\n\nKente is woven here.";
+
+/// The CRC-32 of a PNG chunk (ISO 3309, the polynomial reversed).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// `data` as a zlib stream of one stored (uncompressed) deflate block, with its Adler-32.
+fn zlib_stored(data: &[u8]) -> Vec<u8> {
+    assert!(data.len() <= 0xFFFF, "one stored block holds at most 65535 bytes");
+    let len = data.len() as u16;
+    let mut out = vec![0x78, 0x01, 0x01];
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&(!len).to_le_bytes());
+    out.extend_from_slice(data);
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in data {
+        a = (a + u32::from(byte)) % 65521;
+        b = (b + a) % 65521;
+    }
+    out.extend_from_slice(&((b << 16) | a).to_be_bytes());
+    out
+}
+
+/// A real PNG, written out byte by byte (signature, IHDR, IDAT, IEND): `width`×`height` pixels of one RGB colour.
+fn png(width: u32, height: u32, rgb: [u8; 3]) -> Vec<u8> {
+    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let body = [&kind[..], data].concat();
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc32(&body).to_be_bytes());
+    }
+    let mut header = Vec::new();
+    header.extend_from_slice(&width.to_be_bytes());
+    header.extend_from_slice(&height.to_be_bytes());
+    // 8 bits a sample, RGB; the default compression, filters and no interlacing.
+    header.extend_from_slice(&[8, 2, 0, 0, 0]);
+    // Each row: filter 0 (none), then its pixels.
+    let row: Vec<u8> = std::iter::once(0).chain((0..width).flat_map(|_| rgb)).collect();
+    let pixels = row.repeat(height as usize);
+    let mut out = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
+    chunk(&mut out, b"IHDR", &header);
+    chunk(&mut out, b"IDAT", &zlib_stored(&pixels));
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+/// The attachment as a message carries it.
+fn carried(attachment: &kasa::Attachment) -> MessageAttachment {
+    MessageAttachment {
+        id: attachment.id.clone(),
+        kind: attachment.kind.clone(),
+        name: attachment.name.clone(),
+        media_type: attachment.media_type.clone(),
+        size: attachment.size,
+    }
+}
+
+#[tokio::test]
+async fn platform_uploads_an_image_and_a_document_sends_both_with_a_message_reads_them_back_and_deletes_them() {
+    let p = on_platform!();
+    let pro = p.pro().await;
+    let kente = png(4, 3, [200, 40, 40]);
+    let image =
+        bounded(pro.attachments().upload(kente.clone(), &AttachmentUploadParams::new("kente.png"))).await.unwrap();
+    assert_eq!(
+        (image.kind.as_str(), image.media_type.as_str(), image.name.as_str(), image.size),
+        (kasa::ATTACHMENT_IMAGE, "image/png", "kente.png", kente.len() as u64)
+    );
+    assert!(image.has_thumbnail && image.pages.is_none(), "{image:?}");
+    let notes = bounded(pro.attachments().upload(NOTES, &AttachmentUploadParams::new("notes.md"))).await.unwrap();
+    assert_eq!(
+        (notes.kind.as_str(), notes.media_type.as_str(), notes.name.as_str(), notes.size),
+        (kasa::ATTACHMENT_DOCUMENT, "text/markdown", "notes.md", NOTES.len() as u64)
+    );
+    assert!(!notes.has_thumbnail);
+
+    // Sent with a message: the stored question carries both, in the order given.
+    let session = bounded(pro.sessions().create(&SessionCreateParams::new("kasa", "Files"))).await.unwrap();
+    let params = MessageParams::new("What do they show?").attachments([image.id.as_str(), notes.id.as_str()]);
+    let reply = bounded(pro.messages().send(&session.id, &params)).await.unwrap();
+    assert_eq!((reply.role.as_str(), reply.status.as_str()), ("assistant", "complete"));
+    let page = bounded(pro.messages().list(&session.id, PageParams::default())).await.unwrap();
+    let question = page.messages.iter().find(|m| m.id == reply.user_message_id).expect("the question is stored");
+    assert_eq!(question.content, "What do they show?");
+    assert_eq!(question.attachments, Some(vec![carried(&image), carried(&notes)]));
+
+    // Read back: the same bytes, type and name; the image's preview is a WebP, a document has none.
+    let file = bounded(pro.attachments().get(&image.id)).await.unwrap();
+    assert_eq!(
+        (file.data.as_slice(), file.content_type.as_str(), file.name.as_deref()),
+        (kente.as_slice(), "image/png", Some("kente.png"))
+    );
+    let file = bounded(pro.attachments().get(&notes.id)).await.unwrap();
+    assert_eq!(
+        (file.data.as_slice(), file.content_type.as_str(), file.name.as_deref()),
+        (NOTES, "text/markdown", Some("notes.md"))
+    );
+    let preview = bounded(pro.attachments().thumbnail(&image.id)).await.unwrap();
+    assert_eq!(preview.content_type, "image/webp");
+    assert!(
+        preview.data.starts_with(b"RIFF") && preview.data.get(8..12) == Some(&b"WEBP"[..]),
+        "{} bytes",
+        preview.data.len()
+    );
+    let none = bounded(pro.attachments().thumbnail(&notes.id)).await.unwrap_err();
+    assert_eq!((none.kind(), none.status()), (ErrorKind::NotFound, 404));
+
+    // Deleted: gone for its owner.
+    for attachment in [&image, &notes] {
+        bounded(pro.attachments().delete(&attachment.id)).await.unwrap();
+        let gone = bounded(pro.attachments().get(&attachment.id)).await.unwrap_err();
+        assert_eq!((gone.kind(), gone.status(), gone.code()), (ErrorKind::NotFound, 404, "not_found"));
+    }
+    let again = bounded(pro.attachments().delete(&image.id)).await.unwrap_err();
+    assert_eq!(again.kind(), ErrorKind::NotFound);
+}
+
+#[tokio::test]
+async fn platform_attachments_refuse_a_free_account_an_unknown_type_and_someone_elses_file() {
+    let p = on_platform!();
+    let free = p.signed_in().await;
+    let denied = bounded(free.attachments().upload(NOTES, &AttachmentUploadParams::new("notes.md"))).await.unwrap_err();
+    assert_eq!((denied.kind(), denied.status(), denied.code()), (ErrorKind::PermissionDenied, 403, "forbidden"));
+    assert!(denied.message().contains("Pro"), "{}", denied.message());
+
+    let pro = p.pro().await;
+    let blob =
+        bounded(pro.attachments().upload(vec![0x00, 0x13, 0x37, 0x00, 0x42], &AttachmentUploadParams::new("blob.bin")))
+            .await
+            .unwrap_err();
+    assert_eq!((blob.kind(), blob.status(), blob.code()), (ErrorKind::BadRequest, 415, "unsupported_media_type"));
+    assert!(blob.is_unsupported_media_type());
+
+    // Someone else's file is not found, whatever the plan: neither read, nor previewed, nor deleted.
+    let image = bounded(pro.attachments().upload(png(2, 2, [0, 120, 60]), &AttachmentUploadParams::new("cloth.png")))
+        .await
+        .unwrap();
+    for stranger in [p.signed_in().await, p.pro().await] {
+        let not_found = |result: kasa::Result<()>| assert_eq!(result.unwrap_err().kind(), ErrorKind::NotFound);
+        not_found(bounded(stranger.attachments().get(&image.id)).await.map(|_| ()));
+        not_found(bounded(stranger.attachments().thumbnail(&image.id)).await.map(|_| ()));
+        not_found(bounded(stranger.attachments().delete(&image.id)).await);
+    }
+    // Still there for its owner.
+    assert_eq!(bounded(pro.attachments().get(&image.id)).await.unwrap().content_type, "image/png");
 }
 
 // Shared conversations.
