@@ -1,4 +1,4 @@
-import { eventually, makePng } from '@kasa/test-kit';
+import { eventually, makePdf, makePng } from '@kasa/test-kit';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
@@ -27,13 +27,16 @@ async function openPage(): Promise<Page> {
 }
 
 const PHOTO = makePng(64, 48, [20, 120, 200]);
+/** A phone held in one hand (tests/e2e/phone.e2e.test.ts checks the layout at this width). */
+const PHONE = { width: 375, height: 740 };
 const NOTES = 'Cocoa exports rose by 12% in the third quarter.\n';
+const REPORT = makePdf(['Gold output fell 4% in October.', 'Fishing catches held steady.']);
 const systemOf = (request: FakeRequest) =>
   String(request.body.messages.find((message) => message.role === 'system')?.content ?? '');
 
 describe('images and documents in the chat', () => {
-  it('shows a Free person what Pro adds, and uploads nothing', async () => {
-    const page = await openPage();
+  it('shows a Free person on a phone what Pro adds, and uploads nothing', async () => {
+    const page = await contexts.newPage(browser, { viewport: PHONE });
     const { baseUrl } = world.platform;
     await signUpToChat(page, baseUrl);
     const chat = new ChatPage(page);
@@ -45,7 +48,7 @@ describe('images and documents in the chat', () => {
     expect(await chat.attachLocked().getAttribute('aria-expanded')).toBe('true');
   });
 
-  it('sends a photo and a document with a message: the model gets both, and they stay with the message', async () => {
+  it('sends a photo and two documents with a message: the model gets all three, and they stay with the message', async () => {
     const page = await openPage();
     const { baseUrl } = world.platform;
     await signUpToChat(page, baseUrl);
@@ -60,32 +63,36 @@ describe('images and documents in the chat', () => {
     await chat.attachInput().setInputFiles([
       { name: 'harbour.png', mimeType: 'image/png', buffer: PHOTO },
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(NOTES) },
+      { name: 'report.pdf', mimeType: 'application/pdf', buffer: REPORT },
     ]);
-    await expect2Ready(chat);
-    expect(uploads).toHaveLength(2);
+    await allReady(chat, 3);
+    expect(uploads).toHaveLength(3);
     expect(await chat.pendingAttachments().nth(0).innerText()).toContain('harbour.png');
     expect(await chat.pendingAttachments().nth(1).innerText()).toMatch(/notes\.txt\s+\d+ bytes/);
+    expect(await chat.pendingAttachments().nth(2).innerText()).toMatch(/report\.pdf\s+\d+ bytes/);
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     // Sent with the message: its ids go with it, and the composer is empty again.
     const posted = page.waitForRequest((req) => req.method() === 'POST' && req.url().endsWith('/messages'));
     await chat.send('What do these show?');
     const body = (await posted).postDataJSON() as { attachmentIds?: string[] };
-    expect(body.attachmentIds).toHaveLength(2);
+    expect(body.attachmentIds).toHaveLength(3);
     expect(await chat.waitForReplyEnd()).toBe('complete');
     expect(await chat.pendingAttachments().count()).toBe(0);
-    await chat.messageAttachments().nth(1).waitFor();
-    expect(await chat.messageAttachments().count()).toBe(2);
+    await chat.messageAttachments().nth(2).waitFor();
+    expect(await chat.messageAttachments().count()).toBe(3);
 
-    // The model saw the image as an image and read the document's text, labelled for citation.
+    // The model saw the image as an image and read the documents' text, each part labelled for citation.
     const request = world.provider.requests.at(-1)!;
     expect(imagePartsOf(request)).toEqual([expect.objectContaining({ url: expect.stringMatching(/^data:image\//) })]);
     expect(systemOf(request)).toContain('Cocoa exports rose by 12% in the third quarter.');
     expect(systemOf(request)).toContain('[notes.txt');
+    expect(systemOf(request)).toContain('[report.pdf, p. 1]\nGold output fell 4% in October.');
+    expect(systemOf(request)).toContain('[report.pdf, p. 2]\nFishing catches held steady.');
 
     // After a reload the message still carries them: the photo's thumbnail loads, and Save gives back the file.
     await page.reload();
-    await chat.messageAttachments().nth(1).waitFor();
+    await chat.messageAttachments().nth(2).waitFor();
     const thumbnail = chat.messageAttachments().first().locator('img');
     await thumbnail.waitFor();
     await eventually(async () => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), {
@@ -99,11 +106,13 @@ describe('images and documents in the chat', () => {
     expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(NOTES);
   });
 
-  it('accepts dropped files, removes one on request, and refuses what is too large before uploading it', async () => {
+  it('on a phone, accepts dropped files, removes one on request, and refuses what is too large before uploading it', async () => {
+    // Upgraded on a wide screen (the plan shows in the sidebar, a drawer on a phone), then held as a phone.
     const page = await openPage();
     const { baseUrl } = world.platform;
     await signUpToChat(page, baseUrl);
     await upgradeToPro(page, baseUrl);
+    await page.setViewportSize(PHONE);
     const chat = new ChatPage(page);
 
     // Dropped on the composer.
@@ -142,21 +151,23 @@ describe('images and documents in the chat', () => {
     await huge.getByRole('alert').getByText('This image is over 10 MB, the largest an image can be.').waitFor();
     expect(await huge.getAttribute('data-state')).toBe('failed');
     expect(uploads).toEqual([]);
+    // The chips fit the phone's width: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     // A refused file does not hold Send back.
     await chat.composer().fill('Hello');
     expect(await chat.sendButton().isEnabled()).toBe(true);
   });
 });
 
-/** Waits until both picked files are uploaded (each chip `ready`). */
-async function expect2Ready(chat: ChatPage) {
+/** Waits until `count` picked files are uploaded (each chip `ready`). */
+async function allReady(chat: ChatPage, count: number) {
   await eventually(
     async () => {
       const states = await chat
         .pendingAttachments()
         .evaluateAll((chips) => chips.map((c) => c.getAttribute('data-state')));
-      return states.length === 2 && states.every((state) => state === 'ready');
+      return states.length === count && states.every((state) => state === 'ready');
     },
-    { timeoutMs: 15_000, what: 'both files uploaded' },
+    { timeoutMs: 15_000, what: `${count} files uploaded` },
   );
 }
