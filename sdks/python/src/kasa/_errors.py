@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -204,12 +204,13 @@ def _class_for_status(status: int) -> type[KasaError]:
 def error_from_status(status: int, body: bytes, headers: Mapping[str, str]) -> KasaError:
     """The error for a non-OK answer. A body that is not Kasa's ``{message, code, requestId, details}`` still
     gives the status, a code and the ``x-request-id`` header."""
-    parsed: Any = None
+    parsed: object = None
     try:
         parsed = json.loads(body) if body else None
     except ValueError:
         parsed = None
-    fields: Mapping[str, Any] = parsed if isinstance(parsed, dict) else {}
+    # A JSON object's keys are strings; its values are checked one by one below.
+    fields = cast("dict[str, object]", parsed) if isinstance(parsed, dict) else {}
     message = fields.get("message")
     if not isinstance(message, str) or not message.strip():
         message = f"HTTP error {status}"

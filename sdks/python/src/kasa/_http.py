@@ -55,7 +55,7 @@ class Settings:
     credential: Callable[[], str | None]
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     timeout: httpx.Timeout = field(default_factory=lambda: DEFAULT_TIMEOUT)
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict[str, str])
     idempotency_keys: bool = True
 
     def changed(self, **changes: Any) -> Settings:

@@ -45,10 +45,11 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
         # "-1", "nan" or "inf" are not waits anyone meant.
         return seconds if 0 <= seconds < float("inf") else None
     try:
+        # Since Python 3.10 an unreadable date raises ValueError (it used to give None).
         when = parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError):
         return None
-    if when is None or when.tzinfo is None:
+    if when.tzinfo is None:
         return None
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 

@@ -119,13 +119,13 @@ def test_edits_a_message_regenerates_the_answer_and_shows_the_first_version_agai
         ("assistant", "Fufu with light soup."),
     ]
     assert shown[0]["id"] == edited_id
-    assert shown[0]["version"] == {"index": 1, "count": 2, "siblingIds": [question_id, edited_id]}
+    assert shown[0].get("version") == {"index": 1, "count": 2, "siblingIds": [question_id, edited_id]}
 
     # Regenerated, the answer gets a second version, to the same (edited) question.
     provider.answer("Banku and tilapia.")
     regenerated = client.chat.messages.regenerate(session["id"], done.message["id"])
     assert (regenerated["content"], regenerated["userMessageId"]) == ("Banku and tilapia.", edited_id)
-    assert regenerated["version"] == {"index": 1, "count": 2, "siblingIds": [done.message["id"], regenerated["id"]]}
+    assert regenerated.get("version") == {"index": 1, "count": 2, "siblingIds": [done.message["id"], regenerated["id"]]}
     latest = client.chat.messages.list(session["id"])["messages"]
     assert [m["content"] for m in latest] == ["What should I eat in Kumasi?", "Banku and tilapia."]
 
@@ -136,8 +136,8 @@ def test_edits_a_message_regenerates_the_answer_and_shows_the_first_version_agai
         (question_id, "What should I see in Kumasi?"),
         (first["id"], "Kejetia market and the Manhyia Palace."),
     ]
-    assert selected["messages"][0]["version"]["index"] == 0
-    assert selected["messages"][0]["version"]["count"] == 2
+    version = selected["messages"][0].get("version")
+    assert version is not None and (version["index"], version["count"]) == (0, 2)
     assert [m["id"] for m in client.chat.messages.list(session["id"])["messages"]] == [question_id, first["id"]]
 
     # An answer is regenerated, not edited; a question edited, not regenerated.

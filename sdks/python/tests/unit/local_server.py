@@ -18,7 +18,7 @@ class Reply:
     """How the server answers one request."""
 
     status: int = 200
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict[str, str])
     #: A dict or list is sent as JSON; str and bytes as they are.
     body: Any = b""
     #: Sent with chunked encoding, each piece flushed at once; a float is a pause of that many seconds.

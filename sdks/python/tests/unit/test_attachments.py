@@ -9,10 +9,10 @@ import json
 import pytest
 
 import kasa
-from kasa import AsyncKasa, Kasa
+from kasa import AsyncKasa, Attachment, Kasa
 from local_server import LocalServer, Recorded, Reply
 
-STORED = {
+STORED: Attachment = {
     "id": "AAAAAAAAAAAAAAAAAAAAAA",
     "kind": "image",
     "name": "kente.png",

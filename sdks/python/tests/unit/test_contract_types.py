@@ -178,7 +178,8 @@ def _check_value(hint: Any, prop: dict[str, Any], where: str, shapes: dict[str, 
     if inner is Any or prop["type"] == "any":
         return
     values = _literal_values(inner)
-    enum = [value for value in prop.get("enum") or [] if value is not None]
+    declared: list[Any] = prop.get("enum") or []
+    enum = [value for value in declared if value is not None]
     if values is not None:
         if enum and set(enum) != values:
             problems.append(f"{where}: the API's values are {sorted(enum)}, the type's {sorted(values)}")

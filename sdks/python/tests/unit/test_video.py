@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -31,8 +31,8 @@ def job(status: str = "queued", progress: int = 0, **extra: Any) -> dict[str, An
     }
 
 
-def succeeded(video_url: str = f"/api/video/files/{FILE_ID}") -> dict[str, Any]:
-    return job("succeeded", 100, videoUrl=video_url, duration=2.5, captions="burned-in")
+def succeeded(video_url: str = f"/api/video/files/{FILE_ID}") -> VideoJob:
+    return cast(VideoJob, job("succeeded", 100, videoUrl=video_url, duration=2.5, captions="burned-in"))
 
 
 MP4 = b"\x00\x00\x00\x18ftypisom" + bytes(64)

@@ -32,11 +32,20 @@ def _attachment_path(attachment_id: str) -> str:
     return f"{_PATH}/{quote(attachment_id, safe='')}"
 
 
+def _bytes_of(data: object) -> bytes:
+    """The body to upload. Callers without a type checker may pass a str or an open file: refused here, before
+    anything is sent."""
+    if isinstance(data, memoryview):
+        return data.tobytes()
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    raise TypeError("attachments.upload takes the file's bytes (bytes, bytearray or memoryview)")
+
+
 def _upload(
     data: bytes | bytearray | memoryview, name: str, content_type: str | None, idempotency_key: str | None
 ) -> Request:
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError("attachments.upload takes the file's bytes (bytes, bytearray or memoryview)")
+    content = _bytes_of(data)
     if not name.strip():
         raise ValueError('attachments.upload needs the file name, e.g. name="photo.png"')
     # The declared type is only a hint: the API decides what the file is from its bytes.
@@ -44,7 +53,7 @@ def _upload(
         "POST",
         _PATH,
         query={"name": name},
-        content=bytes(data),
+        content=content,
         content_type=content_type or "application/octet-stream",
         creates=True,
         idempotency_key=idempotency_key,
