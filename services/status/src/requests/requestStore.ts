@@ -46,7 +46,7 @@ export interface DayBucket {
   durationMs?: number;
   /** Calls counted towards the plan's monthly quota. */
   quota?: number;
-  area?: Record<string, number>;
+  /** Per endpoint: also the source of the API-area breakdown (each route belongs to one area, see routeAreas). */
   endpoint?: Record<string, number>;
   status?: Record<string, number>;
   key?: Record<string, number>;
@@ -201,7 +201,7 @@ export function rollupUpdates(
     const at = new Date(r.at);
     const day = dayOf(at);
     const month = monthOfDay(day);
-    const { service, area, monthlyQuota } = routeArea(r.route);
+    const { service, monthlyQuota } = routeArea(r.route);
     const isError = r.status >= 500 ? 1 : 0;
     const quota = monthlyQuota && r.userId !== undefined && r.status !== 429 ? 1 : 0;
     const endpoint = fieldKey(`${r.method} ${r.route}`);
@@ -229,7 +229,6 @@ export function rollupUpdates(
     if (isError) usage.add(userDoc, userInit, `${d}.errors`, 1);
     usage.add(userDoc, userInit, `${d}.durationMs`, r.durationMs);
     if (quota) usage.add(userDoc, userInit, `${d}.quota`, 1);
-    usage.add(userDoc, userInit, `${d}.area.${fieldKey(area)}`, 1);
     usage.add(userDoc, userInit, `${d}.endpoint.${endpoint}`, 1);
     usage.add(userDoc, userInit, `${d}.status.${status}`, 1);
     usage.add(userDoc, userInit, `${d}.key.${fieldKey(r.apiKeyId ?? null)}`, 1);
