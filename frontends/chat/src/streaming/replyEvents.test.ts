@@ -81,6 +81,45 @@ describe('readReplyEvents', () => {
     expect(await collect(bodyOf(crlf, () => 5))).toEqual(expected);
   });
 
+  it('skips malformed and unknown events and reads on', async () => {
+    const noisy = new TextEncoder().encode(
+      sse('meta', { provider: 'offline' }) + // no assistantMessageId
+        'event: token\ndata: not json\n\n' +
+        sse('surprise', { text: 'x' }) +
+        'data: {"text":"no event name"}\n\n' +
+        'event: token\n\n' + // no data: nothing to dispatch
+        conversation,
+    );
+    expect(await collect(bodyOf(noisy, () => 9))).toEqual(expected);
+  });
+
+  it('joins an event split over several data lines with line feeds', async () => {
+    const multiLine = new TextEncoder().encode(
+      'event: token\ndata: {"text":\ndata: "Akwaaba"}\n\n' + // JSON broken across lines still parses
+        'event: error\r\ndata: {"message":\r\ndata: "two\\nlines"}\r\n\r\n',
+    );
+    expect(await collect(bodyOf(multiLine, () => 4))).toEqual([
+      { type: 'token', text: 'Akwaaba' },
+      { type: 'error', message: 'two\nlines' },
+    ]);
+  });
+
+  it('drops an event the stream ended without finishing, and rejects when the body fails', async () => {
+    const cut = new TextEncoder().encode(sse('token', { text: 'a' }) + 'event: token\ndata: {"text":"b"}\n');
+    expect(await collect(bodyOf(cut, () => cut.length))).toEqual([{ type: 'token', text: 'a' }]);
+    let sent = false;
+    const dropped = new ReadableStream<Uint8Array>({
+      pull(stream) {
+        if (sent) return stream.error(new TypeError('network error'));
+        sent = true;
+        stream.enqueue(new TextEncoder().encode(sse('token', { text: 'a' })));
+      },
+    });
+    const events: ReplyEvent[] = [];
+    await expect(readReplyEvents(dropped, (event) => events.push(event))).rejects.toThrow('network error');
+    expect(events).toEqual([{ type: 'token', text: 'a' }]);
+  });
+
   it('stops reading when the signal aborts', async () => {
     const controller = new AbortController();
     const events: ReplyEvent[] = [];
@@ -100,14 +139,35 @@ describe('readReplyEvents', () => {
     expect(events.length).toBeGreaterThanOrEqual(3);
     expect(events.length).toBeLessThan(10);
   });
+
+  it('cancels a body that has gone quiet when the signal aborts, and resolves', async () => {
+    const controller = new AbortController();
+    let cancelled = false;
+    const silent = new ReadableStream<Uint8Array>({
+      start(stream) {
+        stream.enqueue(new TextEncoder().encode(sse('token', { text: 'w ' })));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const events: ReplyEvent[] = [];
+    const reading = readReplyEvents(silent, (event) => events.push(event), controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    await expect(reading).resolves.toBeUndefined();
+    expect(events).toEqual([{ type: 'token', text: 'w ' }]);
+    expect(cancelled).toBe(true);
+  });
 });
 
 describe('toReplyEvent', () => {
-  const message = (event: string | undefined, data: string) => ({ event, data, id: undefined });
+  const message = (event: string, data: string) => ({ event, data });
 
   it('skips unknown events, events without a name and malformed data', () => {
     expect(toReplyEvent(message('surprise', '{"text":"x"}'))).toBeNull();
-    expect(toReplyEvent(message(undefined, '{"text":"x"}'))).toBeNull();
+    // The reader names an event that has no `event:` line 'message'.
+    expect(toReplyEvent(message('message', '{"text":"x"}'))).toBeNull();
     expect(toReplyEvent(message('token', 'not json'))).toBeNull();
     expect(toReplyEvent(message('token', '{"text":42}'))).toBeNull();
     expect(toReplyEvent(message('meta', '{"provider":"offline"}'))).toBeNull();

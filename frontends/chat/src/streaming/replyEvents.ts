@@ -1,5 +1,5 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { AssistantReply, MessageStatus } from '@kasa/contracts';
+import { serverSentEvents, type ServerSentEvent } from './serverSentEvents';
 
 /** A provider started answering (a second one with `continued: true` after a mid-stream failover). */
 export interface ReplyMeta {
@@ -66,7 +66,7 @@ function toReply(data: unknown): AssistantReply | null {
  * zod schemas, which would put zod into the browser bundle (see @kasa/api-client). Unknown events and malformed
  * data give null and are skipped.
  */
-export function toReplyEvent(message: EventSourceMessage): ReplyEvent | null {
+export function toReplyEvent(message: ServerSentEvent): ReplyEvent | null {
   const data = parseJson(message.data);
   switch (message.event) {
     case 'meta': {
@@ -90,35 +90,18 @@ export function toReplyEvent(message: EventSourceMessage): ReplyEvent | null {
 }
 
 /**
- * Reads a `text/event-stream` body to its end (or until `signal` aborts), calling `onEvent` for each reply event
- * in order. Chunks may split events, lines and multi-byte characters anywhere; eventsource-parser and a streaming
- * TextDecoder put them back together.
+ * Reads a `text/event-stream` body to its end (or until `signal` aborts, which cancels the body), calling `onEvent`
+ * for each reply event in order. Chunks may split events, lines and multi-byte characters anywhere; @kasa/sdk's
+ * reader puts them back together. A body that fails (a dropped connection) rejects.
  */
 export async function readReplyEvents(
   body: ReadableStream<Uint8Array>,
   onEvent: (event: ReplyEvent) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const parser = createParser({
-    onEvent: (message) => {
-      const event = toReplyEvent(message);
-      if (event) onEvent(event);
-    },
-  });
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  const cancel = () => void reader.cancel().catch(() => undefined);
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    for (;;) {
-      if (signal?.aborted) return;
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-    parser.feed(decoder.decode());
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-    reader.releaseLock();
+  for await (const message of serverSentEvents(body, signal)) {
+    const event = toReplyEvent(message);
+    if (event) onEvent(event);
+    if (signal?.aborted) return;
   }
 }

@@ -1,6 +1,6 @@
 import { apiJson, apiRequest } from '@kasa/api-client';
 import type { VideoGenerationRequest, VideoJob, VideoJobEvent, VideoJobList } from '@kasa/contracts';
-import { createParser } from 'eventsource-parser';
+import { serverSentEvents } from '../streaming/serverSentEvents';
 
 /** React Query keys of the Videos panel; under 'chat' like the rest of the chat area (STYLE.md). */
 export const videoKeys = {
@@ -71,36 +71,20 @@ export async function followVideo(
     accept: 'text/event-stream',
     signal,
   });
-  const parser = createParser({
-    onEvent: (message) => {
-      if (message.event === 'error') {
-        let text = '';
-        try {
-          const data: unknown = JSON.parse(message.data);
-          if (isObject(data) && typeof data.message === 'string') text = data.message;
-        } catch {
-          /* no reason given */
-        }
-        onEvent({ type: 'error', message: text });
-        return;
+  for await (const message of serverSentEvents(response.body!, signal)) {
+    if (message.event === 'error') {
+      let text = '';
+      try {
+        const data: unknown = JSON.parse(message.data);
+        if (isObject(data) && typeof data.message === 'string') text = data.message;
+      } catch {
+        /* no reason given */
       }
-      if (message.event !== 'job' && message.event !== 'done') return;
-      const job = toJobEvent(message.data);
-      if (job) onEvent({ type: 'job', job });
-    },
-  });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const cancel = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener('abort', cancel, { once: true });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || signal.aborted) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      onEvent({ type: 'error', message: text });
+      continue;
     }
-  } finally {
-    signal.removeEventListener('abort', cancel);
-    reader.releaseLock();
+    if (message.event !== 'job' && message.event !== 'done') continue;
+    const job = toJobEvent(message.data);
+    if (job) onEvent({ type: 'job', job });
   }
 }
