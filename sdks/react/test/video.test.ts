@@ -12,6 +12,7 @@ import {
   useVideoJobs,
 } from '@kasa/react';
 import type { QueryClient } from '@tanstack/react-query';
+import { eventually } from '@kasa/test-kit';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ServerResponse } from 'node:http';
 import { createElement, type ReactNode } from 'react';
@@ -62,14 +63,17 @@ interface EventsScript {
   events: VideoJob[];
   pauseMs?: number;
   then: 'end' | 'hold' | 'drop';
+  /** Holds event `index` back until this resolves (e.g. until the hook has shown the one before). */
+  before?: (index: number) => Promise<unknown>;
 }
 
 function stream(res: ServerResponse, script: EventsScript, closed: () => void) {
   res.on('close', closed);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   void (async () => {
-    for (const job of script.events) {
+    for (const [index, job] of script.events.entries()) {
       await new Promise((resolve) => setTimeout(resolve, script.pauseMs ?? 0));
+      await script.before?.(index);
       const name = job.status === 'succeeded' || job.status === 'failed' ? 'done' : 'job';
       res.write(`event: ${name}\ndata: ${JSON.stringify(job)}\n\n`);
     }
@@ -153,11 +157,17 @@ const pause = (ms: number) => act(() => new Promise<void>((resolve) => setTimeou
 
 describe('useVideoJob', () => {
   it('follows the job’s event stream while it is unfinished, without polling, until done', async () => {
+    const progress: number[] = [];
     const api = await startApi({
       reads: [videoJob('queued', 0)],
-      events: { events: [videoJob('running', 50), videoJob('succeeded', 100)], pauseMs: 10, then: 'end' },
+      events: {
+        events: [videoJob('running', 50), videoJob('succeeded', 100)],
+        pauseMs: 10,
+        then: 'end',
+        // Each state reaches the screen before the next is sent: a busy machine may otherwise render two as one.
+        before: (index) => eventually(() => progress.length > index, { what: `progress ${progress.join(', ')} shown` }),
+      },
     });
-    const progress: number[] = [];
     const { result } = renderHook(
       () => {
         const job = useVideoJob(JOB_ID, { pollWhileRunning: POLL_MS });
