@@ -25,6 +25,8 @@ const SINGLETONS = [
  * page loads them when it first draws one. Pinned, like '@kasa/ui', to the range in the app's package.json.
  */
 const UI_WIDGETS = '@kasa/ui/widgets';
+// '@kasa/ui/tokens' and '@kasa/ui/standalone' are not shared: the shell's theme bundles the first, and only a remote
+// running alone (its bootstrap, never a page of the product) loads the second.
 
 /**
  * @param {{ dependencies: Record<string, string> }} appPackage the frontend's package.json

@@ -1,69 +1,19 @@
-import { useState, type FormEvent } from 'react';
-import { Navigate, Route, Routes } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
-import { completeSignIn, login, useAuth } from '@kasa/api-client';
+import { StandaloneApp } from '@kasa/ui/standalone';
 import ChatApp from './ChatApp';
 import { describeFailure } from './conversation/useConversation';
-import { Button, Muted, TextInput } from '@kasa/ui';
-import { RemoteCatalogue } from '@kasa/i18n';
 import { CHAT_ENGLISH, CHAT_LOADERS } from './i18n/catalogues';
-import { useT } from './i18n/useT';
-
-/** Running alone there is no shell to sign in with: a bare sign-in form against the platform's API. */
-function StandaloneSignIn() {
-  const t = useT();
-  const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await completeSignIn(queryClient, await login({ email, password }));
-    } catch (failure) {
-      setError(describeFailure(failure));
-    }
-  };
-  return (
-    <form onSubmit={(event) => void onSubmit(event)} style={{ maxWidth: '22rem', margin: '3rem auto' }}>
-      <h1>{t('standalone.title')}</h1>
-      <label htmlFor="standalone-email">{t('standalone.email')}</label>
-      <TextInput id="standalone-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-      <label htmlFor="standalone-password">{t('standalone.password')}</label>
-      <TextInput
-        id="standalone-password"
-        type="password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
-      {error ? <Muted role="alert">{error}</Muted> : null}
-      <Button type="submit" style={{ marginTop: '1rem' }}>
-        {t('standalone.signIn')}
-      </Button>
-    </form>
-  );
-}
-
-function Loading() {
-  const t = useT();
-  return <Muted role="status">{t('common.loading')}</Muted>;
-}
 
 /** The chat area's routes when running alone; in the product the shell mounts ChatApp on /chat/:sessionId?. */
 export function App() {
-  const { isAuthenticated, isLoading } = useAuth();
   return (
-    <RemoteCatalogue english={CHAT_ENGLISH} loaders={CHAT_LOADERS}>
-      {isLoading ? (
-        <Loading />
-      ) : (
-        <main id="main">
-          <Routes>
-            <Route path="chat/:sessionId?" element={isAuthenticated ? <ChatApp /> : <StandaloneSignIn />} />
-            <Route path="*" element={<Navigate to="/chat" replace />} />
-          </Routes>
-        </main>
-      )}
-    </RemoteCatalogue>
+    <StandaloneApp
+      english={CHAT_ENGLISH}
+      loaders={CHAT_LOADERS}
+      path="chat/:sessionId?"
+      home="/chat"
+      describeFailure={describeFailure}
+    >
+      <ChatApp />
+    </StandaloneApp>
   );
 }

@@ -13,9 +13,16 @@ export const UI_MESSAGES = {
    * `{action}` and `{context}`) only where a caller passes `context`.
    */
   CopyButton: ['copy.label', 'copy.done', 'copy.failed'],
+  /** StandaloneApp (a remote running alone): its loading line, and its sign-in form's heading, labels and button. */
+  StandaloneApp: ['common.loading', 'standalone.title', 'standalone.email', 'standalone.password', 'standalone.signIn'],
+  /** StandaloneSignIn: its heading, labels and button. */
+  StandaloneSignIn: ['standalone.title', 'standalone.email', 'standalone.password', 'standalone.signIn'],
 } as const;
 
 export type UiMessageId = (typeof UI_MESSAGES)[keyof typeof UI_MESSAGES][number] | 'copy.named';
+
+/** The messages of '@kasa/ui/standalone'. */
+export type StandaloneMessageId = (typeof UI_MESSAGES)['StandaloneApp'][number];
 
 /** The current language's messages of the frontend around the component. */
 export const useUiT = (): Translator<UiMessageId> => useTranslator<UiMessageId>();
