@@ -178,6 +178,7 @@ export async function startGateway(
       getStore: () => idempotencyStore,
       logger,
       maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
+      options: { waitMs: config.IDEMPOTENCY_WAIT_MS },
     }),
     createProxyPolicy({
       upstreams,

@@ -2,7 +2,7 @@ import type { AuthResponse, CreateApiKeyResponse } from '@kasa/contracts';
 import { eventually } from '@kasa/test-kit';
 import OpenAI from 'openai';
 import { randomUUID } from 'node:crypto';
-import { FakeOpenAI, fakeProviderEnv } from '../support/fakeOpenAI';
+import { FakeOpenAI, fakeProviderEnv, imagePartsOf } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
 /**
@@ -11,8 +11,12 @@ import { startPlatform, type RunningPlatform } from '../support/platform';
  * class the client knows must arrive with Kasa's explanation in OpenAI's `error` shape, and a spent monthly quota
  * must not be retried.
  */
-// A small monthly quota for Free accounts, so that one account can spend it in a few calls.
+// A small monthly quota for Free accounts, so that one account can spend it in a few calls; and a per-minute limit
+// per key below it, so that one key reaches the per-minute limit first.
 const FREE_MONTHLY = 12;
+const PER_MINUTE = 8;
+/** A 1×1 PNG. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 let platform: RunningPlatform;
 let provider: FakeOpenAI;
@@ -22,6 +26,11 @@ beforeAll(async () => {
   platform = await startPlatform({
     ...fakeProviderEnv(provider),
     PLAN_FREE_MONTHLY_CALLS: String(FREE_MONTHLY),
+    API_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+    // The fake provider sees images, as a vision model does.
+    FAKE_VISION: 'true',
+    // A duplicate of a request still running is told to come back after 2 s here (30 s by default).
+    IDEMPOTENCY_WAIT_MS: '2000',
   });
 }, 120_000);
 
@@ -37,6 +46,11 @@ beforeEach(() => {
 
 /** A new Free account with an API key (all scopes unless given). */
 async function keyFor(scopes?: string[]): Promise<string> {
+  return (await accountWithKeys(1, scopes))[0]!;
+}
+
+/** A new Free account with `count` API keys (all scopes unless given). */
+async function accountWithKeys(count: number, scopes?: string[]): Promise<string[]> {
   const id = randomUUID().slice(0, 8);
   const registered = await fetch(`${platform.baseUrl}/api/auth/register`, {
     method: 'POST',
@@ -45,13 +59,23 @@ async function keyFor(scopes?: string[]): Promise<string> {
   });
   expect(registered.status).toBe(201);
   const { token } = (await registered.json()) as AuthResponse;
-  const created = await fetch(`${platform.baseUrl}/api/developer/keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ name: 'OpenAI client', ...(scopes ? { scopes } : {}) }),
-  });
-  expect(created.status).toBe(201);
-  return ((await created.json()) as CreateApiKeyResponse).secret;
+  const secrets: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await fetch(`${platform.baseUrl}/api/developer/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: `OpenAI client ${i + 1}`, ...(scopes ? { scopes } : {}) }),
+    });
+    expect(created.status).toBe(201);
+    secrets.push(((await created.json()) as CreateApiKeyResponse).secret);
+  }
+  return secrets;
+}
+
+/** Waits, if needed, until the current calendar minute has `seconds` left (the per-minute windows are calendar minutes). */
+async function awaitMinuteWithRoom(seconds: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 /** The official client as an integrator configures it, counting the HTTP requests it makes (retries included). */
@@ -81,7 +105,8 @@ async function errorOf<T extends abstract new (...args: never[]) => Error>(call:
 
 describe('the OpenAI client against the built platform', () => {
   let client: OpenAI;
-  beforeAll(async () => {
+  // A key of its own for each test: the per-minute limit is per key.
+  beforeEach(async () => {
     client = clientFor(await keyFor()).client;
   });
 
@@ -102,6 +127,8 @@ describe('the OpenAI client against the built platform', () => {
       top_p: 0.8,
       stop: 'END',
       seed: 11,
+      presence_penalty: 0.4,
+      frequency_penalty: -0.6,
       user: 'person-7',
     });
     expect(completion.choices[0]).toMatchObject({
@@ -114,8 +141,30 @@ describe('the OpenAI client against the built platform', () => {
       top_p: 0.8,
       stop: ['END'],
       seed: 11,
+      presence_penalty: 0.4,
+      frequency_penalty: -0.6,
       user: 'person-7',
     });
+  });
+
+  it('sends an image as a data URL content part to the vision provider', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+          ],
+        },
+      ],
+    });
+    expect(completion.choices[0]!.message.content).toBe('Akwaaba! How can I help you today?');
+    const images = imagePartsOf(provider.requests[0]!);
+    expect(images).toHaveLength(1);
+    expect(images[0]!.url).toMatch(/^data:image\/png;base64,/);
+    expect(Buffer.from(images[0]!.url.split(',')[1]!, 'base64')).toEqual(Buffer.from(PNG_BASE64, 'base64'));
   });
 
   it('streams with usage in the last chunk', async () => {
@@ -179,7 +228,84 @@ describe('the OpenAI client against the built platform', () => {
       OpenAI.BadRequestError,
     );
     expect(empty.param).toBe('messages');
+
+    const tools = await errorOf(
+      client.chat.completions.create({
+        model: 'kasa',
+        messages: [{ role: 'user', content: 'What is the weather?' }],
+        tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object', properties: {} } } }],
+      }),
+      OpenAI.BadRequestError,
+    );
+    expect(tools).toMatchObject({ param: 'tools', type: 'invalid_request_error', code: 'unsupported_parameter' });
+    expect(tools.message).toMatch(/tools are not supported/);
     expect(provider.requests).toHaveLength(0);
+  });
+
+  it('refuses an unsupported or unknown parameter with BadRequestError naming it', async () => {
+    const json = await errorOf(
+      client.chat.completions.create({
+        model: 'kasa',
+        messages: [{ role: 'user', content: 'Hi' }],
+        response_format: { type: 'json_object' },
+      }),
+      OpenAI.BadRequestError,
+    );
+    expect(json).toMatchObject({ param: 'response_format', type: 'invalid_request_error', code: 'unsupported_value' });
+    const unknown = await errorOf(
+      client.chat.completions.create({
+        model: 'kasa',
+        messages: [{ role: 'user', content: 'Hi' }],
+        top_k: 40,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming),
+      OpenAI.BadRequestError,
+    );
+    expect(unknown).toMatchObject({ param: 'top_k', type: 'invalid_request_error', code: 'unknown_parameter' });
+    expect(unknown.message).toContain('Unrecognized request argument supplied: top_k');
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('answers the same Idempotency-Key with another body with UnprocessableEntityError', async () => {
+    const idempotencyKey = `conformance-${randomUUID()}`;
+    const headers = { 'Idempotency-Key': idempotencyKey };
+    const first = await client.chat.completions.create(
+      { model: 'kasa', messages: [{ role: 'user', content: 'Hello' }] },
+      { headers },
+    );
+    const replayed = await client.chat.completions
+      .create({ model: 'kasa', messages: [{ role: 'user', content: 'Hello' }] }, { headers })
+      .withResponse();
+    expect(replayed.data.id).toBe(first.id);
+    expect(replayed.response.headers.get('idempotent-replayed')).toBe('true');
+
+    const reused = await errorOf(
+      client.chat.completions.create({ model: 'kasa', messages: [{ role: 'user', content: 'Goodbye' }] }, { headers }),
+      OpenAI.UnprocessableEntityError,
+    );
+    expect(reused).toMatchObject({ status: 422, type: 'invalid_request_error', code: 'idempotency_key_reused' });
+    expect(reused.message).toMatch(/^422 \S.+/);
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it('answers a duplicate of a request still running with a retryable ConflictError', async () => {
+    provider.mode = { kind: 'endless', intervalMs: 50 };
+    const headers = { 'Idempotency-Key': `conformance-${randomUUID()}` };
+    const body = {
+      model: 'kasa',
+      messages: [{ role: 'user' as const, content: 'Talk forever' }],
+      stream: true as const,
+    };
+    const controller = new AbortController();
+    await client.chat.completions.create(body, { headers, signal: controller.signal });
+    try {
+      // The duplicate waits for the first answer (IDEMPOTENCY_WAIT_MS), then is told to come back.
+      const conflict = await errorOf(client.chat.completions.create(body, { headers }), OpenAI.ConflictError);
+      expect(conflict).toMatchObject({ status: 409, type: 'invalid_request_error', code: 'idempotency_in_progress' });
+      expect(conflict.headers.get('retry-after')).toBe('1');
+      expect(conflict.headers.get('x-should-retry')).not.toBe('false');
+    } finally {
+      controller.abort();
+    }
   });
 
   it('sees a 503 as InternalServerError with the explanation when the chat service is down', async () => {
@@ -193,12 +319,28 @@ describe('the OpenAI client against the built platform', () => {
     }
   });
 
+  it('retries the per-minute limit: RateLimitError with Retry-After', async () => {
+    await awaitMinuteWithRoom(15);
+    const { client: limited, requests } = clientFor(await keyFor());
+    for (let i = 0; i < PER_MINUTE; i++) await limited.models.retrieve('kasa');
+    const refused = await errorOf(limited.models.retrieve('kasa'), OpenAI.RateLimitError);
+    expect(refused).toMatchObject({ status: 429, code: 'rate_limit_exceeded', type: 'rate_limit_error' });
+    expect(refused.message).toMatch(/Rate limit of 8 requests per minute reached for this API key/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('x-should-retry')).not.toBe('false');
+    expect(requests()).toBe(PER_MINUTE + 1);
+  });
+
   it('does not retry a spent monthly quota, and says so', async () => {
-    const key = await keyFor();
-    const spender = clientFor(key).client;
+    // Two keys of one account: the month counts them together, each stays below the per-minute limit.
+    const keys = await accountWithKeys(2);
+    const spenders = keys.map((key) => clientFor(key).client);
+    const key = keys[0]!;
     let spent = false;
     for (let i = 0; i <= FREE_MONTHLY && !spent; i++) {
-      spent = await spender.models.retrieve('kasa').then(
+      spent = await spenders[i % 2]!.models.retrieve('kasa').then(
         () => false,
         (err: unknown) => {
           expect(err).toBeInstanceOf(OpenAI.RateLimitError);

@@ -392,14 +392,17 @@ export interface ChatCompletionMessageParam {
 
 /**
  * The body of POST /v1/chat/completions (OpenAI's Chat Completions; the model is a persona id). Parameters Kasa does
- * not support (`tools`, `functions`, `audio`, `n` above 1) are refused with a 400 that names them.
+ * not support (`tools`, `functions`, `logit_bias`, `top_logprobs`, `n` above 1, JSON `response_format`...) and
+ * unknown ones are refused with a 400 whose `param` names them; `response_format`, `logprobs`, `parallel_tool_calls`,
+ * `metadata`, `store`, `service_tier`, `modalities` and `prompt_cache_key` are accepted at their harmless values.
  */
 export interface ChatCompletionRequest {
   [key: string]: unknown;
   model: string;
   messages: ChatCompletionMessageParam[];
   stream?: boolean | undefined;
-  stream_options?: { [key: string]: unknown; include_usage?: boolean | undefined } | null | undefined;
+  stream_options?:
+    { include_usage?: boolean | undefined; include_obfuscation?: boolean | undefined } | null | undefined;
   temperature?: number | null | undefined;
   top_p?: number | null | undefined;
   max_tokens?: number | null | undefined;
@@ -410,6 +413,17 @@ export interface ChatCompletionRequest {
   frequency_penalty?: number | null | undefined;
   n?: number | null | undefined;
   user?: string | undefined;
+  safety_identifier?: string | null | undefined;
+  response_format?: { [key: string]: unknown; type: string } | null | undefined;
+  logprobs?: boolean | null | undefined;
+  parallel_tool_calls?: boolean | null | undefined;
+  metadata?: Record<string, string> | null | undefined;
+  store?: boolean | null | undefined;
+  service_tier?: string | null | undefined;
+  modalities?: string[] | null | undefined;
+  prompt_cache_key?: string | null | undefined;
+  tool_choice?: unknown;
+  tools?: unknown[] | null | undefined;
 }
 
 export interface ChatCompletionUsage {

@@ -192,10 +192,48 @@ describe('OpenAI parameters and conformance details', () => {
     expect(choice.message.content!.length).toBeLessThanOrEqual(5 * 4);
   });
 
-  it.each([
-    ['n', { n: 2 }, /one choice per request/],
-    ['tools', { tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] }, /no function calling/],
-  ])('refuses %s with a 400 that names the parameter', async (param, extra, message) => {
+  const refusedParameters: Array<[string, Record<string, unknown>, RegExp, string]> = [
+    ['n', { n: 2 }, /one choice per request/, 'unsupported_value'],
+    [
+      'tools',
+      { tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] },
+      /no function calling/,
+      'unsupported_parameter',
+    ],
+    ['tool_choice', { tool_choice: 'auto' }, /tool_choice is not supported/, 'unsupported_value'],
+    ['functions', { functions: [{ name: 'f', parameters: {} }] }, /no function calling/, 'unsupported_parameter'],
+    ['response_format', { response_format: { type: 'json_object' } }, /JSON mode/, 'unsupported_value'],
+    [
+      'response_format',
+      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } } },
+      /structured outputs/,
+      'unsupported_value',
+    ],
+    ['logprobs', { logprobs: true }, /logprobs must be false/, 'unsupported_value'],
+    ['top_logprobs', { top_logprobs: 2 }, /top_logprobs is not supported/, 'unsupported_parameter'],
+    ['logit_bias', { logit_bias: { '50256': -100 } }, /logit_bias is not supported/, 'unsupported_parameter'],
+    ['modalities', { modalities: ['text', 'audio'] }, /only the text modality/, 'unsupported_value'],
+    ['audio', { audio: { voice: 'alloy', format: 'mp3' } }, /audio output is not supported/, 'unsupported_parameter'],
+    [
+      'prediction',
+      { prediction: { type: 'content', content: 'x' } },
+      /prediction is not supported/,
+      'unsupported_parameter',
+    ],
+    ['reasoning_effort', { reasoning_effort: 'high' }, /reasoning_effort is not supported/, 'unsupported_parameter'],
+    ['store', { store: true }, /store must be false/, 'unsupported_value'],
+    ['service_tier', { service_tier: 'flex' }, /service_tier must be/, 'unsupported_value'],
+    ['top_k', { top_k: 40 }, /Unrecognized request argument supplied: top_k/, 'unknown_parameter'],
+    [
+      'messages.0.content.0.type',
+      {
+        messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }],
+      },
+      /"input_audio" are not supported/,
+      'unsupported_value',
+    ],
+  ];
+  it.each(refusedParameters)('refuses %s with a 400 that names the parameter', async (param, extra, message, code) => {
     const err = await client.chat.completions
       .create({ model: 'kasa', messages: [{ role: 'user', content: 'Hi' }], ...extra } as never)
       .then(
@@ -206,10 +244,61 @@ describe('OpenAI parameters and conformance details', () => {
     expect(err).toMatchObject({
       status: 400,
       param,
+      code,
       type: 'invalid_request_error',
       message: expect.stringMatching(message),
     });
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it('refuses an unknown parameter streamed too, before any chunk', async () => {
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { ...userHeaders('enterprise'), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'kasa', messages: [{ role: 'user', content: 'Hi' }], stream: true, guidance: 1 }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: { type: 'invalid_request_error', param: 'guidance', code: 'unknown_parameter' },
+    });
+  });
+
+  it('accepts the harmless parameters official clients send, and passes none of them on', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'Hello' }],
+      response_format: { type: 'text' },
+      logprobs: false,
+      parallel_tool_calls: true,
+      metadata: { trace: 'abc' },
+      store: false,
+      service_tier: 'auto',
+      modalities: ['text'],
+      prompt_cache_key: 'conversation-1',
+      tools: [],
+      tool_choice: 'none',
+    });
+    expect(completion.choices[0]!.message.content).toBe('Akwaaba! How can I help you today?');
+    const sent = fake.requests[0]!.body as Record<string, unknown>;
+    for (const name of [
+      'response_format',
+      'logprobs',
+      'parallel_tool_calls',
+      'metadata',
+      'store',
+      'tools',
+      'tool_choice',
+    ])
+      expect(sent).not.toHaveProperty(name);
+  });
+
+  it('passes safety_identifier as the end user when user is not set', async () => {
+    await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'Hello' }],
+      safety_identifier: 'hashed-user-7',
+    });
+    expect(fake.requests[0]!.body).toMatchObject({ user: 'hashed-user-7' });
   });
 
   it('accepts the parameters official clients send as null', async () => {

@@ -265,33 +265,158 @@ function imageUrlProblem(url: unknown): string | undefined {
 const imagePartsOf = (content: OpenAIChatMessageContent): number =>
   Array.isArray(content) ? content.filter((part) => part.type === 'image_url').length : 0;
 type OpenAIChatMessageContent = string | Array<{ type: string }>;
+/** The content part types a message may hold; the others (`input_audio`, `file`) are refused. */
+const OPENAI_PART_TYPES = new Set(['text', 'image_url']);
+
+/**
+ * OpenAI's `code` for a refused parameter: one Kasa does not support at all, a value of a supported one that it does
+ * not support, or a name OpenAI does not have either.
+ */
+export const OpenAIParamCode = {
+  unsupportedParameter: 'unsupported_parameter',
+  unsupportedValue: 'unsupported_value',
+  unknownParameter: 'unknown_parameter',
+} as const;
+
+/** OpenAI parameters Kasa refuses whatever their value (null, and an empty list or map, mean "not set"). */
 const UNSUPPORTED_COMPLETION_PARAMS: Record<string, string> = {
   tools: "tools are not supported: Kasa's personas answer with text (no function calling)",
   functions: "functions are not supported: Kasa's personas answer with text (no function calling)",
+  function_call: "function_call is not supported: Kasa's personas answer with text (no function calling)",
   audio: 'audio output is not supported here; POST /api/voice/synthesize reads a reply aloud',
+  top_logprobs: 'log probabilities are not available: top_logprobs is not supported',
+  logit_bias: 'logit_bias is not supported: the AI providers behind the personas do not share one tokenizer',
+  prediction: 'prediction is not supported: predicted outputs are not available',
+  reasoning_effort: 'reasoning_effort is not supported: the personas choose their own models',
+  verbosity: 'verbosity is not supported: the personas set their own style',
+  web_search_options: 'web_search_options is not supported: the personas do not search the web',
 };
+
+/** Accepted values of the parameters Kasa accepts only as their harmless (default) value. */
+const HARMLESS_ONLY: Record<string, { ok: (value: unknown) => boolean; message: string }> = {
+  response_format: {
+    ok: (v) => (v as { type?: unknown }).type === 'text',
+    message: 'only response_format {"type": "text"} is supported: JSON mode and structured outputs are not',
+  },
+  logprobs: { ok: (v) => v === false, message: 'log probabilities are not available: logprobs must be false' },
+  tool_choice: {
+    ok: (v) => v === 'none',
+    message: 'tool_choice is not supported: Kasa\'s personas answer with text (only "none" is accepted)',
+  },
+  store: {
+    ok: (v) => v === false,
+    message: 'store must be false: Kasa keeps no copy of /v1 conversations to retrieve later',
+  },
+  service_tier: {
+    ok: (v) => v === 'auto' || v === 'default',
+    message: 'service_tier must be "auto" or "default": Kasa has one service tier',
+  },
+  modalities: {
+    ok: (v) => Array.isArray(v) && v.every((m) => m === 'text'),
+    message: 'only the text modality is supported: modalities must be ["text"]',
+  },
+};
+
+/** "Not set" as official clients send it: null, an empty list or an empty map. */
+const isUnset = (value: unknown): boolean =>
+  value == null ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
+
+const completionRequestShape = {
+  model: z.string().min(1).max(64),
+  messages: z
+    .array(OpenAIChatMessage)
+    .min(1, 'messages must not be empty')
+    .max(MAX_MESSAGES, `a request holds at most ${MAX_MESSAGES} messages`),
+  stream: z.boolean().optional(),
+  stream_options: z
+    .object({
+      include_usage: z.boolean().optional(),
+      /** Accepted and ignored: Kasa's chunks carry no obfuscation padding. */
+      include_obfuscation: z.boolean().optional(),
+    })
+    .strict()
+    .nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  max_tokens: z.number().int().positive().nullish(),
+  max_completion_tokens: z.number().int().positive().nullish(),
+  stop: z.union([z.string().max(200), z.array(z.string().max(200)).max(4)]).nullish(),
+  seed: z.number().int().nullish(),
+  presence_penalty: z.number().min(-2).max(2).nullish(),
+  frequency_penalty: z.number().min(-2).max(2).nullish(),
+  /** Only 1: Kasa answers with one choice. */
+  n: z.number().int().positive().nullish(),
+  /** The end user's id, passed to the AI provider for abuse monitoring. */
+  user: z.string().max(256).optional(),
+  /** OpenAI's newer name for `user`; passed the same way when `user` is not set. */
+  safety_identifier: z.string().max(256).nullish(),
+  // Accepted as official clients send them, and ignored (they change nothing in the answer).
+  /** Only `{"type": "text"}` (the default). */
+  response_format: z.object({ type: z.string() }).loose().nullish(),
+  /** Only false. */
+  logprobs: z.boolean().nullish(),
+  /** Accepted and ignored: no tools are ever called. */
+  parallel_tool_calls: z.boolean().nullish(),
+  /** Accepted and ignored (Kasa stores no /v1 conversations): up to 16 string pairs. */
+  metadata: z
+    .record(z.string().max(64), z.string().max(512))
+    .refine((m) => Object.keys(m).length <= 16, 'metadata holds at most 16 keys')
+    .nullish(),
+  /** Only false. */
+  store: z.boolean().nullish(),
+  /** Only "auto" or "default". */
+  service_tier: z.string().max(32).nullish(),
+  /** Only ["text"]. */
+  modalities: z.array(z.string().max(16)).max(4).nullish(),
+  /** Accepted and ignored: caching is each provider's own. */
+  prompt_cache_key: z.string().max(256).nullish(),
+  /** Only "none" (or an empty list of tools). */
+  tool_choice: z.unknown().optional(),
+  /** Refused unless empty: no function calling. */
+  tools: z.array(z.unknown()).max(128).nullish(),
+};
+const KNOWN_COMPLETION_PARAMS = new Set([
+  ...Object.keys(completionRequestShape),
+  ...Object.keys(UNSUPPORTED_COMPLETION_PARAMS),
+]);
+
+/**
+ * The parameters Kasa passes to the AI provider, those it accepts as official clients send them and ignores, and —
+ * refused with a 400 that names the parameter, never silently ignored — those it does not support and unknown ones.
+ */
 export const OpenAIChatCompletionRequest = z
-  .object({
-    model: z.string().min(1).max(64),
-    messages: z
-      .array(OpenAIChatMessage)
-      .min(1, 'messages must not be empty')
-      .max(MAX_MESSAGES, `a request holds at most ${MAX_MESSAGES} messages`),
-    stream: z.boolean().optional(),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullish(),
-    temperature: z.number().min(0).max(2).nullish(),
-    top_p: z.number().min(0).max(1).nullish(),
-    max_tokens: z.number().int().positive().nullish(),
-    max_completion_tokens: z.number().int().positive().nullish(),
-    stop: z.union([z.string().max(200), z.array(z.string().max(200)).max(4)]).nullish(),
-    seed: z.number().int().nullish(),
-    presence_penalty: z.number().min(-2).max(2).nullish(),
-    frequency_penalty: z.number().min(-2).max(2).nullish(),
-    n: z.number().int().positive().nullish(),
-    user: z.string().max(256).optional(),
-  })
-  .passthrough()
+  .looseObject(completionRequestShape)
   .superRefine((body, ctx) => {
+    const fields = body as Record<string, unknown>;
+    const refuse = (name: string, message: string, code: string) =>
+      ctx.addIssue({ code: 'custom', path: [name], message, params: { code } });
+    for (const name of Object.keys(fields)) {
+      if (!KNOWN_COMPLETION_PARAMS.has(name))
+        refuse(name, `Unrecognized request argument supplied: ${name}`, OpenAIParamCode.unknownParameter);
+    }
+    for (const [name, message] of Object.entries(UNSUPPORTED_COMPLETION_PARAMS)) {
+      if (!isUnset(fields[name])) refuse(name, message, OpenAIParamCode.unsupportedParameter);
+    }
+    for (const [name, rule] of Object.entries(HARMLESS_ONLY)) {
+      const value = fields[name];
+      if (value != null && !rule.ok(value)) refuse(name, rule.message, OpenAIParamCode.unsupportedValue);
+    }
+    if (body.n != null && body.n > 1)
+      refuse('n', 'Kasa answers with one choice per request; n must be 1', OpenAIParamCode.unsupportedValue);
+    body.messages.forEach((message, index) => {
+      if (!Array.isArray(message.content)) return;
+      message.content.forEach((part, partIndex) => {
+        if (!OPENAI_PART_TYPES.has(part.type))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['messages', index, 'content', partIndex, 'type'],
+            message: `content parts of type "${part.type}" are not supported: send text and image_url parts`,
+            params: { code: OpenAIParamCode.unsupportedValue },
+          });
+      });
+    });
     const total = body.messages.reduce((sum, message) => sum + textLengthOf(message.content), 0);
     if (total > MAX_TOTAL_CHARS)
       ctx.addIssue({
@@ -306,16 +431,15 @@ export const OpenAIChatCompletionRequest = z
         path: ['messages'],
         message: `a request carries at most ${OPENAI_REQUEST_LIMITS.images} images`,
       });
-    // Accepted by OpenAI, not by Kasa: refused with the parameter named, never silently ignored.
-    if (body.n != null && body.n > 1)
-      ctx.addIssue({ code: 'custom', path: ['n'], message: 'Kasa answers with one choice per request; n must be 1' });
-    for (const [name, message] of Object.entries(UNSUPPORTED_COMPLETION_PARAMS)) {
-      const value = (body as Record<string, unknown>)[name];
-      if (value != null && !(Array.isArray(value) && value.length === 0))
-        ctx.addIssue({ code: 'custom', path: [name], message });
-    }
   })
-  .openapi('OpenAIChatCompletionRequest');
+  .openapi('OpenAIChatCompletionRequest', {
+    additionalProperties: false,
+    description:
+      'OpenAI parameters Kasa does not support (tools, functions, function_call, audio, logit_bias, top_logprobs, ' +
+      'prediction, reasoning_effort, verbosity, web_search_options), values other than the harmless default of ' +
+      'response_format, logprobs, tool_choice, store, service_tier and modalities, n above 1, and unknown parameters ' +
+      'are refused with a 400 whose error.param names the parameter.',
+  });
 export type OpenAIChatCompletionRequest = z.infer<typeof OpenAIChatCompletionRequest>;
 
 /** An Enterprise user's own persona (spec section 6: custom personas are an Enterprise feature). */

@@ -22,7 +22,7 @@ export function settingsOf(request: OpenAIChatCompletionRequest): GenerationSett
     seed: request.seed ?? undefined,
     presencePenalty: request.presence_penalty ?? undefined,
     frequencyPenalty: request.frequency_penalty ?? undefined,
-    user: request.user,
+    user: request.user ?? request.safety_identifier ?? undefined,
   };
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as GenerationSettings;
 }

@@ -1,5 +1,5 @@
 import { OpenAIChatCompletionRequest, openAIErrorOf, type ErrorBody, type Persona } from '@kasa/contracts';
-import { HttpError, errorHandler, parseInput, type Logger } from '@kasa/service-kit';
+import { HttpError, InputError, describeIssues, errorHandler, type Logger } from '@kasa/service-kit';
 import { Router, type ErrorRequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { identityOf, requireIdentity } from '../identity/identity';
@@ -13,6 +13,22 @@ const SYSTEM_FINGERPRINT = 'fp_kasa';
 function paramOf(details: unknown): string | undefined {
   const first = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined) : undefined;
   return typeof first?.path === 'string' && first.path ? first.path : undefined;
+}
+
+/**
+ * The request, or a 400 naming its first problem; a refused parameter carries OpenAI's code for it
+ * (`unsupported_parameter`, `unsupported_value` or `unknown_parameter`).
+ */
+function parseCompletionRequest(input: unknown): OpenAIChatCompletionRequest {
+  const result = OpenAIChatCompletionRequest.safeParse(input);
+  if (result.success) return result.data;
+  const issues = describeIssues(result.error);
+  const first = issues[0];
+  const code = (result.error.issues[0] as { params?: { code?: unknown } } | undefined)?.params?.code;
+  if (typeof code === 'string') throw new InputError(first!.message, issues, code);
+  const message =
+    first?.path && !first.message.startsWith(first.path) ? `${first.path}: ${first.message}` : first?.message;
+  throw new InputError(message ?? 'Invalid request body', issues);
 }
 
 /**
@@ -59,7 +75,7 @@ export function createOpenAIRouter(
   });
 
   router.post('/v1/chat/completions', async (req, res) => {
-    const body = parseInput(OpenAIChatCompletionRequest, req.body);
+    const body = parseCompletionRequest(req.body);
     const who = identityOf(res);
     const persona = await completions.persona(who, body.model);
     const id = `chatcmpl-${randomUUID().replace(/-/g, '')}`;
