@@ -15,6 +15,7 @@ import { connectDatabase, createLogger } from '@kasa/service-kit';
 import { eventually, unique } from '@kasa/test-kit';
 import { Types, type Connection } from 'mongoose';
 import { execFile } from 'node:child_process';
+import { createPublicKey, verify } from 'node:crypto';
 import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { FakeLanguageProviders } from '../support/fakeLanguageProviders';
@@ -773,6 +774,23 @@ describe('every documented operation with valid input, through the built platfor
   it('reports service health and the caller’s analytics, sessions and usage', async () => {
     const health = await exercise('GET /api/developer/services/status', 200, { token: proKey.secret });
     expect(health.text).toContain('chat');
+    const status = await exercise('GET /api/status', 200);
+    expect(status.body.services.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['chat', 'status']),
+    );
+    // The published keys verify the access tokens Kasa signs.
+    const jwks = await exercise('GET /.well-known/jwks.json', 200);
+    const [header, payload, signature] = pro.token.split('.') as [string, string, string];
+    const { kid } = JSON.parse(Buffer.from(header, 'base64url').toString()) as { kid: string };
+    const jwk = jwks.body.keys.find((key: { kid: string }) => key.kid === kid);
+    expect(jwk).toBeDefined();
+    const verified = verify(
+      'RSA-SHA256',
+      Buffer.from(`${header}.${payload}`),
+      createPublicKey({ key: jwk, format: 'jwk' }),
+      Buffer.from(signature, 'base64url'),
+    );
+    expect(verified).toBe(true);
     await exercise('GET /api/developer/analytics', 200, { token: pro.token });
     // The session reaches the status service as an event: wait for it.
     const sessions = await eventually(

@@ -83,3 +83,22 @@ export const GatewayIdentityHeaders = {
   /** Set instead of tokenId when the caller used an API key. */
   apiKeyId: 'x-kasa-api-key-id',
 } as const;
+
+/** GET /.well-known/jwks.json: the public keys that verify Kasa's access tokens (RS256), by `kid`. */
+export const JsonWebKeySet = z
+  .object({
+    keys: z.array(
+      z.object({
+        kty: z.literal('RSA'),
+        /** The modulus, base64url. */
+        n: z.string().min(1),
+        /** The public exponent, base64url. */
+        e: z.string().min(1),
+        kid: z.string().min(1),
+        alg: z.literal('RS256'),
+        use: z.literal('sig'),
+      }),
+    ),
+  })
+  .openapi('JsonWebKeySet');
+export type JsonWebKeySet = z.infer<typeof JsonWebKeySet>;

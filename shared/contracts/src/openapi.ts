@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { ZodObject, ZodType } from 'zod';
 import { ApiKeyList, CreateApiKeyRequest, CreateApiKeyResponse } from './apiKeys';
-import { AuthResponse, LoginRequest, LogoutResponse, MeResponse, RegisterRequest } from './auth';
+import { AuthResponse, JsonWebKeySet, LoginRequest, LogoutResponse, MeResponse, RegisterRequest } from './auth';
 import { CheckoutRequest, CheckoutResponse, Payment, PaymentReference, PlansResponse } from './billing';
 import { CreateMessageRequest, CreateSessionRequest, Message, Persona, Session } from './chat';
 import { ErrorBody } from './common';
@@ -19,6 +19,7 @@ import {
   AnalyticsResponse,
   AnalyticsSessionsQuery,
   AnalyticsSessionsResponse,
+  PlatformStatusResponse,
   ServicesStatusResponse,
   UsageQuery,
   UsageResponse,
@@ -438,6 +439,24 @@ export const operations: Operation[] = [
     body: DetectLanguageRequest,
     response: DetectLanguageResponse,
     successStatus: 200,
+  },
+  {
+    method: 'get',
+    path: '/api/status',
+    summary: "The platform's health, probed live: overall and per service (public, for the status page)",
+    tag: 'Status',
+    auth: false,
+    response: PlatformStatusResponse,
+    errors: [429],
+  },
+  {
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    summary: 'The public keys (JWKS) that verify access tokens, for services that check Kasa tokens themselves',
+    tag: 'Auth',
+    auth: false,
+    response: JsonWebKeySet,
+    errors: [429],
   },
   {
     method: 'get',
