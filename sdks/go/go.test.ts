@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -145,3 +145,16 @@ it('passes the Go SDK’s unit and integration tests against the platform', asyn
   // The checks of the types against the OpenAPI document (contract_test.go).
   expect(passed.filter((name) => name.startsWith('TestContract')).length).toBeGreaterThanOrEqual(4);
 }, 600_000);
+
+it('passes go vet with no finding', () => {
+  // go vet prints its findings on stderr and exits non-zero when there are any.
+  const vet = spawnSync(goBinary(), ['vet', './...'], {
+    cwd: SDK_DIR,
+    env: { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local' },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  if (vet.error) throw vet.error;
+  if (vet.status !== 0) throw new Error(`go vet ./... exited with ${vet.status}:\n${vet.stderr}${vet.stdout}`);
+  expect(vet.stderr.trim()).toBe('');
+}, 320_000);
