@@ -2,7 +2,8 @@
 // Node.js with the same @kasa/sdk), sdks/react, sdks/python, sdks/go and sdks/rust in the repository. No download counts are shown: Kasa does not publish any.
 
 // The message ids of the tab panels' catalogue, read from the JSON itself: this file is plain data that Node.js
-// tests import too (tests/e2e/examples.test.ts), so it stays clear of the React side of @kasa/i18n.
+// tests import too (tests/e2e/examples.test.ts, and tests/integration/sdkQuickStarts.test.ts, which runs each quick
+// start against the platform), so it stays clear of the React side of @kasa/i18n.
 import type panelsEnglish from '../i18n/panels/en.json';
 
 type SdksMessageId = keyof typeof panelsEnglish;
@@ -33,7 +34,10 @@ export interface SdkEntry {
   /** The month of its latest release, `2026-11`. */
   lastUpdated: string;
   kind: SdkKind;
-  /** Source with `{{BASE_URL}}` where the platform's address goes and `{{API_KEY}}` where the key goes. */
+  /**
+   * Source with `{{BASE_URL}}` where the platform's address goes. Code that runs on a server reads the key from
+   * `KASA_API_KEY`, never from its source; a browser sample has `{{API_KEY}}`.
+   */
   quickStart: string;
   /** Where the package's own README lives in the Kasa repository, or the library's README. */
   readme: string;
@@ -65,9 +69,10 @@ export const SDKS: readonly SdkEntry[] = [
     ],
     lastUpdated: '2026-11',
     kind: 'kasa',
-    quickStart: `import { Kasa } from '@kasa/sdk';
+    quickStart: `// kasa.mjs: KASA_API_KEY=… node kasa.mjs (in a browser, sign people in rather than ship a key)
+import { Kasa } from '@kasa/sdk';
 
-const kasa = new Kasa({ baseUrl: '{{BASE_URL}}', apiKey: '{{API_KEY}}' });
+const kasa = new Kasa({ baseUrl: process.env.KASA_BASE_URL ?? '{{BASE_URL}}', apiKey: process.env.KASA_API_KEY });
 
 const personas = await kasa.personas.list();
 console.log(personas.map((p) => p.name));`,
@@ -131,10 +136,10 @@ export function App() {
     ],
     lastUpdated: '2026-11',
     kind: 'kasa',
-    quickStart: `// server.mjs: node server.mjs (KASA_API_KEY in the environment)
+    quickStart: `// server.mjs: KASA_API_KEY=… node server.mjs
 import { Kasa } from '@kasa/sdk';
 
-const kasa = new Kasa({ baseUrl: '{{BASE_URL}}', apiKey: process.env.KASA_API_KEY ?? '{{API_KEY}}' });
+const kasa = new Kasa({ baseUrl: process.env.KASA_BASE_URL ?? '{{BASE_URL}}', apiKey: process.env.KASA_API_KEY });
 
 const personas = await kasa.personas.list();
 console.log(\`\${personas.length} personas\`);`,
@@ -160,10 +165,12 @@ console.log(\`\${personas.length} personas\`);`,
     ],
     lastUpdated: '2026-11',
     kind: 'kasa',
-    quickStart: `import os
+    quickStart: `# quickstart.py: KASA_API_KEY=… python3 quickstart.py
+import os
+
 from kasa import Kasa, TokenEvent
 
-kasa = Kasa(base_url="{{BASE_URL}}", api_key=os.environ.get("KASA_API_KEY", "{{API_KEY}}"))
+kasa = Kasa(base_url=os.environ.get("KASA_BASE_URL", "{{BASE_URL}}"), api_key=os.environ["KASA_API_KEY"])
 
 session = kasa.chat.sessions.create(persona_id="nana", title="Weekend in Kumasi")
 with kasa.chat.messages.stream(session["id"], "Akwaaba! What can you do?") as reply:
@@ -193,18 +200,20 @@ print()`,
     ],
     lastUpdated: '2026-11',
     kind: 'kasa',
-    quickStart: `package main
+    quickStart: `// main.go: KASA_API_KEY=… go run .
+package main
 
 import (
 	"context"
 	"fmt"
 	"log"
+	"os"
 
 	kasa "github.com/kasa-ai/kasa-go"
 )
 
 func main() {
-	client := kasa.NewClient(kasa.WithBaseURL("{{BASE_URL}}"), kasa.WithAPIKey("{{API_KEY}}"))
+	client := kasa.NewClient(kasa.WithBaseURL("{{BASE_URL}}"), kasa.WithAPIKey(os.Getenv("KASA_API_KEY")))
 	ctx := context.Background()
 
 	session, err := client.Chat.Sessions.Create(ctx, kasa.SessionCreateParams{PersonaID: "nana", Title: "Weekend in Kumasi"})
@@ -238,7 +247,7 @@ func main() {
     packageName: 'kasa',
     size: 'sdks.rust.size',
     description: 'sdks.rust.description',
-    installCommand: 'cargo add --path ./sdks/rust',
+    installCommand: 'cargo add --path ./sdks/rust && cargo add tokio --features macros,rt-multi-thread',
     features: [
       'sdks.rust.feature.async',
       'sdks.rust.feature.streaming',
@@ -248,23 +257,19 @@ func main() {
     ],
     lastUpdated: '2026-11',
     kind: 'kasa',
-    quickStart: `use kasa::{Client, MessageParams, ReplyEvent, SessionCreateParams};
+    quickStart: `use std::env;
+
+use kasa::{Client, MessageParams, ReplyEvent, SessionCreateParams};
 
 #[tokio::main]
 async fn main() -> kasa::Result<()> {
     let client = Client::builder()
-        .base_url("{{BASE_URL}}")
-        .api_key("{{API_KEY}}")
+        .base_url(env::var("KASA_BASE_URL").unwrap_or_else(|_| "{{BASE_URL}}".to_owned()))
+        .api_key(env::var("KASA_API_KEY").unwrap_or_default())
         .build()?;
 
-    let session = client
-        .sessions()
-        .create(&SessionCreateParams::new("nana", "Weekend in Kumasi"))
-        .await?;
-    let mut stream = client
-        .messages()
-        .stream(&session.id, &MessageParams::new("Akwaaba! What can you do?"))
-        .await?;
+    let session = client.sessions().create(&SessionCreateParams::new("nana", "Weekend in Kumasi")).await?;
+    let mut stream = client.messages().stream(&session.id, &MessageParams::new("Akwaaba! What can you do?")).await?;
     while let Some(event) = stream.next().await? {
         if let ReplyEvent::Token(token) = event {
             print!("{}", token.text);

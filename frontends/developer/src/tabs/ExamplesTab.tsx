@@ -1,7 +1,8 @@
 import { API_KEY_PLACEHOLDER, EXAMPLES, type CodeExample } from '../examples/examples';
 import { richText } from '@kasa/i18n/richText';
 import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
-import { fillPlaceholders } from '../sdks/catalogue';
+import { fillPlaceholders, SDKS } from '../sdks/catalogue';
+import { QuickStartNote } from '../sdks/QuickStartNote';
 import { Muted } from '@kasa/ui';
 import { CopyButton } from '@kasa/ui/widgets';
 import { Card, Code, Row } from '../ui/controls';
@@ -15,7 +16,10 @@ const TITLES: Record<CodeExample['id'], PanelsMessageId> = {
 /** The scope the examples' key needs (an identifier, the same in every language). */
 const CHAT_SCOPE = 'chat';
 
-/** Examples: the same two calls in JavaScript, Python and curl, ready to copy and run. */
+/**
+ * Examples: the same two calls in JavaScript, Python and curl, ready to copy and run; then each SDK's quick start from
+ * the SDK catalogue, the very text its card shows (tests/integration/sdkQuickStarts.test.ts runs each one).
+ */
 export default function ExamplesTab() {
   const t = usePanelsT();
   const values = { baseUrl: window.location.origin, apiKey: API_KEY_PLACEHOLDER };
@@ -44,6 +48,28 @@ export default function ExamplesTab() {
             <Code tabIndex={0} aria-label={t('examples.codeLabel', { title })}>
               {source}
             </Code>
+          </Card>
+        );
+      })}
+      <h2 style={{ margin: '1rem 0 0' }}>{t('examples.sdks.heading')}</h2>
+      <Muted>{t('examples.sdks.intro')}</Muted>
+      {SDKS.map((sdk) => {
+        const sample = fillPlaceholders(sdk.quickStart, values);
+        return (
+          <Card key={sdk.id} aria-labelledby={`example-sdk-${sdk.id}`} data-testid={`example-sdk-${sdk.id}`}>
+            <Row style={{ justifyContent: 'space-between', marginBottom: '0.5rem' }}>
+              <h3 id={`example-sdk-${sdk.id}`} style={{ margin: 0 }}>
+                {sdk.name}
+              </h3>
+              <CopyButton text={sample} context={t('sdks.quickStartContext', { name: sdk.name })} />
+            </Row>
+            <div style={{ display: 'flex', flexDirection: 'column', gap: '0.5rem' }}>
+              <Code tabIndex={0}>{sdk.installCommand}</Code>
+              <QuickStartNote sample={sample} />
+              <Code tabIndex={0} aria-label={t('sdks.quickStartLabel', { name: sdk.name })}>
+                {sample}
+              </Code>
+            </div>
           </Card>
         );
       })}

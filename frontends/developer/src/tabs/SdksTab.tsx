@@ -6,6 +6,7 @@ import { useFormats } from '../i18n/format';
 import { richText } from '@kasa/i18n/richText';
 import { usePanelsT, type PanelsMessageId } from '../i18n/panels/usePanelsT';
 import { fillPlaceholders, SDKS, type SdkEntry } from '../sdks/catalogue';
+import { QuickStartNote } from '../sdks/QuickStartNote';
 import { Button, Muted } from '@kasa/ui';
 import { CopyButton, Tabs } from '@kasa/ui/widgets';
 import { Badge, Card, Code, Grid, Row } from '../ui/controls';
@@ -86,11 +87,7 @@ function SdkDetails({ sdk }: { sdk: SdkEntry }) {
         ) : null}
         {tab === 'quick-start' ? (
           <div style={{ display: 'flex', flexDirection: 'column', gap: '0.75rem' }}>
-            <Muted>
-              {richText((parts) => t('sdks.quickStartNote', parts), {
-                placeholder: <code>{API_KEY_PLACEHOLDER}</code>,
-              })}
-            </Muted>
+            <QuickStartNote sample={sample} />
             <Code tabIndex={0} aria-label={t('sdks.quickStartLabel', { name: sdk.name })}>
               {sample}
             </Code>
