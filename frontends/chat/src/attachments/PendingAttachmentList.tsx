@@ -11,6 +11,22 @@ const Bar = styled.progress`
   accent-color: var(--kasa-primary);
 `;
 
+/**
+ * On a phone, one row that scrolls sideways (as the personas do): a chip a row would push the composer, and Send,
+ * below the bottom of the screen.
+ */
+const PendingList = styled(ChipList)`
+  @media (max-width: 48rem) {
+    flex-wrap: nowrap;
+    overflow-x: auto;
+    overscroll-behavior-x: contain;
+    > li {
+      flex: none;
+      width: min(14rem, 80%);
+    }
+  }
+`;
+
 const Failure = styled.span`
   grid-column: 1 / -1;
   color: var(--kasa-danger);
@@ -29,7 +45,7 @@ export function PendingAttachmentList({
 }) {
   const t = useT();
   return (
-    <ChipList aria-label={t('attachments.pending')} data-testid="pending-attachments">
+    <PendingList aria-label={t('attachments.pending')} data-testid="pending-attachments">
       {items.map((item) => (
         <Chip key={item.key} data-state={item.state} data-testid="pending-attachment">
           <Preview>{item.previewUrl ? <img src={item.previewUrl} alt="" /> : <FileText {...ICON} size={20} />}</Preview>
@@ -59,6 +75,6 @@ export function PendingAttachmentList({
           {item.error ? <Failure role="alert">{item.error}</Failure> : null}
         </Chip>
       ))}
-    </ChipList>
+    </PendingList>
   );
 }

@@ -41,6 +41,12 @@ const Header = styled.header`
 const HeaderActions = styled.div`
   margin-inline-start: auto;
   flex-shrink: 0;
+  /* On a phone, big enough for a thumb (44 px, as the chat's bar above it). */
+  @media (max-width: 48rem) {
+    button {
+      min-height: 2.75rem;
+    }
+  }
 `;
 
 const Scroller = styled.div`
