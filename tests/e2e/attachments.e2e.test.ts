@@ -7,6 +7,7 @@ import { imagePartsOf, type FakeRequest } from '../support/fakeOpenAI';
 import { usePlatformWithFakeProvider } from '../support/fakeProviderPlatform';
 import { ChatPage } from './pages/ChatPage';
 import { signUpToChat, upgradeToPro } from './pages/people';
+import { PHONE_VIEWPORT, WIDTHS, onScreen, sidewaysOverflow, type Viewport } from './pages/screens';
 
 // Images and documents in the chat, through the built platform: the provider is a fake that sees images
 // (FAKE_VISION), so what the model received can be checked.
@@ -22,89 +23,108 @@ afterAll(async () => {
 });
 afterEach(() => contexts.closeAll());
 
-async function openPage(): Promise<Page> {
-  return contexts.newPage(browser, { acceptDownloads: true });
+async function openPage(viewport?: Viewport): Promise<Page> {
+  return contexts.newPage(browser, { acceptDownloads: true, ...(viewport ? { viewport } : {}) });
 }
 
 const PHOTO = makePng(64, 48, [20, 120, 200]);
 /** A phone held in one hand (tests/e2e/phone.e2e.test.ts checks the layout at this width). */
-const PHONE = { width: 375, height: 740 };
+const PHONE = PHONE_VIEWPORT;
 const NOTES = 'Cocoa exports rose by 12% in the third quarter.\n';
 const REPORT = makePdf(['Gold output fell 4% in October.', 'Fishing catches held steady.']);
 const systemOf = (request: FakeRequest) =>
   String(request.body.messages.find((message) => message.role === 'system')?.content ?? '');
 
 describe('images and documents in the chat', () => {
-  it('shows a Free person on a phone what Pro adds, and uploads nothing', async () => {
-    const page = await contexts.newPage(browser, { viewport: PHONE });
+  it.each(WIDTHS)('shows a Free person what Pro adds, and uploads nothing, at %s', async (_width, viewport) => {
+    const page = await contexts.newPage(browser, { viewport });
     const { baseUrl } = world.platform;
     await signUpToChat(page, baseUrl);
     const chat = new ChatPage(page);
     expect(await chat.attachInput().count()).toBe(0);
+    expect(await onScreen(chat.attachLocked())).toBe('on screen');
     await chat.attachLocked().click();
     const note = chat.attachmentsUpgrade();
     await note.getByText(/part of the Pro plan/).waitFor();
-    expect(await note.getByRole('link', { name: 'See plans and upgrade' }).getAttribute('href')).toBe('/pricing');
+    const upgrade = note.getByRole('link', { name: 'See plans and upgrade' });
+    expect(await upgrade.getAttribute('href')).toBe('/pricing');
+    expect(await onScreen(upgrade)).toBe('on screen');
     expect(await chat.attachLocked().getAttribute('aria-expanded')).toBe('true');
+    expect(await sidewaysOverflow(page)).toBe(0);
   });
 
-  it('sends a photo and two documents with a message: the model gets all three, and they stay with the message', async () => {
-    const page = await openPage();
-    const { baseUrl } = world.platform;
-    await signUpToChat(page, baseUrl);
-    await upgradeToPro(page, baseUrl);
-    const chat = new ChatPage(page);
+  it.each(WIDTHS)(
+    'sends a photo and two documents with a message: the model gets all three, and they stay with the message, at %s',
+    async (_width, viewport) => {
+      const page = await openPage(viewport);
+      const { baseUrl } = world.platform;
+      await signUpToChat(page, baseUrl);
+      await upgradeToPro(page, baseUrl);
+      const chat = new ChatPage(page);
 
-    // Picked files upload at once, each with its progress, and show their size when done.
-    const uploads: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().includes('/api/chat/attachments')) uploads.push(request.url());
-    });
-    await chat.attachInput().setInputFiles([
-      { name: 'harbour.png', mimeType: 'image/png', buffer: PHOTO },
-      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(NOTES) },
-      { name: 'report.pdf', mimeType: 'application/pdf', buffer: REPORT },
-    ]);
-    await allReady(chat, 3);
-    expect(uploads).toHaveLength(3);
-    expect(await chat.pendingAttachments().nth(0).innerText()).toContain('harbour.png');
-    expect(await chat.pendingAttachments().nth(1).innerText()).toMatch(/notes\.txt\s+\d+ bytes/);
-    expect(await chat.pendingAttachments().nth(2).innerText()).toMatch(/report\.pdf\s+\d+ bytes/);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+      // Picked files upload at once, each with its progress, and show their size when done.
+      const uploads: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().includes('/api/chat/attachments')) uploads.push(request.url());
+      });
+      await chat.attachInput().setInputFiles([
+        { name: 'harbour.png', mimeType: 'image/png', buffer: PHOTO },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(NOTES) },
+        { name: 'report.pdf', mimeType: 'application/pdf', buffer: REPORT },
+      ]);
+      await allReady(chat, 3);
+      expect(uploads).toHaveLength(3);
+      expect(await chat.pendingAttachments().nth(0).innerText()).toContain('harbour.png');
+      expect(await chat.pendingAttachments().nth(1).innerText()).toMatch(/notes\.txt\s+\d+ bytes/);
+      expect(await chat.pendingAttachments().nth(2).innerText()).toMatch(/report\.pdf\s+\d+ bytes/);
+      // Send stays in sight, and so does each chip (on a phone the chips are a row that scrolls sideways), and the
+      // page does not scroll sideways.
+      expect(await onScreen(chat.sendButton())).toBe('on screen');
+      for (let n = 0; n < 3; n += 1) {
+        await chat.pendingAttachments().nth(n).scrollIntoViewIfNeeded();
+        expect(await onScreen(chat.pendingAttachments().nth(n))).toBe('on screen');
+        expect(await onScreen(chat.sendButton())).toBe('on screen');
+      }
+      expect(await sidewaysOverflow(page)).toBe(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
 
-    // Sent with the message: its ids go with it, and the composer is empty again.
-    const posted = page.waitForRequest((req) => req.method() === 'POST' && req.url().endsWith('/messages'));
-    await chat.send('What do these show?');
-    const body = (await posted).postDataJSON() as { attachmentIds?: string[] };
-    expect(body.attachmentIds).toHaveLength(3);
-    expect(await chat.waitForReplyEnd()).toBe('complete');
-    expect(await chat.pendingAttachments().count()).toBe(0);
-    await chat.messageAttachments().nth(2).waitFor();
-    expect(await chat.messageAttachments().count()).toBe(3);
+      // Sent with the message: its ids go with it, and the composer is empty again.
+      const posted = page.waitForRequest((req) => req.method() === 'POST' && req.url().endsWith('/messages'));
+      await chat.send('What do these show?');
+      const body = (await posted).postDataJSON() as { attachmentIds?: string[] };
+      expect(body.attachmentIds).toHaveLength(3);
+      expect(await chat.waitForReplyEnd()).toBe('complete');
+      expect(await chat.pendingAttachments().count()).toBe(0);
+      await chat.messageAttachments().nth(2).waitFor();
+      expect(await chat.messageAttachments().count()).toBe(3);
 
-    // The model saw the image as an image and read the documents' text, each part labelled for citation.
-    const request = world.provider.requests.at(-1)!;
-    expect(imagePartsOf(request)).toEqual([expect.objectContaining({ url: expect.stringMatching(/^data:image\//) })]);
-    expect(systemOf(request)).toContain('Cocoa exports rose by 12% in the third quarter.');
-    expect(systemOf(request)).toContain('[notes.txt');
-    expect(systemOf(request)).toContain('[report.pdf, p. 1]\nGold output fell 4% in October.');
-    expect(systemOf(request)).toContain('[report.pdf, p. 2]\nFishing catches held steady.');
+      // The model saw the image as an image and read the documents' text, each part labelled for citation.
+      const request = world.provider.requests.at(-1)!;
+      expect(imagePartsOf(request)).toEqual([expect.objectContaining({ url: expect.stringMatching(/^data:image\//) })]);
+      expect(systemOf(request)).toContain('Cocoa exports rose by 12% in the third quarter.');
+      expect(systemOf(request)).toContain('[notes.txt');
+      expect(systemOf(request)).toContain('[report.pdf, p. 1]\nGold output fell 4% in October.');
+      expect(systemOf(request)).toContain('[report.pdf, p. 2]\nFishing catches held steady.');
 
-    // After a reload the message still carries them: the photo's thumbnail loads, and Save gives back the file.
-    await page.reload();
-    await chat.messageAttachments().nth(2).waitFor();
-    const thumbnail = chat.messageAttachments().first().locator('img');
-    await thumbnail.waitFor();
-    await eventually(async () => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), {
-      timeoutMs: 10_000,
-      what: 'the thumbnail of harbour.png',
-    });
-    const saved = page.waitForEvent('download');
-    await chat.messageAttachments().nth(1).getByRole('button', { name: 'Save notes.txt' }).click();
-    const download = await saved;
-    expect(download.suggestedFilename()).toBe('notes.txt');
-    expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(NOTES);
-  });
+      // After a reload the message still carries them: the photo's thumbnail loads, and Save gives back the file.
+      await page.reload();
+      await chat.messageAttachments().nth(2).waitFor();
+      const thumbnail = chat.messageAttachments().first().locator('img');
+      await thumbnail.waitFor();
+      await eventually(async () => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), {
+        timeoutMs: 10_000,
+        what: 'the thumbnail of harbour.png',
+      });
+      const saved = page.waitForEvent('download');
+      await chat.messageAttachments().nth(1).getByRole('button', { name: 'Save notes.txt' }).click();
+      const download = await saved;
+      expect(download.suggestedFilename()).toBe('notes.txt');
+      expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(NOTES);
+      await thumbnail.scrollIntoViewIfNeeded();
+      expect(await onScreen(thumbnail)).toBe('on screen');
+      expect(await sidewaysOverflow(page)).toBe(0);
+    },
+  );
 
   it('on a phone, accepts dropped files, removes one on request, and refuses what is too large before uploading it', async () => {
     // Upgraded on a wide screen (the plan shows in the sidebar, a drawer on a phone), then held as a phone.

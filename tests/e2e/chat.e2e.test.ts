@@ -7,6 +7,7 @@ import { FakeOpenAI } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
+import { PHONE_VIEWPORT, WIDTHS, onScreen, sidewaysOverflow } from './pages/screens';
 
 let browser: Browser;
 const contexts = new TestContexts();
@@ -74,6 +75,28 @@ async function storedSessionIds(page: Page): Promise<string[]> {
 
 const DAY_MS = 86_400_000;
 const spaces = (text: string) => text.replace(/\s+/g, ' ');
+
+/** The time a conversation started, as the list shows it for today's and yesterday's. */
+const timeOf = (created: Date, locale: string) =>
+  new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(created);
+
+/** The day a conversation started, as the list shows it for the previous 7 days. */
+const dayOf = (created: Date, locale: string) =>
+  new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }).format(created);
+
+/** The gateway's answer when the chat service does not answer in time (gateway/src/proxy/proxyPolicy.ts). */
+const GATEWAY_TIMEOUT = {
+  status: 504,
+  contentType: 'application/json',
+  body: JSON.stringify({
+    message: 'Chat service took too long to answer. Please try again.',
+    code: 'upstream_timeout',
+    requestId: 'e2e-timeout',
+  }),
+};
+
+/** The GETs that load the list of conversations and one conversation. */
+const listAndConversationLoads = (url: URL) => /^\/api\/chat\/sessions(\/[0-9a-f]{24})?$/.test(url.pathname);
 
 describe('the chat with the offline provider', () => {
   let platform: RunningPlatform;
@@ -310,8 +333,7 @@ describe('the chat with the offline provider', () => {
     const dateTime = (await chat.sessionTime(longTitle).getAttribute('datetime'))!;
     const created = new Date(dateTime);
     expect(Math.abs(Date.now() - created.getTime())).toBeLessThan(5 * 60_000);
-    const time = (locale: string) =>
-      new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(created);
+    const time = (locale: string) => timeOf(created, locale);
     expect(spaces(await chat.sessionTime(longTitle).innerText())).toBe(spaces(time('en')));
 
     // The title that is cut short shows in full on hover; one that fits has no hover text.
@@ -336,7 +358,7 @@ describe('the chat with the offline provider', () => {
     expect(spaces(await chat.sessionTime(longTitle).innerText())).toBe(spaces(time('en')));
     await later(3);
     expect(await chat.groupHeadings()).toEqual(['Previous 7 days']);
-    const day = (locale: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }).format(created);
+    const day = (locale: string) => dayOf(created, locale);
     expect(await chat.sessionTime('Akwaaba').innerText()).toBe(day('en'));
     await later(12);
     expect(await chat.groupHeadings()).toEqual(['Previous 30 days']);
@@ -372,7 +394,7 @@ describe('the chat with the offline provider', () => {
     // The next load's list and conversation are held back until the skeletons have been seen.
     const held: Route[] = [];
     let holding = true;
-    const loads = (url: URL) => /^\/api\/chat\/sessions(\/[0-9a-f]{24})?$/.test(url.pathname);
+    const loads = listAndConversationLoads;
     await page.route(loads, (route) => {
       if (holding && route.request().method() === 'GET') held.push(route);
       else return route.continue();
@@ -488,6 +510,181 @@ describe('the chat with the offline provider', () => {
     await chat.noSessions().waitFor();
   });
 
+  it.each(WIDTHS)(
+    'says that a gateway timeout (504) is the service being slow, not the connection, at %s',
+    async (_width, viewport) => {
+      const page = await openPage(viewport);
+      await signUp(page, platform.baseUrl);
+      const chat = new ChatPage(page);
+      const slow = 'Chat service took too long to answer. Please try again.';
+
+      // The chat service does not answer the message in time: the gateway answers 504 for it.
+      await page.route('**/api/chat/sessions/*/messages', (route) => route.fulfill(GATEWAY_TIMEOUT), { times: 1 });
+      await chat.send('Which languages does Kasa speak?');
+      await chat.sendError().getByText(slow).waitFor();
+      expect(await chat.sendError().innerText()).not.toMatch(/connection/i);
+      const retry = chat.sendError().getByRole('button', { name: 'Retry' });
+      expect(await onScreen(retry)).toBe('on screen');
+      await retry.click();
+      expect(await chat.waitForReplyEnd()).toBe('complete');
+      expect(await chat.sendError().count()).toBe(0);
+      await eventually(async () => chat.sessionIdFromUrl() !== null, { what: 'the session id in the URL' });
+
+      // The list of conversations and the conversation time out too: each says so where it would have been.
+      await page.route(listAndConversationLoads, (route) =>
+        route.request().method() === 'GET' ? route.fulfill(GATEWAY_TIMEOUT) : route.continue(),
+      );
+      await page.reload();
+      const conversationFailure = chat.messagesRegion().getByRole('alert');
+      await conversationFailure.getByText(`Could not load this conversation: ${slow}`).waitFor({ timeout: 15_000 });
+      expect(await onScreen(conversationFailure)).toBe('on screen');
+      await chat.showSidebar();
+      const listFailure = chat.sessionsRegion().getByRole('alert');
+      await listFailure.getByText(`Could not load your conversations: ${slow}`).waitFor({ timeout: 15_000 });
+      expect(await onScreen(listFailure)).toBe('on screen');
+      expect(await conversationFailure.innerText()).not.toMatch(/connection/i);
+      expect(await listFailure.innerText()).not.toMatch(/connection/i);
+      expect(await sidewaysOverflow(page)).toBe(0);
+
+      // Once the service answers again, Retry brings the list back.
+      await page.unroute(listAndConversationLoads);
+      await listFailure.getByRole('button', { name: 'Retry' }).click();
+      await chat.sessionLink('Which languages does Kasa speak?').waitFor();
+      expect(await listFailure.count()).toBe(0);
+    },
+    60_000,
+  );
+
+  // The list's behaviours that the tests above check at 1280 px, walked once in one page at 375 px, where the list
+  // is in a drawer opened with the Chats toggle (and closed by a reload, a conversation or New chat).
+  it('shows the conversations in the drawer at 375 px: date groups and times, full titles, marked search hits, skeletons, no empty conversation after a quick reload', async () => {
+    const page = await openPage(PHONE_VIEWPORT);
+    await signUp(page, platform.baseUrl);
+    const chat = new ChatPage(page);
+    const longTitle = 'Tell me the history of kente weaving in Bonwire, Ghana';
+    await chat.send(longTitle);
+    expect(await chat.waitForReplyEnd()).toBe('complete');
+    await eventually(async () => chat.sessionIdFromUrl() !== null, { what: 'the first session id in the URL' });
+    await chat.startNewChat();
+    await page.waitForURL(`${platform.baseUrl}/chat`);
+    await chat.send('Akwaaba');
+    expect(await chat.waitForReplyEnd()).toBe('complete');
+    await eventually(async () => chat.sessionIdFromUrl() !== null, { what: 'the second session id in the URL' });
+    const sessionId = chat.sessionIdFromUrl()!;
+
+    // Today's group, each conversation with the time it started; the title cut short is whole in its name and on
+    // hover, one that fits has no hover text.
+    await chat.showSidebar();
+    await chat.sessionLink(longTitle).waitFor();
+    expect(await chat.groupHeadings()).toEqual(['Today']);
+    expect(await chat.sessionGroup('Today').getByRole('link').count()).toBe(2);
+    const created = new Date((await chat.sessionTime(longTitle).getAttribute('datetime'))!);
+    expect(Math.abs(Date.now() - created.getTime())).toBeLessThan(5 * 60_000);
+    expect(spaces(await chat.sessionTime(longTitle).innerText())).toBe(spaces(timeOf(created, 'en')));
+    expect(await onScreen(chat.sessionTime(longTitle))).toBe('on screen');
+    expect(await onScreen(chat.sessionTime('Akwaaba'))).toBe('on screen');
+    const cut = await chat.sessionLink(longTitle).evaluate((link) => {
+      const text = link.firstElementChild as HTMLElement;
+      return text.scrollWidth > text.clientWidth;
+    });
+    expect(cut).toBe(true);
+    await chat.sessionLink(longTitle).hover();
+    expect(await chat.sessionLink(longTitle).getAttribute('title')).toBe(longTitle);
+    await chat.sessionLink('Akwaaba').hover();
+    expect(await chat.sessionLink('Akwaaba').getAttribute('title')).toBeNull();
+    expect(await sidewaysOverflow(page)).toBe(0);
+
+    // Search marks the words found, whatever their case, in sight in the drawer; a hit opens its conversation and
+    // closes the drawer.
+    await chat.searchBox().fill('KENTE');
+    const kente = chat.searchHits().filter({ has: page.locator('span', { hasText: 'weaving in Bonwire' }) });
+    await kente.waitFor();
+    expect(await kente.locator('mark').allInnerTexts()).toEqual(['kente', 'kente']);
+    expect(await onScreen(kente.locator('mark').first())).toBe('on screen');
+    await kente.click();
+    await chat.sidebar().waitFor({ state: 'hidden' });
+    await eventually(async () => (await chat.title().innerText()) === longTitle, {
+      what: 'the conversation opened from search',
+    });
+    const firstSession = chat.sessionIdFromUrl()!;
+    expect(firstSession).not.toBe(sessionId);
+
+    // A reload shows skeletons while the list and the conversation load: the conversation's at once, the list's in
+    // the drawer.
+    const held: Route[] = [];
+    let holding = true;
+    await page.route(listAndConversationLoads, (route) => {
+      if (holding && route.request().method() === 'GET') held.push(route);
+      else return route.continue();
+    });
+    await page.reload();
+    await chat.conversationSkeleton().waitFor();
+    expect(await onScreen(chat.conversationSkeleton())).toBe('on screen');
+    expect(await chat.messagesRegion().getAttribute('aria-busy')).toBe('true');
+    await chat.showSidebar();
+    await chat.sessionsSkeleton().waitFor();
+    expect(await onScreen(chat.sessionsSkeleton())).toBe('on screen');
+    expect(await chat.sessionsRegion().getAttribute('aria-busy')).toBe('true');
+    expect(await chat.noSessions().count()).toBe(0);
+    await eventually(async () => held.length >= 2, { what: 'the list and the conversation to be asked for' });
+    holding = false;
+    await Promise.all(held.map((route) => route.continue()));
+    await page.unroute(listAndConversationLoads);
+    await chat.sessionLink(longTitle).waitFor();
+    expect(await chat.sessionsSkeleton().count()).toBe(0);
+    expect(await chat.sessionsRegion().getAttribute('aria-busy')).toBe('false');
+    await page.keyboard.press('Escape');
+    await chat.sidebar().waitFor({ state: 'hidden' });
+    await chat.replies().first().waitFor();
+    expect(await chat.conversationSkeleton().count()).toBe(0);
+    expect(await chat.messagesRegion().getAttribute('aria-busy')).toBe('false');
+
+    // A new chat whose first message is not stored before a reload leaves no empty conversation in the drawer.
+    await chat.startNewChat();
+    await page.waitForURL(`${platform.baseUrl}/chat`);
+    const createdSession = page.waitForResponse(
+      (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/api/chat/sessions',
+    );
+    const sent = page.waitForRequest((req) => req.method() === 'POST' && req.url().includes('/messages'));
+    const unsent: Route[] = [];
+    await page.route('**/api/chat/sessions/*/messages', (route) => void unsent.push(route));
+    await chat.send('Are you there?');
+    const empty = (await (await createdSession).json()) as { id: string };
+    await sent;
+    await page.reload();
+    await Promise.all(unsent.map((route) => route.abort().catch(() => undefined)));
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await chat.greeting().waitFor();
+    await eventually(async () => (await apiGet(page, `/api/chat/sessions/${empty.id}`)).status === 404, {
+      timeoutMs: 10_000,
+      what: 'the empty session to be deleted',
+    });
+    await chat.showSidebar();
+    await chat.sessionLink('Akwaaba').waitFor();
+    const listed = await chat.sessionLinks().allInnerTexts();
+    expect(listed).toHaveLength(2);
+    expect(listed).toEqual(
+      expect.arrayContaining([expect.stringContaining('Akwaaba'), expect.stringContaining(longTitle)]),
+    );
+    expect((await storedSessionIds(page)).sort()).toEqual([firstSession, sessionId].sort());
+
+    // As the days go by, the conversations move to Yesterday, then Previous 7 days with their day instead of time.
+    const later = async (days: number) => {
+      await page.clock.setFixedTime(new Date(created.getTime() + days * DAY_MS));
+      await page.reload();
+      await chat.showSidebar();
+      await page.getByTestId('session-item').filter({ hasText: 'Akwaaba' }).waitFor();
+    };
+    await later(1);
+    expect(await chat.groupHeadings()).toEqual(['Yesterday']);
+    expect(spaces(await chat.sessionTime(longTitle).innerText())).toBe(spaces(timeOf(created, 'en')));
+    expect(await onScreen(page.getByTestId('session-group').locator('h3').first())).toBe('on screen');
+    await later(3);
+    expect(await chat.groupHeadings()).toEqual(['Previous 7 days']);
+    expect(await chat.sessionTime('Akwaaba').innerText()).toBe(dayOf(created, 'en'));
+    expect(await onScreen(chat.sessionTime('Akwaaba'))).toBe('on screen');
+  }, 90_000);
+
   it('folds the sidebar behind a toggle on a phone', async () => {
     const page = await openPage({ width: 375, height: 740 });
     await signUp(page, platform.baseUrl);
@@ -590,38 +787,46 @@ describe('the chat with a slow provider', () => {
     expect(await chat.lastReplyText()).toBe(stoppedText);
   });
 
-  it('stops following the reply when scrolled up, and Jump to latest follows it again', async () => {
-    const page = await openPage({ width: 1280, height: 700 });
-    await signUp(page, platform.baseUrl);
-    const chat = new ChatPage(page);
-    // A question long enough for the conversation to scroll.
-    await chat.send(Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a long question.`).join('\n'));
-    await waitForWords(page, 3);
-    expect(await chat.messagesRegion().evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(300);
+  it.each([
+    ['1280 px', { width: 1280, height: 700 }],
+    ['375 px', PHONE_VIEWPORT],
+  ])(
+    'stops following the reply when scrolled up, and Jump to latest follows it again, at %s',
+    async (_width, viewport) => {
+      const page = await openPage(viewport);
+      await signUp(page, platform.baseUrl);
+      const chat = new ChatPage(page);
+      // A question long enough for the conversation to scroll.
+      await chat.send(Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a long question.`).join('\n'));
+      await waitForWords(page, 3);
+      expect(await chat.messagesRegion().evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(300);
 
-    // At the bottom, the view follows the reply as it grows.
-    await waitForWords(page, 6);
-    expect(await chat.distanceFromBottom()).toBeLessThan(100);
-    expect(await chat.jumpToLatest().count()).toBe(0);
+      // At the bottom, the view follows the reply as it grows.
+      await waitForWords(page, 6);
+      expect(await chat.distanceFromBottom()).toBeLessThan(100);
+      expect(await chat.jumpToLatest().count()).toBe(0);
 
-    // Scrolled up, it stays where the person is reading and offers to jump to the latest.
-    await chat.messagesRegion().evaluate((el) => el.scrollTo({ top: 0 }));
-    await chat.jumpToLatest().waitFor();
-    const words = wordCount(await chat.lastReplyText());
-    await waitForWords(page, words + 4);
-    expect(await chat.messagesRegion().evaluate((el) => el.scrollTop)).toBe(0);
-    expect(await chat.jumpToLatest().isVisible()).toBe(true);
+      // Scrolled up, it stays where the person is reading and offers to jump to the latest.
+      await chat.messagesRegion().evaluate((el) => el.scrollTo({ top: 0 }));
+      await chat.jumpToLatest().waitFor();
+      // Over the conversation, above the composer: in sight, nothing covering it.
+      expect(await onScreen(chat.jumpToLatest())).toBe('on screen');
+      const words = wordCount(await chat.lastReplyText());
+      await waitForWords(page, words + 4);
+      expect(await chat.messagesRegion().evaluate((el) => el.scrollTop)).toBe(0);
+      expect(await chat.jumpToLatest().isVisible()).toBe(true);
 
-    // Jump to latest: at the bottom again, the button gone, and following the reply again.
-    await chat.jumpToLatest().click();
-    await chat.jumpToLatest().waitFor({ state: 'detached' });
-    expect(await chat.distanceFromBottom()).toBeLessThan(100);
-    await waitForWords(page, words + 8);
-    expect(await chat.distanceFromBottom()).toBeLessThan(100);
+      // Jump to latest: at the bottom again, the button gone, and following the reply again.
+      await chat.jumpToLatest().click();
+      await chat.jumpToLatest().waitFor({ state: 'detached' });
+      expect(await chat.distanceFromBottom()).toBeLessThan(100);
+      await waitForWords(page, words + 8);
+      expect(await chat.distanceFromBottom()).toBeLessThan(100);
 
-    await chat.stopButton().click();
-    expect(await chat.waitForReplyEnd(10_000)).toBe('stopped');
-  });
+      await chat.stopButton().click();
+      expect(await chat.waitForReplyEnd(10_000)).toBe('stopped');
+    },
+  );
 
   it('follows a reply after a reload in the middle of it, and finds the session again', async () => {
     const page = await openPage();

@@ -36,6 +36,23 @@ export class ChatPage {
     return this.page.getByTestId('phone-new-chat');
   }
 
+  /** Brings the sidebar into sight: on a phone it is a drawer, opened with the Chats toggle; wider screens show it. */
+  async showSidebar() {
+    await this.app().waitFor();
+    if (!(await this.sidebar().isVisible()) && (await this.phoneToggle().isVisible())) await this.phoneToggle().click();
+    await this.sidebar().waitFor();
+    // The drawer slides in: what is in it is where a person sees it once the slide has ended.
+    await this.sidebar().evaluate((drawer) =>
+      Promise.all(drawer.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+    );
+  }
+
+  /** Starts a new chat with the New chat button in sight: the sidebar's, or the phone bar's while the drawer is shut. */
+  async startNewChat() {
+    if (await this.sidebar().isVisible()) await this.newChatButton().click();
+    else await this.phoneNewChatButton().click();
+  }
+
   /** The drawer's own Hide chats button (phones). */
   drawerCloseButton() {
     return this.sidebar().getByRole('button', { name: 'Hide chats' });

@@ -22,6 +22,13 @@ export async function upgradeToPro(page: Page, baseUrl: string) {
   await pricing.planButton('pro').click();
   await page.waitForURL(/\/billing\/success\?reference=/);
   await page.getByTestId('billing-plan').getByText('Pro').waitFor();
-  await new ChatPage(page).open(baseUrl);
-  await new ChatPage(page).userCard().getByText('Pro plan').waitFor();
+  const chat = new ChatPage(page);
+  await chat.open(baseUrl);
+  await chat.app().waitFor();
+  // The plan shows in the sidebar's user card: in sight on a wide screen, in the closed drawer on a phone.
+  const phone = await chat.phoneToggle().isVisible();
+  await chat
+    .userCard()
+    .getByText('Pro plan')
+    .waitFor({ state: phone ? 'attached' : 'visible' });
 }
