@@ -1,5 +1,6 @@
 import type { AuthResponse, Session, SessionPage, SessionWithMessages } from '@kasa/contracts';
 import { randomUUID } from 'node:crypto';
+import { isolatedRunSettings, startPlanControl, type PlanControl } from '../support/planControl';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
 /**
@@ -7,26 +8,55 @@ import { startPlatform, type RunningPlatform } from '../support/platform';
  * Idempotency-Key creates one thing and gets the first answer again, a streamed reply included.
  */
 let platform: RunningPlatform;
+let planControl: PlanControl;
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  const settings = isolatedRunSettings('idempotency');
+  platform = await startPlatform(settings);
+  planControl = await startPlanControl(settings);
 }, 120_000);
 
 afterAll(async () => {
   await platform?.stop();
+  await planControl?.stop();
 });
 
 const url = (path: string) => `${platform.baseUrl}${path}`;
 
-async function signUp(): Promise<string> {
+const PASSWORD = 'medaase-42';
+
+async function register(): Promise<{ token: string; email: string }> {
   const id = randomUUID().slice(0, 8);
+  const email = `idem.${id}@example.com`;
   const res = await fetch(url('/api/auth/register'), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: `idem_${id}`, email: `idem.${id}@example.com`, password: 'medaase-42' }),
+    body: JSON.stringify({ username: `idem_${id}`, email, password: PASSWORD }),
   });
   expect(res.status).toBe(201);
-  return ((await res.json()) as AuthResponse).token;
+  return { token: ((await res.json()) as AuthResponse).token, email };
+}
+
+async function signUp(): Promise<string> {
+  return (await register()).token;
+}
+
+/** A new account moved to Enterprise (sold by the sales team, so set directly), signed in again to carry it. */
+async function signUpEnterprise(): Promise<string> {
+  const { email } = await register();
+  const moved = await fetch(`${planControl.url}/plan`, {
+    method: 'PUT',
+    body: JSON.stringify({ email, plan: 'enterprise' }),
+  });
+  expect(moved.status).toBe(200);
+  const login = await fetch(url('/api/auth/login'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  const body = (await login.json()) as AuthResponse;
+  expect(body.user.subscriptionTier).toBe('enterprise');
+  return body.token;
 }
 
 async function post(
@@ -131,5 +161,63 @@ describe('a streamed message with an Idempotency-Key', () => {
 
     const stored = await get<SessionWithMessages>(`/api/chat/sessions/${session.id}`, token);
     expect(stored.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+});
+
+/**
+ * The other creating POSTs: the retry gets the first answer (status and body) with Idempotent-Replayed, and one thing
+ * exists afterwards, read back through the list the person sees.
+ */
+describe('every other creating POST with an Idempotency-Key creates one thing', () => {
+  async function expectReplayed(path: string, token: string, body: unknown, status: number) {
+    const key = randomUUID();
+    const first = await post(path, token, key, body);
+    expect(first.status).toBe(status);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const retry = await post(path, token, key, body);
+    expect(retry.status).toBe(status);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(JSON.parse(retry.text)).toEqual(JSON.parse(first.text));
+    return JSON.parse(first.text) as Record<string, unknown>;
+  }
+
+  it('an API key: the retry shows the same key and secret, and the list holds one', async () => {
+    const token = await signUp();
+    const created = await expectReplayed('/api/developer/keys', token, { name: 'Retried key' }, 201);
+    expect(created.secret).toMatch(/^ksk_/);
+    const { keys } = await get<{ keys: { id: string }[] }>('/api/developer/keys', token);
+    expect(keys.map((k) => k.id)).toEqual([(created.key as { id: string }).id]);
+  });
+
+  it('a checkout: the retry answers with the same payment, and the person pays once', async () => {
+    const token = await signUp();
+    const paid = await expectReplayed('/api/billing/checkout', token, { planId: 'pro' }, 201);
+    expect(paid).toMatchObject({ outcome: 'checkout', planId: 'pro', status: 'completed' });
+    // A second checkout without the key finds the person already on Pro: the retry did not buy it again.
+    const again = await post('/api/billing/checkout', paid.token as string, undefined, { planId: 'pro' });
+    expect(again.status).toBe(200);
+    expect(JSON.parse(again.text)).toMatchObject({ outcome: 'already_on_plan' });
+  });
+
+  it('an invitation: the retry answers with the same invitation, and the team shows one', async () => {
+    const owner = await signUpEnterprise();
+    expect((await post('/api/developer/team', owner, undefined, { name: 'Retry Devs' })).status).toBe(201);
+    const invitee = await register();
+    const invited = await expectReplayed(
+      '/api/developer/team/invitations',
+      owner,
+      { email: invitee.email, role: 'member' },
+      201,
+    );
+    const team = await get<{ invitations: { id: string; email: string }[] }>('/api/developer/team', owner);
+    expect(team.invitations.map((i) => i.email)).toEqual([invitee.email]);
+    expect(JSON.stringify(invited)).toContain(team.invitations[0]!.id);
+  });
+
+  it('a video job: the retry answers with the same job, and the list holds one', async () => {
+    const token = await signUpEnterprise();
+    const job = await expectReplayed('/api/video/generations', token, { prompt: 'Akwaaba!', language: 'en' }, 202);
+    const list = await get<{ jobs: { id: string }[] }>('/api/video/generations', token);
+    expect(list.jobs.map((j) => j.id)).toEqual([job.id]);
   });
 });

@@ -10,6 +10,7 @@ import {
   UsageResponse,
 } from '@kasa/contracts';
 import { newAccount } from '@kasa/test-kit';
+import fs from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -265,6 +266,10 @@ it(
     sampler.stop();
     const drainSeconds = round((Date.now() - deadline) / 1_000);
 
+    // The whole memory curve of each process, to tell a cache that fills and levels off from a leak.
+    if (process.env.KASA_SOAK_SAMPLES) {
+      fs.writeFileSync(process.env.KASA_SOAK_SAMPLES, JSON.stringify(Object.fromEntries(sampler.samples), null, 1));
+    }
     const growth: Record<string, RssGrowth | string> = {};
     for (const [name, samples] of sampler.samples) {
       const vanishedAt = sampler.vanished.get(name);
