@@ -1,4 +1,4 @@
-import { eventually, makePdf, makePng } from '@kasa/test-kit';
+import { eventually, makeDocx, makePdf, makePng } from '@kasa/test-kit';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
@@ -32,6 +32,10 @@ const PHOTO = makePng(64, 48, [20, 120, 200]);
 const PHONE = PHONE_VIEWPORT;
 const NOTES = 'Cocoa exports rose by 12% in the third quarter.\n';
 const REPORT = makePdf(['Gold output fell 4% in October.', 'Fishing catches held steady.']);
+const GUIDE = makeDocx([
+  { heading: 'Markets', paragraphs: ['Kejetia is one of the largest markets in West Africa.'] },
+  { heading: 'Transport', paragraphs: ['Trotros leave from Kejetia station.', 'Taxis wait outside.'] },
+]);
 const systemOf = (request: FakeRequest) =>
   String(request.body.messages.find((message) => message.role === 'system')?.content ?? '');
 
@@ -72,7 +76,7 @@ describe('images and documents in the chat', () => {
         { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(NOTES) },
         { name: 'report.pdf', mimeType: 'application/pdf', buffer: REPORT },
       ]);
-      await allReady(chat, 3);
+      await chat.waitForUploads(3);
       expect(uploads).toHaveLength(3);
       expect(await chat.pendingAttachments().nth(0).innerText()).toContain('harbour.png');
       expect(await chat.pendingAttachments().nth(1).innerText()).toMatch(/notes\.txt\s+\d+ bytes/);
@@ -122,6 +126,70 @@ describe('images and documents in the chat', () => {
       expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(NOTES);
       await thumbnail.scrollIntoViewIfNeeded();
       expect(await onScreen(thumbnail)).toBe('on screen');
+      expect(await sidewaysOverflow(page)).toBe(0);
+    },
+  );
+
+  it.each(WIDTHS)('sends a pasted image with the message, as a picked one, at %s', async (_width, viewport) => {
+    const page = await openPage(viewport);
+    const { baseUrl } = world.platform;
+    await signUpToChat(page, baseUrl);
+    await upgradeToPro(page, baseUrl);
+    const chat = new ChatPage(page);
+
+    // A screenshot pasted into the message field: the composer takes it (nothing is pasted as text) and uploads it.
+    expect(await chat.pasteFiles([{ name: 'image.png', type: 'image/png', bytes: PHOTO }])).toBe(true);
+    await chat.waitForUploads(1);
+    expect(await chat.pendingAttachments().first().innerText()).toContain('image.png');
+    expect(await chat.composer().inputValue()).toBe('');
+
+    await chat.send('What colour is this?');
+    expect(await chat.waitForReplyEnd()).toBe('complete');
+    await chat.messageAttachments().first().waitFor();
+    expect(imagePartsOf(world.provider.requests.at(-1)!)).toEqual([
+      expect.objectContaining({ url: expect.stringMatching(/^data:image\/png/) }),
+    ]);
+  });
+
+  it.each(WIDTHS)(
+    "reads a Word document section by section, and marks the reply's citations of it, at %s",
+    async (_width, viewport) => {
+      const page = await openPage(viewport);
+      const { baseUrl } = world.platform;
+      await signUpToChat(page, baseUrl);
+      await upgradeToPro(page, baseUrl);
+      const chat = new ChatPage(page);
+      const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+      await chat.attachInput().setInputFiles({ name: 'guide.docx', mimeType: docx, buffer: GUIDE });
+      await chat.waitForUploads(1);
+      expect(await chat.pendingAttachments().first().innerText()).toMatch(/guide\.docx\s+[\d.,]+ (bytes|KB)/);
+
+      // The answer cites the document, and a file that is not in the conversation.
+      world.provider.mode = {
+        kind: 'ok',
+        text: 'Trotros leave from Kejetia station [guide.docx, § 2]. Fares rose too [budget.pdf, p. 4].',
+      };
+      await chat.send('How do I get around Kumasi?');
+      expect(await chat.waitForReplyEnd()).toBe('complete');
+      expect(await chat.messageAttachments().first().innerText()).toContain('guide.docx');
+
+      // The model read each section under the label to cite it by.
+      const system = systemOf(world.provider.requests.at(-1)!);
+      expect(system).toContain('[guide.docx, § 1]\nMarkets\nKejetia is one of the largest markets in West Africa.');
+      expect(system).toContain(
+        '[guide.docx, § 2]\nTransport\nTrotros leave from Kejetia station.\nTaxis wait outside.',
+      );
+
+      // The person reads the citation as written, marked (once the markdown renderer has loaded: the first reply of
+      // a page may show as plain text until then) as one of the conversation's files; the other stays text.
+      await chat.citations().first().waitFor();
+      expect(await chat.lastReplyText()).toBe(
+        'Trotros leave from Kejetia station [guide.docx, § 2]. Fares rose too [budget.pdf, p. 4].',
+      );
+      expect(await chat.citations().count()).toBe(1);
+      expect(await chat.citations().first().innerText()).toBe('[guide.docx, § 2]');
+      expect(await chat.citations().first().getAttribute('data-source')).toBe('guide.docx');
+      expect(await onScreen(chat.citations().first())).toBe('on screen');
       expect(await sidewaysOverflow(page)).toBe(0);
     },
   );
@@ -178,16 +246,3 @@ describe('images and documents in the chat', () => {
     expect(await chat.sendButton().isEnabled()).toBe(true);
   });
 });
-
-/** Waits until `count` picked files are uploaded (each chip `ready`). */
-async function allReady(chat: ChatPage, count: number) {
-  await eventually(
-    async () => {
-      const states = await chat
-        .pendingAttachments()
-        .evaluateAll((chips) => chips.map((c) => c.getAttribute('data-state')));
-      return states.length === count && states.every((state) => state === 'ready');
-    },
-    { timeoutMs: 15_000, what: `${count} files uploaded` },
-  );
-}

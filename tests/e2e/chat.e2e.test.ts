@@ -7,7 +7,7 @@ import { FakeOpenAI } from '../support/fakeOpenAI';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
-import { PHONE_VIEWPORT, WIDTHS, onScreen, sidewaysOverflow } from './pages/screens';
+import { PHONE_VIEWPORT, WIDTHS, isPhone, onScreen, sidewaysOverflow } from './pages/screens';
 
 let browser: Browser;
 const contexts = new TestContexts();
@@ -74,6 +74,8 @@ async function storedSessionIds(page: Page): Promise<string[]> {
 }
 
 const DAY_MS = 86_400_000;
+/** The smallest comfortable touch target (WCAG 2.5.5, Apple's and Google's guidelines): 44 CSS px. */
+const TOUCH_PX = 44;
 const spaces = (text: string) => text.replace(/\s+/g, ' ');
 
 /** The time a conversation started, as the list shows it for today's and yesterday's. */
@@ -525,6 +527,12 @@ describe('the chat with the offline provider', () => {
       expect(await chat.sendError().innerText()).not.toMatch(/connection/i);
       const retry = chat.sendError().getByRole('button', { name: 'Retry' });
       expect(await onScreen(retry)).toBe('on screen');
+      // On a phone, Retry and Dismiss are big enough for a thumb.
+      if (isPhone(viewport)) {
+        const dismiss = chat.sendError().getByRole('button', { name: 'Dismiss' });
+        expect((await retry.boundingBox())!.height).toBeGreaterThanOrEqual(TOUCH_PX);
+        expect((await dismiss.boundingBox())!.height).toBeGreaterThanOrEqual(TOUCH_PX);
+      }
       await retry.click();
       expect(await chat.waitForReplyEnd()).toBe('complete');
       expect(await chat.sendError().count()).toBe(0);
@@ -572,8 +580,8 @@ describe('the chat with the offline provider', () => {
     await eventually(async () => chat.sessionIdFromUrl() !== null, { what: 'the second session id in the URL' });
     const sessionId = chat.sessionIdFromUrl()!;
 
-    // Today's group, each conversation with the time it started; the title cut short is whole in its name and on
-    // hover, one that fits has no hover text.
+    // Today's group, each conversation with the time it started; the long title is whole on two lines (a phone has
+    // no hover to show it), nothing of it cut.
     await chat.showSidebar();
     await chat.sessionLink(longTitle).waitFor();
     expect(await chat.groupHeadings()).toEqual(['Today']);
@@ -583,13 +591,16 @@ describe('the chat with the offline provider', () => {
     expect(spaces(await chat.sessionTime(longTitle).innerText())).toBe(spaces(timeOf(created, 'en')));
     expect(await onScreen(chat.sessionTime(longTitle))).toBe('on screen');
     expect(await onScreen(chat.sessionTime('Akwaaba'))).toBe('on screen');
-    const cut = await chat.sessionLink(longTitle).evaluate((link) => {
-      const text = link.firstElementChild as HTMLElement;
-      return text.scrollWidth > text.clientWidth;
-    });
-    expect(cut).toBe(true);
+    const title = await chat.sessionTitle(longTitle).evaluate((text) => ({
+      text: (text as HTMLElement).innerText,
+      lines: Math.round(text.clientHeight / parseFloat(getComputedStyle(text).lineHeight)),
+      cut: { across: text.scrollWidth - text.clientWidth, down: text.scrollHeight - text.clientHeight },
+    }));
+    expect(title).toEqual({ text: longTitle, lines: 2, cut: { across: expect.any(Number), down: expect.any(Number) } });
+    expect(title.cut.across).toBeLessThanOrEqual(1);
+    expect(title.cut.down).toBeLessThanOrEqual(1);
     await chat.sessionLink(longTitle).hover();
-    expect(await chat.sessionLink(longTitle).getAttribute('title')).toBe(longTitle);
+    expect(await chat.sessionLink(longTitle).getAttribute('title')).toBeNull();
     await chat.sessionLink('Akwaaba').hover();
     expect(await chat.sessionLink('Akwaaba').getAttribute('title')).toBeNull();
     expect(await sidewaysOverflow(page)).toBe(0);
@@ -809,8 +820,9 @@ describe('the chat with a slow provider', () => {
       // Scrolled up, it stays where the person is reading and offers to jump to the latest.
       await chat.messagesRegion().evaluate((el) => el.scrollTo({ top: 0 }));
       await chat.jumpToLatest().waitFor();
-      // Over the conversation, above the composer: in sight, nothing covering it.
+      // Over the conversation, above the composer: in sight, nothing covering it; on a phone, big enough for a thumb.
       expect(await onScreen(chat.jumpToLatest())).toBe('on screen');
+      if (isPhone(viewport)) expect((await chat.jumpToLatest().boundingBox())!.height).toBeGreaterThanOrEqual(TOUCH_PX);
       const words = wordCount(await chat.lastReplyText());
       await waitForWords(page, words + 4);
       expect(await chat.messagesRegion().evaluate((el) => el.scrollTop)).toBe(0);

@@ -55,3 +55,76 @@ export function makePdf(pages: string[]): Buffer {
   body += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
+
+/** A ZIP archive of `files`, in order, each stored as is (method 0), with a central directory. */
+function storedZip(files: { name: string; data: Buffer }[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const { name, data } of files) {
+    const fileName = Buffer.from(name, 'utf8');
+    // Version 2.0, no flags, stored, 1980-01-01 00:00, CRC-32, sizes, name length, no extra field.
+    const fields = Buffer.alloc(26);
+    fields.writeUInt16LE(20, 0);
+    fields.writeUInt16LE(0x21, 8);
+    fields.writeUInt32LE(crc32(data), 10);
+    fields.writeUInt32LE(data.length, 14);
+    fields.writeUInt32LE(data.length, 18);
+    fields.writeUInt16LE(fileName.length, 22);
+    const local = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), fields, fileName, data]);
+    const tail = Buffer.alloc(14); // no comment, disk 0, no attributes, then where the local header is
+    tail.writeUInt32LE(offset, 10);
+    centrals.push(Buffer.concat([Buffer.from([0x50, 0x4b, 0x01, 0x02]), Buffer.from([20, 0]), fields, tail, fileName]));
+    locals.push(local);
+    offset += local.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+const RELATIONSHIPS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const OFFICE_DOCUMENT = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const WORD = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const WORD_TYPES = 'application/vnd.openxmlformats-officedocument.wordprocessingml';
+
+/**
+ * A real DOCX (Office Open XML, a ZIP written out here): each section a Heading 1 paragraph followed by its
+ * paragraphs. Readers that cut a document at its headings (the chat service's) find one part a section.
+ */
+export function makeDocx(sections: { heading: string; paragraphs: string[] }[]): Buffer {
+  const paragraph = (text: string, style?: string) =>
+    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}` +
+    `<w:r><w:t xml:space="preserve">${xmlText(text)}</w:t></w:r></w:p>`;
+  const body = sections
+    .map(({ heading, paragraphs }) => [paragraph(heading, 'Heading1'), ...paragraphs.map((p) => paragraph(p))].join(''))
+    .join('');
+  const files = {
+    // First, as Word writes it: what identifies the package as a Word document.
+    '[Content_Types].xml':
+      `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+      `<Default Extension="xml" ContentType="application/xml"/>` +
+      `<Override PartName="/word/document.xml" ContentType="${WORD_TYPES}.document.main+xml"/>` +
+      `<Override PartName="/word/styles.xml" ContentType="${WORD_TYPES}.styles+xml"/></Types>`,
+    '_rels/.rels':
+      `${XML_HEAD}<Relationships xmlns="${RELATIONSHIPS}">` +
+      `<Relationship Id="rId1" Type="${OFFICE_DOCUMENT}/officeDocument" Target="word/document.xml"/></Relationships>`,
+    'word/_rels/document.xml.rels':
+      `${XML_HEAD}<Relationships xmlns="${RELATIONSHIPS}">` +
+      `<Relationship Id="rId1" Type="${OFFICE_DOCUMENT}/styles" Target="styles.xml"/></Relationships>`,
+    // The style's name ("heading 1") is what readers map to a heading.
+    'word/styles.xml':
+      `${XML_HEAD}<w:styles xmlns:w="${WORD}">` +
+      `<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
+    'word/document.xml': `${XML_HEAD}<w:document xmlns:w="${WORD}"><w:body>${body}</w:body></w:document>`,
+  };
+  return storedZip(Object.entries(files).map(([name, xml]) => ({ name, data: Buffer.from(xml, 'utf8') })));
+}

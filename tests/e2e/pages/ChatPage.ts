@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import { eventually } from '@kasa/test-kit';
+import type { Locator, Page } from 'playwright-core';
 
 /** The chat workspace (/chat and /chat/:sessionId): sidebar, persona picker, conversation and composer. */
 export class ChatPage {
@@ -101,6 +102,11 @@ export class ChatPage {
   /** A session's link; its name is the full title (however the list cuts it) followed by its time or date. */
   sessionLink(title: string | RegExp) {
     return this.sidebar().getByRole('list', { name: 'Your conversations' }).getByRole('link', { name: title });
+  }
+
+  /** A session's title as the list shows it (the link's first part, before its time). */
+  sessionTitle(title: string | RegExp) {
+    return this.sessionLink(title).locator(':scope > span');
   }
 
   /** The `<time>` a session shows beside its title. */
@@ -234,6 +240,11 @@ export class ChatPage {
     return this.replies().last();
   }
 
+  /** The parts of the conversation's files that a reply cites, each marked as a citation (`data-source`: the file). */
+  citations(reply: Locator = this.lastReply()) {
+    return reply.getByTestId('message-content').getByTestId('citation');
+  }
+
   /** The text of the last reply (what the reader sees, without the footer's buttons). */
   async lastReplyText(): Promise<string> {
     return (await this.lastReply().getByTestId('message-content').innerText()).trim();
@@ -303,6 +314,38 @@ export class ChatPage {
   /** The files added to the message being written; `data-state` is uploading, ready or failed. */
   pendingAttachments() {
     return this.page.getByTestId('pending-attachment');
+  }
+
+  /** Waits until `count` added files are uploaded (each chip `ready`). */
+  async waitForUploads(count: number) {
+    await eventually(
+      async () => {
+        const states = await this.pendingAttachments().evaluateAll((chips) =>
+          chips.map((chip) => chip.getAttribute('data-state')),
+        );
+        return states.length === count && states.every((state) => state === 'ready');
+      },
+      { timeoutMs: 15_000, what: `${count} files uploaded` },
+    );
+  }
+
+  /**
+   * Pastes files into the message field as the clipboard holds them (a screenshot, an image copied from a page): a
+   * real `paste` event whose DataTransfer carries the files, made in the page. True when the composer took them
+   * (it cancelled the browser's own paste).
+   */
+  pasteFiles(files: { name: string; type: string; bytes: Buffer }[]): Promise<boolean> {
+    const encoded = files.map(({ name, type, bytes }) => ({ name, type, base64: bytes.toString('base64') }));
+    return this.composer().evaluate((field, list) => {
+      const transfer = new DataTransfer();
+      for (const { name, type, base64 } of list) {
+        const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+        transfer.items.add(new File([bytes], name, { type }));
+      }
+      (field as HTMLTextAreaElement).focus();
+      const paste = new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true });
+      return !field.dispatchEvent(paste);
+    }, encoded);
   }
 
   /** The files a message carries (in the conversation). */

@@ -1,5 +1,5 @@
 import styled from '@emotion/styled';
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isApiError, useAuth } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
@@ -114,6 +114,21 @@ const JumpBar = styled.div`
     pointer-events: auto;
     background: var(--kasa-surface);
     box-shadow: var(--kasa-shadow);
+  }
+  /* On a phone, big enough for a thumb (44 px). */
+  @media (max-width: 48rem) {
+    button {
+      min-height: 2.75rem;
+    }
+  }
+`;
+
+/** A failure in the conversation with what can be done about it (Retry, Dismiss): 44 px buttons on a phone. */
+const FailureWithActions = styled(InlineError)`
+  @media (max-width: 48rem) {
+    button {
+      min-height: 2.75rem;
+    }
   }
 `;
 
@@ -241,6 +256,9 @@ export function ConversationView({
     if (element && following.current) element.scrollTop = element.scrollHeight;
   }, []);
   const lastContent = messages.at(-1)?.content;
+  // The files of the conversation, which its replies may cite.
+  const sourceNames = [...new Set(messages.flatMap((m) => m.attachments?.map((a) => a.name) ?? []))].join('\n');
+  const sources = useMemo(() => (sourceNames ? sourceNames.split('\n') : []), [sourceNames]);
   useLayoutEffect(followLatest, [followLatest, messages.length, lastContent]);
 
   const jumpToLatest = () => {
@@ -312,12 +330,12 @@ export function ConversationView({
         ) : null}
         {loading ? <ConversationSkeleton label={t('conversation.loading')} /> : null}
         {query.isError && !query.data ? (
-          <InlineError role="alert">
+          <FailureWithActions role="alert">
             <p>{t('conversation.loadFailed', { reason: describeFailure(query.error) })}</p>
             <Button type="button" compact onClick={() => void query.refetch()}>
               {t('common.retry')}
             </Button>
-          </InlineError>
+          </FailureWithActions>
         ) : null}
         {empty && !turn ? (
           <Greeting data-testid="persona-greeting">
@@ -335,6 +353,7 @@ export function ConversationView({
                 authorName={persona.name}
                 voiceLanguage={voiceAllowed ? language : undefined}
                 videoAllowed={videoAllowed}
+                sources={sources}
                 onRegenerate={
                   !busy && message.id && index === lastReplyIndex && index === messages.length - 1 && !turn?.error
                     ? () => conversation.regenerate(message.id!)
@@ -351,7 +370,7 @@ export function ConversationView({
           </List>
         </Suspense>
         {turn?.error ? (
-          <InlineError role="alert" style={{ marginTop: '0.75rem' }} data-testid="send-error">
+          <FailureWithActions role="alert" style={{ marginTop: '0.75rem' }} data-testid="send-error">
             <p>{turn.error}</p>
             <Button type="button" compact onClick={conversation.retry}>
               {t('common.retry')}
@@ -359,7 +378,7 @@ export function ConversationView({
             <Button type="button" variant="ghost" compact onClick={conversation.dismissError}>
               {t('common.dismiss')}
             </Button>
-          </InlineError>
+          </FailureWithActions>
         ) : null}
         {awayFromBottom && messages.length > 0 ? (
           <JumpBar>

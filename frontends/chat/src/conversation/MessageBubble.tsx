@@ -80,6 +80,7 @@ export function MessageBubble({
   authorName,
   voiceLanguage,
   videoAllowed = false,
+  sources,
   onRegenerate,
   onEdit,
   onSelectVersion,
@@ -91,6 +92,8 @@ export function MessageBubble({
   voiceLanguage?: string | undefined;
   /** The plan makes videos (Enterprise): a finished reply offers "Make a video" of its text. */
   videoAllowed?: boolean;
+  /** The names of the conversation's files: a reply's citations of them (`[report.pdf, p. 2]`) are marked. */
+  sources?: readonly string[] | undefined;
   /** Shown on the last reply when nothing is being written. */
   onRegenerate?: (() => void) | undefined;
   /** Sends new text for one of my stored messages, as a new version of it (absent while a reply is written). */
@@ -160,7 +163,7 @@ export function MessageBubble({
             <PlainText>{message.content}</PlainText>
           ) : (
             <Suspense fallback={<PlainText>{message.content}</PlainText>}>
-              {message.content ? <Markdown text={message.content} /> : null}
+              {message.content ? <Markdown text={message.content} sources={sources} /> : null}
               {streaming ? (
                 <>
                   {message.content ? null : (

@@ -5,14 +5,21 @@ import { CHAT_ENGLISH } from '../i18n/catalogues';
 import { Markdown } from './Markdown';
 
 /** The rendered HTML (in English, as the chat shows it) without emotion's <style> elements. */
-const render = (text: string) =>
+const render = (text: string, sources?: string[]) =>
   renderToStaticMarkup(
     createElement(MessagesProvider, {
       locale: 'en',
       catalogue: CHAT_ENGLISH,
-      children: createElement(Markdown, { text }),
+      children: createElement(Markdown, { text, sources }),
     }),
   ).replace(/<style[^>]*>.*?<\/style>/gs, '');
+
+/** The citations marked in rendered HTML: what each says and the file it names. */
+const citations = (html: string) =>
+  Array.from(html.matchAll(/<cite[^>]*data-source="([^"]*)"[^>]*>(?:<svg.*?<\/svg>)?(.*?)<\/cite>/g), (m) => [
+    m[2],
+    m[1],
+  ]);
 
 describe('Markdown', () => {
   it('renders emphasis, lists, tables, inline code and links', () => {
@@ -73,5 +80,26 @@ describe('Markdown', () => {
       expect(() => render(text)).not.toThrow();
     }
     expect(render('```py\nprint(1)')).toContain('print(1)');
+  });
+
+  it("marks citations of the conversation's files, page or section, and leaves other bracketed text as it is", () => {
+    const text =
+      'Gold fell [report.pdf, p. 1] and trotros run [notes, draft.docx, § 12]. ' +
+      'Not ours: [budget.pdf, p. 4], [report.pdf], [see here](https://kasa.example) or **[report.pdf, p. 2]**.';
+    const html = render(text, ['report.pdf', 'notes, draft.docx']);
+    expect(citations(html)).toEqual([
+      ['[report.pdf, p. 1]', 'report.pdf'],
+      ['[notes, draft.docx, § 12]', 'notes, draft.docx'],
+      ['[report.pdf, p. 2]', 'report.pdf'],
+    ]);
+    // The text reads as written, with the citations in place.
+    expect(html.replace(/<svg.*?<\/svg>/g, '').replace(/<[^>]+>/g, '')).toBe(
+      text.replace(/\*\*/g, '').replace('[see here](https://kasa.example)', 'see here'),
+    );
+    // Without files, nothing is marked; nor inside a link or code.
+    expect(citations(render(text))).toEqual([]);
+    expect(
+      citations(render('[[report.pdf, p. 1]](https://kasa.example) `[report.pdf, p. 1]`', ['report.pdf'])),
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import styled from '@emotion/styled';
 import MarkdownToJsx, { RuleType, type MarkdownToJSX } from 'markdown-to-jsx/react';
-import type { AnchorHTMLAttributes, ImgHTMLAttributes } from 'react';
+import { Fragment, useMemo, type AnchorHTMLAttributes, type ImgHTMLAttributes, type ReactNode } from 'react';
+import { FileText, ICON } from '@kasa/ui';
 import { CopyButton } from '@kasa/ui/widgets';
 import { useT } from '../i18n/useT';
 
@@ -69,20 +70,77 @@ function ReplyImage({ src, alt }: ImgHTMLAttributes<HTMLImageElement>) {
   );
 }
 
+/** A part of an attached document cited in a reply, labelled as the chat service labels it: `[report.pdf, p. 3]`. */
+const CITATION = /\[([^[\]\n]+?), (?:p\.|§) \d+\]/g;
+
+/** A cited part, set apart from the text around it, as written (read, and copied, with the text). */
+const Citation = styled.cite`
+  /* Whole on a line where it fits (its icon with its label); a name longer than the line wraps inside it. */
+  display: inline-block;
+  max-width: 100%;
+  padding: 0 0.375rem;
+  border: 1px solid var(--kasa-border);
+  border-radius: var(--kasa-radius);
+  background: var(--kasa-surface-muted);
+  font-size: 0.875em;
+  font-style: normal;
+  svg {
+    margin-inline-end: 0.25rem;
+    vertical-align: -0.125em;
+  }
+`;
+
+/** The text with each citation of one of `sources` (the conversation's files) as a Citation; others stay text. */
+function withCitations(text: string, sources: ReadonlySet<string>): ReactNode[] | null {
+  const pieces: ReactNode[] = [];
+  let from = 0;
+  for (const match of text.matchAll(CITATION)) {
+    const [whole, name] = match;
+    if (!sources.has(name!)) continue;
+    if (match.index > from) pieces.push(text.slice(from, match.index));
+    pieces.push(
+      <Citation key={match.index} data-testid="citation" data-source={name}>
+        <FileText {...ICON} size={14} />
+        {whole}
+      </Citation>,
+    );
+    from = match.index + whole.length;
+  }
+  if (pieces.length === 0) return null;
+  if (from < text.length) pieces.push(text.slice(from));
+  return pieces;
+}
+
 /**
  * Safe by construction: the markdown becomes React elements (never an HTML string), raw HTML in the text is shown
  * as text (`disableParsingRawHTML`), `javascript:`-style URLs are dropped by the library's sanitizer, and images
- * are not loaded.
+ * are not loaded. A citation of one of `sources` is marked as one (not inside a link).
  */
-const options: MarkdownToJSX.Options = {
-  disableParsingRawHTML: true,
-  forceBlock: true,
-  overrides: { a: { component: ReplyLink }, img: { component: ReplyImage } },
-  renderRule(next, node, _renderChildren, state) {
-    if (node.type === RuleType.codeBlock) return <CodeBlock key={state.key} code={node.text} language={node.lang} />;
-    return next();
-  },
-};
+function optionsFor(sources: ReadonlySet<string>): MarkdownToJSX.Options {
+  // Whether the text being rendered is a link's (its children render within the link's `next()`).
+  let inLink = false;
+  return {
+    disableParsingRawHTML: true,
+    forceBlock: true,
+    overrides: { a: { component: ReplyLink }, img: { component: ReplyImage } },
+    renderRule(next, node, _renderChildren, state) {
+      if (node.type === RuleType.codeBlock) return <CodeBlock key={state.key} code={node.text} language={node.lang} />;
+      if (node.type === RuleType.link) {
+        inLink = true;
+        try {
+          return next();
+        } finally {
+          inLink = false;
+        }
+      }
+      if (node.type === RuleType.text && sources.size > 0 && !inLink) {
+        const pieces = withCitations(node.text, sources);
+        if (pieces) return <Fragment key={state.key}>{pieces}</Fragment>;
+      }
+      return next();
+    },
+  };
+}
 
 const Prose = styled.div`
   overflow-wrap: anywhere;
@@ -133,8 +191,14 @@ const Prose = styled.div`
   }
 `;
 
-/** Renders a reply's markdown (headings, lists, tables, code blocks with Copy) safely. */
-export function Markdown({ text }: { text: string }) {
+/**
+ * Renders a reply's markdown (headings, lists, tables, code blocks with Copy) safely; citations of `sources` (the
+ * names of the conversation's files) are marked.
+ */
+export function Markdown({ text, sources = [] }: { text: string; sources?: readonly string[] }) {
+  // The names, not the array, decide the options (a new array each render keeps them).
+  const names = sources.join('\n');
+  const options = useMemo(() => optionsFor(new Set(names ? names.split('\n') : [])), [names]);
   return (
     <Prose>
       <MarkdownToJsx options={options}>{text}</MarkdownToJsx>

@@ -26,6 +26,26 @@ const Line = styled.div`
   display: flex;
   align-items: center;
   gap: 0.125rem;
+  /* On a phone the title has the row's whole width; Rename and Delete sit beside its time, on the line below it. */
+  @media (max-width: 48rem) {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto auto;
+    align-items: end;
+    > a {
+      grid-area: 1 / 1 / 2 / 4;
+    }
+    > button {
+      grid-row: 1;
+      position: relative;
+      z-index: 1;
+    }
+    > button:nth-of-type(1) {
+      grid-column: 2;
+    }
+    > button:nth-of-type(2) {
+      grid-column: 3;
+    }
+  }
 `;
 
 const TitleLink = styled(Link)`
@@ -57,6 +77,27 @@ const TitleLink = styled(Link)`
     font-size: 0.75rem;
     font-weight: 400;
   }
+  /* On a phone there is no hover to read a title cut short: it takes two lines, its time the line below. */
+  @media (max-width: 48rem) {
+    flex-direction: column;
+    align-items: stretch;
+    gap: 0;
+    padding-bottom: 0;
+    > span {
+      display: -webkit-box;
+      -webkit-box-orient: vertical;
+      -webkit-line-clamp: 2;
+      line-clamp: 2;
+      white-space: normal;
+      overflow-wrap: anywhere;
+    }
+    time {
+      display: flex;
+      align-self: flex-start;
+      align-items: center;
+      min-height: 2.75rem;
+    }
+  }
 `;
 
 const IconButton = styled(Button)`
@@ -81,13 +122,14 @@ const ErrorText = styled.p`
 
 /**
  * The full title as the link's hover text, only when the list cuts it short (the link's text, which screen readers
- * read, always holds all of it).
+ * read, always holds all of it): at the end of its line, or of its second line on a phone.
  */
 function showTitleIfCut(event: SyntheticEvent<HTMLAnchorElement>) {
   const link = event.currentTarget;
   const text = link.firstElementChild as HTMLElement | null;
   if (!text) return;
-  if (text.scrollWidth > text.clientWidth) link.title = text.textContent ?? '';
+  if (text.scrollWidth > text.clientWidth || text.scrollHeight > text.clientHeight + 1)
+    link.title = text.textContent ?? '';
   else link.removeAttribute('title');
 }
 
