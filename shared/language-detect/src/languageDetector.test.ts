@@ -17,14 +17,14 @@ describe('language detection on public text it was not calibrated on (eval/publi
   });
 
   it('gets at least 95 % of short messages (3–6 words) right, averaged over languages', () => {
-    // Budget 95 %; measured 97.5 %.
-    expect(heldout.short.macro).toBeGreaterThanOrEqual(0.965);
+    // Budget 95 %; measured 97.8 %.
+    expect(heldout.short.macro).toBeGreaterThanOrEqual(0.97);
   });
 
   it('gets the six African languages right on short messages', () => {
-    // Budget 97 %; measured 96.3 % (Twi 95.0, Ewe 94.0, Ga 95.5: cut to a few words, news about foreign names and
-    // Bible genealogies are the hard cases). The floor keeps the gain.
-    expect(heldout.short.african).toBeGreaterThanOrEqual(0.955);
+    // Budget 97 %; measured 97.3 % (Twi 96.5, Ewe 94.5, Ga 97.5: cut to a few words, news about foreign names and
+    // Bible genealogies are the hard cases). Detection is deterministic, so the floor is the budget.
+    expect(heldout.short.african).toBeGreaterThanOrEqual(0.97);
     const accuracy = (code: string) => heldout.short.perLanguage.find((l) => l.language === code)!.accuracy;
     for (const code of ['tw', 'ee', 'gaa']) expect([code, accuracy(code) >= 0.93]).toEqual([code, true]);
   });

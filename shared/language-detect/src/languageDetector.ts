@@ -1,5 +1,7 @@
 import { CALIBRATION } from './calibration';
 import { COMMON_WORDS } from './commonWords';
+import { CORPUS_WORDS } from './corpusWordData';
+import { wordsOf } from './corpusWords';
 import {
   CODE_ALIASES,
   DETECTABLE_LANGUAGES,
@@ -55,6 +57,7 @@ export const FEATURES = [
   'cld2Unknown',
   'word',
   'bareWord',
+  'corpusWord',
   'letter',
   'foreignLetter',
   'unseenLetter',
@@ -82,16 +85,13 @@ const MAX_LETTERS_COUNTED = 4;
 const MAX_ALTERNATIVES = 3;
 const MAX_TEXT = 2_000;
 
+/** The tune split's word lists as tools/tune.js wrote them (space-separated). */
+const CORPUS_WORD_LISTS = Object.fromEntries(
+  Object.entries(CORPUS_WORDS).map(([code, words]) => [code, words.split(' ')]),
+);
+
 const stripMarks = (word: string): string => word.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
 
-/** Words in the order they appear, lower-cased; apostrophes inside a word are kept (j'ai, don't). */
-function wordsOf(text: string): string[] {
-  return (text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/’/g, "'")
-    .match(/[\p{L}\p{M}]+(?:'[\p{L}\p{M}]+)*/gu) ?? []) as string[];
-}
 
 /** Links, e-mail addresses, mentions, code and numbers say nothing about the language around them. */
 function withoutNoise(text: string): string {
@@ -120,8 +120,13 @@ export class LanguageDetector {
   /** word → the languages whose lists have it, exactly as written and without diacritics. */
   private readonly words = new Map<string, string[]>();
   private readonly bareWords = new Map<string, string[]>();
+  /** word → the languages whose tune-split list (corpusWords.ts) has it. */
+  private readonly corpusWords = new Map<string, string[]>();
 
-  private constructor(private readonly models: Models) {
+  private constructor(
+    private readonly models: Models,
+    corpusWordLists: Record<string, readonly string[]> = CORPUS_WORD_LISTS,
+  ) {
     for (const language of DETECTABLE_LANGUAGES) {
       this.byCode.set(language.code, language);
       this.byCode.set(language.franc, language);
@@ -135,10 +140,19 @@ export class LanguageDetector {
         add(this.bareWords, stripMarks(word), code);
       }
     }
+    for (const [code, list] of Object.entries(corpusWordLists)) {
+      if (!this.byCode.has(code)) continue;
+      for (const word of new Set(list)) add(this.corpusWords, word, code);
+    }
   }
 
   static async create(): Promise<LanguageDetector> {
     return new LanguageDetector(await loadModels());
+  }
+
+  /** The same models with other corpus word lists (tools/tune.js: lists made from the other half of the tune split). */
+  withCorpusWords(lists: Record<string, readonly string[]>): LanguageDetector {
+    return new LanguageDetector(this.models, lists);
   }
 
   /** The BCP 47 codes this detector can answer with. */
@@ -304,6 +318,8 @@ export class LanguageDetector {
 
   private addWords(features: Map<string, Features>, text: string): void {
     for (const word of wordsOf(text)) {
+      const listedBy = this.corpusWords.get(word)?.filter((code) => features.has(code));
+      if (listedBy?.length) for (const code of listedBy) features.get(code)!.corpusWord += 1 / listedBy.length;
       const parts = word.includes("'") ? [word, ...elisionParts(word)] : [word];
       for (const part of parts) {
         const exact = this.words.get(part)?.filter((code) => features.has(code));

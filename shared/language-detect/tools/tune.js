@@ -8,6 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { LanguageDetector, FEATURES } = require('../dist/languageDetector');
+const { corpusWordLists } = require('../dist/corpusWords');
 const { loadPublicSet, shortMessageOf } = require('../dist/publicEvaluation');
 
 const EPOCHS = 60;
@@ -21,14 +22,27 @@ async function main() {
   const detector = await LanguageDetector.create();
   const set = loadPublicSet('tune');
   if (set.split !== 'tune') throw new Error('tools/tune.js reads the tune split only');
+  // Cross-fitting: each half of the tune split is measured with corpus word lists made from the other half, so the
+  // weight of the corpus words is learned on text they were not made from.
+  const half = (parity) =>
+    Object.fromEntries(
+      Object.entries(set.sentences).map(([language, sentences]) => [
+        language,
+        sentences.filter((_, i) => i % 2 === parity),
+      ]),
+    );
+  const measuredBy = [
+    detector.withCorpusWords(corpusWordLists(half(1))),
+    detector.withCorpusWords(corpusWordLists(half(0))),
+  ];
   const rows = [];
   for (const [language, sentences] of Object.entries(set.sentences)) {
-    for (const sentence of sentences) {
+    for (const [index, sentence] of sentences.entries()) {
       for (const [form, text] of [
         ['short', shortMessageOf(sentence)],
         ['full', sentence],
       ]) {
-        const evidence = detector.evidence(text);
+        const evidence = measuredBy[index % 2].evidence(text);
         if (!evidence || 'single' in evidence) continue;
         if (!evidence.candidates.includes(language)) continue; // wrong script for its label: nothing to learn
         rows.push({ language, form, candidates: evidence.candidates, features: evidence.features });
@@ -104,6 +118,17 @@ export const CALIBRATION: {
   )};
 `;
   fs.writeFileSync(file, body);
+  const lists = corpusWordLists(set.sentences);
+  const wordsFile = path.resolve(__dirname, '../src/corpusWordData.ts');
+  fs.writeFileSync(
+    wordsFile,
+    `// Written by tools/tune.js from eval/public/tune.json (never the held-out split); see corpusWords.ts.\n` +
+      `export const CORPUS_WORDS: Record<string, string> = ${JSON.stringify(
+        Object.fromEntries(Object.entries(lists).map(([code, words]) => [code, words.join(' ')])),
+        null,
+        2,
+      )};\n`,
+  );
   console.log(`calibrated on ${rows.length} tune texts; not sure below ${round(notSureBelow)}; wrote ${file}`);
 }
 
