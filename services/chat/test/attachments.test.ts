@@ -129,11 +129,9 @@ describe('uploading attachments', () => {
     const docx = await upload(
       who,
       'guide.docx',
-      await makeDocx([
-        { text: 'Markets', heading: true },
-        { text: 'Kejetia is one of the largest markets in West Africa.' },
-        { text: 'Transport', heading: true },
-        { text: 'Trotros leave from Kejetia station.' },
+      makeDocx([
+        { heading: 'Markets', paragraphs: ['Kejetia is one of the largest markets in West Africa.'] },
+        { heading: 'Transport', paragraphs: ['Trotros leave from Kejetia station.'] },
       ]),
     );
     expect(docx.status).toBe(201);
