@@ -1,11 +1,12 @@
 import { eventually } from '@kasa/test-kit';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../support/axe';
 import { TestContexts, launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 import { AuthPage } from './pages/AuthPage';
 import { ChatPage } from './pages/ChatPage';
+import { NavBar } from './pages/NavBar';
 
 // The chat held in one hand: a composer pinned at the bottom of the screen, the conversations in a drawer, the
 // personas in one row, nothing wider than the screen and controls big enough for a thumb.
@@ -282,5 +283,60 @@ describe('the chat on a 375 px phone', () => {
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
     await eventually(async () => (await chat.focus()).onToggle, { what: 'focus back on the toggle' });
+  }, 60_000);
+});
+
+/**
+ * A phone with a notch and a home indicator, iPhone X-sized: what env(safe-area-inset-*) resolves to there, in CSS
+ * px (the status bar above, the home indicator below).
+ */
+const NOTCHED = { name: '375×812 with a notch', width: 375, height: 812, insets: { top: 44, bottom: 34 } };
+
+/** Where the content drawn inside an element begins and ends: the top of its highest and the bottom of its lowest box. */
+const contentExtent = (locator: Locator) =>
+  locator.evaluate((root) => {
+    const boxes = Array.from(root.querySelectorAll('*'))
+      .map((el) => el.getBoundingClientRect())
+      .filter((box) => box.width > 0 && box.height > 0);
+    return { top: Math.min(...boxes.map((box) => box.top)), bottom: Math.max(...boxes.map((box) => box.bottom)) };
+  });
+
+describe('the chat on a notched phone', () => {
+  it('keeps the navigation bar below the status bar and the composer above the home indicator', async () => {
+    const { insets } = NOTCHED;
+    const page = await openPage(NOTCHED);
+    // Chromium has no notch of its own: the DevTools protocol sets the insets a notched phone's browser reports.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setSafeAreaInsetsOverride', { insets: { ...insets, left: 0, right: 0 } });
+    const chat = await signUp(page);
+
+    // Without viewport-fit=cover an iPhone keeps the page inside the safe area and env(safe-area-inset-*) is 0.
+    expect(await page.locator('meta[name="viewport"]').getAttribute('content')).toMatch(/(^|,)\s*viewport-fit=cover/);
+    expect(
+      await page.evaluate(() => {
+        const probe = document.createElement('div');
+        probe.style.padding = 'env(safe-area-inset-top) 0 env(safe-area-inset-bottom)';
+        document.body.append(probe);
+        const { paddingTop, paddingBottom } = getComputedStyle(probe);
+        probe.remove();
+        return { top: paddingTop, bottom: paddingBottom };
+      }),
+    ).toEqual({ top: `${insets.top}px`, bottom: `${insets.bottom}px` });
+
+    // The navigation bar's background runs up under the status bar; its links and buttons start below it.
+    const nav = new NavBar(page);
+    await nav.menuToggle().waitFor();
+    expect((await contentExtent(nav.root)).top).toBeGreaterThanOrEqual(insets.top);
+    expect((await nav.menuToggle().boundingBox())!.y).toBeGreaterThanOrEqual(insets.top);
+
+    // The composer is the bottom of the screen: its padding takes the home indicator's strip, its field and buttons
+    // end above it.
+    const form = chat.composerForm();
+    const box = (await form.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(NOTCHED.height);
+    expect(await form.evaluate((el) => parseFloat(getComputedStyle(el).paddingBottom))).toBeGreaterThanOrEqual(
+      insets.bottom,
+    );
+    expect((await contentExtent(form)).bottom).toBeLessThanOrEqual(NOTCHED.height - insets.bottom);
   }, 60_000);
 });
