@@ -27,6 +27,10 @@ export async function connectDatabase(options: {
       heartbeatFrequencyMS: 2_000,
       // FerretDB and single-node servers have no replica set to retry writes against.
       retryWrites: false,
+      // The driver opens connections up to maxPoolSize (100) at the busiest moment and, by default, keeps them for
+      // good: each costs the database a connection of its own (buffers, a goroutine on the embedded one). One idle
+      // for a minute is closed, so the pool follows the load instead of its peak.
+      maxIdleTimeMS: 60_000,
       autoIndex: true,
     });
     connection.plugin(queryTimeLimit(options.queryTimeLimitMs ?? DEFAULT_QUERY_TIME_LIMIT_MS));

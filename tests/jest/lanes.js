@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+/**
+ * The jest run of `npm test`: every suite, in two lanes side by side and then one measuring phase alone.
+ *
+ *  - lane `browser`: the browser suites (tests/e2e), one at a time;
+ *  - lane `services`: every other suite except the measuring ones, one at a time;
+ *  - then `measured`: the suites that judge the platform under steady load (tests/soak, tests/load), alone, so that
+ *    nothing of another lane is part of what they measure.
+ *
+ * A browser suite spends much of its time waiting on a page (rendering, animations, network idle) and a service
+ * suite on the broker and the database, so the two lanes share the machine's two cores instead of leaving one idle.
+ * Each jest run has its own embedded database (tests/jest/globalSetup.js) and every platform has its own ports,
+ * databases and status queue (tests/support/platform.ts), so the lanes never see each other's data.
+ *
+ * Arguments are passed to every jest run (`npm test -- tests/e2e/chat` runs the matching suites of each lane). Each
+ * output line is prefixed with its lane; the end gives the slowest suites of the whole run and one closing line,
+ * `tests: N passed, N failed`. The exit code is jest's: 0 only when every run passed.
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { closingLine, slowestSuites } = require('./summaryReporter');
+
+const ROOT = path.resolve(__dirname, '../..');
+const JEST = require.resolve('jest/bin/jest');
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const MEASURED = `${escape(ROOT)}/tests/(soak|load)/`;
+const BROWSER = `${escape(ROOT)}/tests/e2e/`;
+/**
+ * Each lane is chosen with ignore patterns only (jest takes the union of path patterns, so a lane chosen with one
+ * could not be narrowed by a path given on the command line); `only` ignores every path outside the lane.
+ */
+const only = (pattern) => `^(?!${pattern})`;
+const ignore = (...patterns) =>
+  ['/node_modules/', '/dist/', ...patterns].map((pattern) => `--testPathIgnorePatterns=${pattern}`);
+
+const phases = [
+  [
+    { name: 'browser', select: ignore(only(BROWSER)) },
+    { name: 'services', select: ignore(BROWSER, MEASURED) },
+  ],
+  [{ name: 'measured', select: ignore(only(MEASURED)) }],
+];
+
+/** Runs one jest process for a lane; resolves with its exit code and its JSON results (null if it wrote none). */
+function runLane(lane, extraArgs, resultsDir) {
+  const outputFile = path.join(resultsDir, `${lane.name}.json`);
+  const args = [
+    JEST,
+    // First: jest's array options (the lane's ignore patterns) would take a path given after them as one of theirs.
+    ...extraArgs,
+    '--runInBand',
+    '--passWithNoTests',
+    '--reporters=default',
+    '--json',
+    `--outputFile=${outputFile}`,
+    ...lane.select,
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, KASA_TEST_LANE: lane.name },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const prefix = `[${lane.name}] `;
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
+  }
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      let results = null;
+      try {
+        results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
+      } catch {
+        /* the run ended before writing its results: its exit code says why */
+      }
+      resolve({ lane: lane.name, code: code ?? (signal ? 1 : 0), results });
+    });
+  });
+}
+
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of running) child.kill(signal);
+    process.exit(130);
+  });
+}
+
+async function main() {
+  const extraArgs = process.argv.slice(2);
+  const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-jest-lanes-'));
+  const startedAt = Date.now();
+  const finished = [];
+  try {
+    for (const phase of phases) {
+      finished.push(...(await Promise.all(phase.map((lane) => runLane(lane, extraArgs, resultsDir)))));
+    }
+  } finally {
+    fs.rmSync(resultsDir, { recursive: true, force: true });
+  }
+
+  const suites = finished.flatMap((run) => run.results?.testResults ?? []);
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  for (const run of finished) {
+    if (!run.results) continue;
+    totals.passed += run.results.numPassedTests;
+    totals.failed += run.results.numFailedTests;
+    totals.skipped += run.results.numPendingTests + run.results.numTodoTests;
+  }
+  const failedLanes = finished.filter((run) => run.code !== 0).map((run) => run.lane);
+  process.stdout.write(
+    slowestSuites(
+      suites.map((suite) => ({ path: suite.name, ms: suite.endTime - suite.startTime })),
+      ROOT,
+    ),
+  );
+  process.stdout.write(
+    `\n${suites.length} suites in ${Math.round((Date.now() - startedAt) / 1000)} s` +
+      (failedLanes.length ? `; failed lanes: ${failedLanes.join(', ')}` : '') +
+      `\n${closingLine(totals)}\n`,
+  );
+  const noTests = totals.passed + totals.failed === 0;
+  if (noTests) process.stdout.write('no test matched\n');
+  process.exit(failedLanes.length || noTests ? 1 : 0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack ?? err}\n`);
+  for (const child of running) child.kill('SIGTERM');
+  process.exit(1);
+});
