@@ -14,7 +14,7 @@ runMain(async () => {
     dbName: config.STATUS_DB_NAME,
     consumerName: config.STATUS_CONSUMER_NAME,
   });
-  const status = await createStatusComponents({ db: runtime.db, settings: config });
+  const status = await createStatusComponents({ db: runtime.db, settings: config, logger: runtime.logger });
   subscribeStatusEvents(runtime.bus, status.stores, { deployment: config.KASA_DEPLOYMENT });
   runtime.every(config.STATUS_CLEANUP_INTERVAL_MS, 'clean up old status data', () =>
     cleanUp(

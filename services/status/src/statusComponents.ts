@@ -1,4 +1,4 @@
-import { createMongoProcessedEventStore } from '@kasa/service-kit';
+import { createMongoProcessedEventStore, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { AnalyticsService } from './analytics/analyticsService';
 import { KeyOwnership } from './analytics/keyOwnership';
@@ -8,7 +8,7 @@ import { HeartbeatStore } from './heartbeats/heartbeatStore';
 import { ServicesStatus } from './health/servicesStatus';
 import { DashboardHealth } from './queries/queryLimits';
 import { RequestStore } from './requests/requestStore';
-import { ensureIndexes, statusCollections } from './rollups/collections';
+import { ensureIndexes, mergeLegacyShards, statusCollections } from './rollups/collections';
 import { RollupCache } from './rollups/rollupCache';
 import { RollupWriter } from './rollups/rollupWriter';
 
@@ -33,9 +33,13 @@ export interface StatusComponents {
 export async function createStatusComponents(deps: {
   db: Connection;
   settings: StatusConfig;
+  logger: Logger;
 }): Promise<StatusComponents> {
-  const { db, settings } = deps;
+  const { db, settings, logger } = deps;
   const collections = statusCollections(db);
+  // Before anything reads or writes a per-person rollup (and before index.ts subscribes to events).
+  const moved = await mergeLegacyShards(db.db!);
+  if (moved > 0) logger.info({ moved }, 'moved rollup documents from the shards of an earlier release');
   const cache =
     settings.STATUS_ROLLUP_CACHE_MB > 0
       ? new RollupCache({ maxBytes: settings.STATUS_ROLLUP_CACHE_MB * 1024 * 1024, ttlMs: ROLLUP_CACHE_TTL_MS })

@@ -29,27 +29,40 @@ export interface StatusCollections {
 }
 
 /**
- * Per-person collections are split into SHARDS collections by a hash of the user id (`usage_months_07`). FerretDB v1
- * as published finds a document by `_id` by scanning its whole collection (its SQLite backend missed its own `_id`
- * index); the build `npm start` runs is patched to use it (scripts/ferretdb-patches), and the split keeps a read
- * cheap on an unpatched one too, and the hourly clean-up's scans small. On MongoDB the split costs nothing.
+ * Per-person collections are split into SHARDS collections by a hash of the user id (`usage_months_07`), so that the
+ * hourly clean-up deletes from one small collection at a time. Few, because on the embedded database every
+ * collection is a SQLite table with an index, and every SQLite connection holds the parsed schema of all of them:
+ * with 512 shards (releases before this one; see `mergeLegacyShards`), 30 concurrent reads over 231 collections held
+ * 24.5 MB of SQLite memory where 12 collections need 5.4 MB, and the database's memory followed how many connections
+ * the load had open. Reads are
+ * exact `_id` lookups, which the patched FerretDB (scripts/ferretdb-patches) and MongoDB answer from the index
+ * whatever a collection's size.
  */
-export const SHARDS = 512;
+export const SHARDS = 16;
+/** How many shards releases before this one used: a multiple of SHARDS, so a person's shard is their old one's rest. */
+export const LEGACY_SHARDS = 512;
+
+const shardName = (family: string, shard: number) => `${family}_${String(shard).padStart(2, '0')}`;
+const SHARDED_FAMILIES = ['usage_months', 'recent_sessions'] as const;
 
 /** FNV-1a: a stable, well-spread hash of the user id. */
-export function shardOf(userId: string): number {
+export function userHash(userId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < userId.length; i += 1) {
     hash ^= userId.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return hash % SHARDS;
+  return hash;
+}
+
+/** The person's shard. */
+export function shardOf(userId: string): number {
+  return userHash(userId) % SHARDS;
 }
 
 export function statusCollections(connection: Pick<Connection, 'collection'>): StatusCollections {
   const named = (name: string) => connection.collection(name) as unknown as RollupCollection;
-  const shards = (name: string) =>
-    Array.from({ length: SHARDS }, (_, i) => named(`${name}_${String(i).padStart(2, '0')}`));
+  const shards = (name: string) => Array.from({ length: SHARDS }, (_, i) => named(shardName(name, i)));
   const usageShards = shards('usage_months');
   const sessionShards = shards('recent_sessions');
   return {
@@ -61,6 +74,54 @@ export function statusCollections(connection: Pick<Connection, 'collection'>): S
     batches: named('request_batches'),
     markers: named('status_markers'),
   };
+}
+
+/**
+ * Moves the documents of the shards an earlier release used beyond SHARDS (`usage_months_16` … `_511`, the same for
+ * `recent_sessions`) into the shard each person has now (old shard modulo SHARDS) and drops them. Runs at start-up,
+ * before any event is consumed, and costs nothing once done. A run cut short is repeated at the next start: a
+ * document already in its new shard is kept as it is there. Returns how many documents were moved.
+ */
+export async function mergeLegacyShards(db: mongo.Db): Promise<number> {
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  let moved = 0;
+  for (const family of SHARDED_FAMILIES) {
+    for (let shard = SHARDS; shard < LEGACY_SHARDS; shard += 1) {
+      const name = shardName(family, shard);
+      if (!existing.has(name)) continue;
+      const from = db.collection<Doc>(name);
+      const to = db.collection<Doc>(shardName(family, shard % SHARDS));
+      let batch: Doc[] = [];
+      const flush = async () => {
+        if (batch.length > 0) moved += await insertAbsent(to, batch);
+        batch = [];
+      };
+      for await (const doc of from.find({})) {
+        batch.push(doc);
+        if (batch.length >= 100) await flush();
+      }
+      await flush();
+      await from.drop();
+    }
+  }
+  return moved;
+}
+
+/** Inserts the documents whose `_id` the collection does not hold yet; returns how many it inserted. */
+async function insertAbsent(collection: RollupCollection, docs: Doc[]): Promise<number> {
+  try {
+    return (await collection.insertMany(docs, { ordered: false })).insertedCount;
+  } catch (err) {
+    const bulk = err as {
+      code?: unknown;
+      writeErrors?: Array<{ code?: unknown }> | { code?: unknown };
+      insertedCount?: number;
+    };
+    const errors = Array.isArray(bulk.writeErrors) ? bulk.writeErrors : bulk.writeErrors ? [bulk.writeErrors] : [];
+    const onlyDuplicates = errors.length > 0 ? errors.every((e) => e.code === 11000) : bulk.code === 11000;
+    if (!onlyDuplicates) throw err;
+    return bulk.insertedCount ?? docs.length - errors.length;
+  }
 }
 
 /**
