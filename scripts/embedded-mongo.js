@@ -18,8 +18,38 @@ function ensureFerretDb(log = (/** @type {string} */ line) => process.stderr.wri
   return BINARY;
 }
 
+/** @param {number} port @returns {Promise<boolean>} whether a listener can bind 127.0.0.1:port now */
+function canListen(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * KASA_TEST_PORTS ("from-to"), set per lane by tests/jest/lanes.js: this process hands out ports of that range only,
+ * in turn from a random place. A port the kernel picks (listen on port 0) comes from the ephemeral range,
+ * where, between the probe and the real listen a moment later, another lane's probe or any outgoing connection can
+ * take it (seen: a gateway's EADDRINUSE with two lanes running). The lanes' ranges are disjoint and below the
+ * ephemeral range, so only a port listening already is in the way, and the probe sees that.
+ */
+const portRange = (() => {
+  const match = /^(\d+)-(\d+)$/.exec(process.env.KASA_TEST_PORTS ?? '');
+  if (!match) return null;
+  const [from, to] = [Number(match[1]), Number(match[2])];
+  return { from, size: to - from + 1, next: Math.floor(Math.random() * (to - from + 1)) };
+})();
+
 /** @returns {Promise<number>} a free TCP port on 127.0.0.1 */
-function freePort() {
+async function freePort() {
+  if (portRange) {
+    for (let tries = 0; tries < portRange.size; tries += 1) {
+      const port = portRange.from + (portRange.next++ % portRange.size);
+      if (await canListen(port)) return port;
+    }
+    throw new Error(`no free port left in KASA_TEST_PORTS=${process.env.KASA_TEST_PORTS}`);
+  }
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

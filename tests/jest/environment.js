@@ -2,6 +2,10 @@
 // `import('pkg')` as a real import(); jest's sandbox cannot run one (and its ESM emulation exposes every CommonJS key
 // as a named export, which Node does not), so distTransform.js routes such calls here, to Node's own loader, where a
 // package gets exactly the module namespace it gets in production.
+//
+// It also closes what a test file left running: tests/support/leftovers.ts registers each browser and platform a
+// file starts until it is closed. A file whose beforeAll failed half-way (a platform that did not come up while its
+// browser did) has nothing to close it with, and one Chromium left running keeps jest from exiting at all.
 const { createRequire, isBuiltin } = require('node:module');
 const { pathToFileURL } = require('node:url');
 const { TestEnvironment } = require('jest-environment-node');
@@ -22,6 +26,18 @@ class KasaEnvironment extends TestEnvironment {
       }
       return import(pathToFileURL(resolved).href);
     };
+    this.global.__kasaLeftovers = new Map();
+  }
+
+  async teardown() {
+    const leftovers = [...this.global.__kasaLeftovers.entries()];
+    this.global.__kasaLeftovers.clear();
+    if (leftovers.length > 0)
+      process.stderr.write(
+        `closing what the test file left running: ${leftovers.map(([, what]) => what).join(', ')}\n`,
+      );
+    await Promise.allSettled(leftovers.map(([close]) => close()));
+    await super.teardown();
   }
 }
 

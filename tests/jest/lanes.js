@@ -36,13 +36,24 @@ const only = (pattern) => `^(?!${pattern})`;
 const ignore = (...patterns) =>
   ['/node_modules/', '/dist/', ...patterns].map((pattern) => `--testPathIgnorePatterns=${pattern}`);
 
+/**
+ * `ports`: the range a lane's platforms listen in (KASA_TEST_PORTS, read by freePort in scripts/embedded-mongo.js):
+ * disjoint between lanes that run together, and below Linux's ephemeral range (32768-60999), where outgoing
+ * connections and the kernel's own picks would race a port between its probe and its listen.
+ */
 const phases = [
   [
-    { name: 'browser', select: ignore(only(BROWSER)) },
-    { name: 'services', select: ignore(BROWSER, MEASURED) },
+    { name: 'browser', select: ignore(only(BROWSER)), ports: '20000-25999' },
+    { name: 'services', select: ignore(BROWSER, MEASURED), ports: '26000-31999' },
   ],
-  [{ name: 'measured', select: ignore(only(MEASURED)) }],
+  [{ name: 'measured', select: ignore(only(MEASURED)), ports: '20000-25999' }],
 ];
+
+/**
+ * How long a lane may go on after jest wrote its results: jest then only waits for what a test left running (a
+ * browser, a server) to end, and would wait for ever. The lane is stopped and counted as failed.
+ */
+const EXIT_GRACE_MS = 30_000;
 
 /** Runs one jest process for a lane; resolves with its exit code and its JSON results (null if it wrote none). */
 function runLane(lane, extraArgs, resultsDir) {
@@ -60,16 +71,33 @@ function runLane(lane, extraArgs, resultsDir) {
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, KASA_TEST_LANE: lane.name },
+    env: { ...process.env, KASA_TEST_LANE: lane.name, KASA_TEST_PORTS: lane.ports },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, so that a lane that does not end can be stopped with everything it started.
+    detached: true,
   });
   running.add(child);
   const prefix = `[${lane.name}] `;
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
   }
+  let stuck = false;
+  const watchdog = setInterval(() => {
+    if (!fs.existsSync(outputFile)) return;
+    clearInterval(watchdog);
+    setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      stuck = true;
+      process.stdout.write(
+        `${prefix}jest did not exit ${EXIT_GRACE_MS / 1000} s after its run: something a test started is still ` +
+          'running (run the lane with --detectOpenHandles to find it); stopping the lane\n',
+      );
+      stopGroup(child);
+    }, EXIT_GRACE_MS).unref();
+  }, 1_000);
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
+      clearInterval(watchdog);
       running.delete(child);
       let results = null;
       try {
@@ -77,15 +105,28 @@ function runLane(lane, extraArgs, resultsDir) {
       } catch {
         /* the run ended before writing its results: its exit code says why */
       }
-      resolve({ lane: lane.name, code: code ?? (signal ? 1 : 0), results });
+      resolve({ lane: lane.name, code: stuck ? 1 : (code ?? (signal ? 1 : 0)), results });
     });
   });
+}
+
+/** SIGTERM to a lane's whole process group (playwright closes its browsers on it), SIGKILL 5 s later. */
+function stopGroup(child, signal = 'SIGTERM') {
+  const send = (sig) => {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  send(signal);
+  setTimeout(() => send('SIGKILL'), 5_000).unref();
 }
 
 const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    for (const child of running) child.kill(signal);
+    for (const child of running) stopGroup(child, signal);
     process.exit(130);
   });
 }
@@ -130,6 +171,6 @@ async function main() {
 
 main().catch((err) => {
   process.stderr.write(`${err.stack ?? err}\n`);
-  for (const child of running) child.kill('SIGTERM');
+  for (const child of running) stopGroup(child);
   process.exit(1);
 });

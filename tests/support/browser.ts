@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { closeAtTeardown } from './leftovers';
 
 /** Debian's chromium, driven headless by playwright-core (no browser download). */
 export function findChromium(): string {
@@ -25,6 +26,10 @@ const ALL_TOURS_SEEN = JSON.stringify({ hasSeenWelcome: true, completedTours: ['
  */
 export async function launchBrowser(options: { guidedTours?: boolean; args?: string[] } = {}): Promise<Browser> {
   const browser = await launchChromium(options.args);
+  browser.once(
+    'disconnected',
+    closeAtTeardown('a browser', () => browser.close()),
+  );
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
     const [contextOptions, ...rest] = args;

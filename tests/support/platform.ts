@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { closeAtTeardown } from './leftovers';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { freePort } = require('../../scripts/embedded-mongo') as { freePort: () => Promise<number> };
 
@@ -139,6 +140,7 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
   for (const [name, entry] of entries) launch(name, entry);
 
   const stop = async () => {
+    closed();
     await Promise.all(
       children.map(
         (child) =>
@@ -154,6 +156,7 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     await deleteQueues(env.AMQP_URL, [`kasa.${env.STATUS_CONSUMER_NAME}`, `kasa.${env.STATUS_CONSUMER_NAME}.dlq`]);
   };
 
+  const closed = closeAtTeardown('a platform', stop);
   try {
     await Promise.all(
       (['auth', 'chat', 'voice', 'status'] as const).map((name) =>

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deleteQueues, type PlatformPart, type RunningPlatform } from './platform';
+import { closeAtTeardown } from './leftovers';
 import { startRoundRobin, type RoundRobin } from './roundRobin';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { freePort } = require('../../scripts/embedded-mongo') as { freePort: () => Promise<number> };
@@ -117,6 +118,7 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
   launch('chat-1', 'services/chat/dist/index.js', { CHAT_PORT: String(chatB) });
 
   const stop = async () => {
+    closed();
     await Promise.all(
       children.map(
         (child) =>
@@ -133,6 +135,7 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
     await deleteQueues(env.AMQP_URL, [`kasa.${env.STATUS_CONSUMER_NAME}`, `kasa.${env.STATUS_CONSUMER_NAME}.dlq`]);
   };
 
+  const closed = closeAtTeardown('a scaled-out platform', stop);
   try {
     await Promise.all(
       [auth, voice, status, chatA, chatB].map((port) => waitFor(`http://127.0.0.1:${port}/readyz`, 60_000)),
