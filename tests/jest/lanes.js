@@ -13,8 +13,8 @@
  * databases and status queue (tests/support/platform.ts), so the lanes never see each other's data.
  *
  * Arguments are passed to every jest run (`npm test -- tests/e2e/chat` runs the matching suites of each lane). Each
- * output line is prefixed with its lane; the end gives the slowest suites of the whole run and one closing line,
- * `tests: N passed, N failed`. The exit code is jest's: 0 only when every run passed.
+ * output line is prefixed with its lane and goes to stderr; stdout gets the slowest suites of the whole run and one
+ * closing line, `tests: N passed, N failed`, last. The exit code is jest's: 0 only when every run passed.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -78,8 +78,10 @@ function runLane(lane, extraArgs, resultsDir) {
   });
   running.add(child);
   const prefix = `[${lane.name}] `;
+  // Everything the lanes print goes to stderr, as jest's own reporter does: stdout carries only the summary and
+  // its closing line, so that a reader of stdout finds one closing line, the run's, and no lane's.
   for (const stream of [child.stdout, child.stderr]) {
-    readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
+    readline.createInterface({ input: stream }).on('line', (line) => process.stderr.write(`${prefix}${line}\n`));
   }
   let stuck = false;
   const watchdog = setInterval(() => {
@@ -88,7 +90,7 @@ function runLane(lane, extraArgs, resultsDir) {
     setTimeout(() => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       stuck = true;
-      process.stdout.write(
+      process.stderr.write(
         `${prefix}jest did not exit ${EXIT_GRACE_MS / 1000} s after its run: something a test started is still ` +
           'running (run the lane with --detectOpenHandles to find it); stopping the lane\n',
       );
