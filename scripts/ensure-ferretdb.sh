@@ -11,7 +11,7 @@ set -euo pipefail
 VERSION="${FERRETDB_VERSION:-v1.24.0}"
 # The build's name: the upstream version plus the revision of our patches. Bump it when a patch changes, so that a
 # binary built from older patches (in .bin or the cache) is rebuilt.
-PATCHES_REVISION=5
+PATCHES_REVISION=6
 BUILD="$VERSION-kasa.$PATCHES_REVISION"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="$ROOT/.bin/ferretdb"
