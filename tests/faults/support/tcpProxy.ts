@@ -1,9 +1,17 @@
 import net from 'node:net';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { freePort } = require('../../../scripts/embedded-mongo') as { freePort: () => Promise<number> };
+
 /**
  * A TCP proxy on a free local port in front of a real server (the broker, the database), which a test can cut and
  * restore: `cut()` drops every open connection and refuses new ones (as a stopped server would), `restore()` accepts
  * them again on the same port.
+ *
+ * The port comes from the lane's range (freePort, below the kernel's ephemeral range), never from the kernel: while
+ * the proxy is cut, a port of the ephemeral range may be handed to an outgoing connection, even to one of the
+ * clients retrying this very address (a socket whose source and destination are the same port connects to
+ * itself), and the platform's client then talks to itself instead of reaching the restored server.
  */
 export class TcpProxy {
   private server?: net.Server;
@@ -27,6 +35,7 @@ export class TcpProxy {
   }
 
   async start(): Promise<this> {
+    this.port = await freePort();
     await this.listen();
     return this;
   }
