@@ -108,7 +108,14 @@ describe('the database stopped while Kasa is in use', () => {
       timeoutMs: RECOVER_WITHIN_MS,
       intervalMs: 200,
       what: 'every service ready again',
-      context: () => `${lastReadiness}\n${platform.logs.slice(-30).join('\n')}`,
+      context: () =>
+        [
+          lastReadiness,
+          'what each service heard from its database:',
+          ...platform.logs.filter((line) => /database (heartbeat|disconnected|reconnected)/.test(line)).slice(-40),
+          'last lines:',
+          ...platform.logs.slice(-30),
+        ].join('\n'),
     });
     console.log(`every service ready ${Date.now() - restoredAt} ms after the database came back`);
     for (let i = 0; i < 3; i++) {

@@ -6,6 +6,16 @@ const busy = Object.assign(new Error('[collection.go:191] database is locked (5)
 });
 const duplicate = Object.assign(new Error('E11000 duplicate key error'), { name: 'MongoServerError', code: 11000 });
 
+/** What a command written to a connection the database has just closed throws, as the driver passes it on. */
+const endedByTheOtherParty = Object.assign(new Error('This socket has been ended by the other party'), {
+  code: 'EPIPE',
+  stack: [
+    'Error: This socket has been ended by the other party',
+    '    at Socket.writeAfterFIN [as write] (node:net:566:14)',
+    '    at Connection.writeCommand (/srv/kasa/node_modules/mongodb/lib/cmap/connection.js:392:25)',
+  ].join('\n'),
+});
+
 describe('isTransientDatabaseError', () => {
   it('retries lock races, write conflicts, retryable labels and dropped connections', () => {
     expect(isTransientDatabaseError(busy)).toBe(true);
@@ -90,6 +100,17 @@ describe('isDatabaseUnavailableError', () => {
     expect(isDatabaseUnavailableError({ name: 'MongoError', message: 'x', errorLabels: ['ResetPool'] })).toBe(true);
     expect(isDatabaseUnavailableError({ name: 'MongoServerError', message: 'shutting down', code: 91 })).toBe(true);
     expect(isDatabaseUnavailableError({ name: 'MongoServerError', message: 'x', code: 11600 })).toBe(true);
+  });
+
+  it('recognizes a socket error the driver passed on unwrapped, and only from the driver', () => {
+    expect(isDatabaseUnavailableError(endedByTheOtherParty)).toBe(true);
+    expect(isTransientDatabaseError(endedByTheOtherParty)).toBe(true);
+    const fromAnotherClient = Object.assign(new Error('read ECONNRESET'), {
+      code: 'ECONNRESET',
+      stack: 'Error: read ECONNRESET\n    at TLSWrap.onStreamRead (node:internal/stream_base_commons:218:20)',
+    });
+    expect(isDatabaseUnavailableError(fromAnotherClient)).toBe(false);
+    expect(isTransientDatabaseError(fromAnotherClient)).toBe(false);
   });
 
   it('leaves alone what a retry would not fix', () => {

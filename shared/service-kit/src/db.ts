@@ -25,6 +25,10 @@ export async function connectDatabase(options: {
       // How soon a database that came back is seen (the driver's default is 10 s, longer on a loaded machine when a
       // check times out): one small `hello` every 2 s per service.
       heartbeatFrequencyMS: 2_000,
+      // How long opening a connection (TCP and the handshake) may take; it also bounds each heartbeat. The driver's
+      // default, 30 s, lets one heartbeat that hangs (a connection accepted but never answered) keep a service away
+      // from a database that is back for half a minute.
+      connectTimeoutMS: 10_000,
       // FerretDB and single-node servers have no replica set to retry writes against.
       retryWrites: false,
       // The driver opens connections up to maxPoolSize (100) at the busiest moment and, by default, keeps them for
@@ -38,6 +42,7 @@ export async function connectDatabase(options: {
       await connection.asPromise();
       connection.on('disconnected', () => logger.warn({ dbName }, 'database disconnected'));
       connection.on('reconnected', () => logger.info({ dbName }, 'database reconnected'));
+      logHeartbeatTransitions(connection, dbName, logger);
       logger.info({ dbName }, 'database connected');
       return connection;
     } catch (err) {
@@ -51,6 +56,38 @@ export async function connectDatabase(options: {
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/**
+ * Logs when the driver's heartbeats start failing and when they answer again (one line each way, not one per
+ * heartbeat), so that a service which stays away from its database after an outage shows whether its driver is still
+ * checking, and what it last heard.
+ */
+function logHeartbeatTransitions(connection: Connection, dbName: string, logger: Logger): void {
+  let failures = 0;
+  let failingSince = 0;
+  connection.getClient().on('serverHeartbeatFailed', (event) => {
+    failures += 1;
+    if (failures > 1) return;
+    failingSince = Date.now();
+    logger.warn(
+      // The duration is -1 when no connection could be opened at all.
+      {
+        dbName,
+        ...(event.duration >= 0 ? { heartbeatMs: Math.round(event.duration) } : {}),
+        err: event.failure.message,
+      },
+      'database heartbeat failed',
+    );
+  });
+  connection.getClient().on('serverHeartbeatSucceeded', () => {
+    if (failures === 0) return;
+    logger.warn(
+      { dbName, failedHeartbeats: failures, failingForMs: Date.now() - failingSince },
+      'database heartbeat answers again',
+    );
+    failures = 0;
+  });
 }
 
 /** The time limit of a read that sets none: no query may hold the database longer than a request waits for it. */
@@ -106,11 +143,30 @@ export function isTransientDatabaseError(err: unknown): boolean {
     code?: number;
     errorLabels?: unknown;
   };
-  if (name === 'MongoNetworkError' || name === 'MongoNetworkTimeoutError') return true;
+  if (name === 'MongoNetworkError' || name === 'MongoNetworkTimeoutError' || isDriverSocketError(err)) return true;
   if (code === 112 /* WriteConflict */ || code === 189 /* PrimarySteppedDown */) return true;
   const labels = errorLabels instanceof Set ? [...errorLabels] : Array.isArray(errorLabels) ? errorLabels : [];
   if (labels.includes('TransientTransactionError') || labels.includes('RetryableWriteError')) return true;
   return typeof message === 'string' && /SQLITE_BUSY|database is locked/.test(message);
+}
+
+/** Socket errors of a connection the other side closed or reset. */
+const SOCKET_ERROR_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED']);
+
+/**
+ * A socket error the driver passed on as it came, not wrapped in a MongoNetworkError: a command written to a
+ * connection the server (or a proxy in front of it) has just closed fails with Node's own "This socket has been ended
+ * by the other party" (EPIPE), thrown from the driver's write path. Told apart from the same codes of other clients
+ * (an HTTP call to a provider) by the driver's frames in its stack.
+ */
+function isDriverSocketError(err: object): boolean {
+  const { code, stack } = err as { code?: unknown; stack?: unknown };
+  return (
+    typeof code === 'string' &&
+    SOCKET_ERROR_CODES.has(code) &&
+    typeof stack === 'string' &&
+    /[/\\]mongodb[/\\]lib[/\\]/.test(stack)
+  );
 }
 
 /** Driver errors that mean the database did not answer at all (down, unreachable, connection dropped). */
@@ -152,6 +208,7 @@ export function isDatabaseUnavailableError(err: unknown): boolean {
       return true;
     }
     if (typeof code === 'number' && SERVER_UNAVAILABLE_CODES.has(code)) return true;
+    if (isDriverSocketError(e)) return true;
     const labels = errorLabels instanceof Set ? [...errorLabels] : Array.isArray(errorLabels) ? errorLabels : [];
     if (labels.includes('ResetPool') || labels.includes('PoolRequstedRetry')) return true;
     if (name === 'MongooseError' && typeof message === 'string' && /buffering timed out/.test(message)) return true;
