@@ -9,6 +9,8 @@ describe('chat configuration', () => {
       CHAT_PORT: 4002,
       CHAT_SSE_HEARTBEAT_MS: 15_000,
       CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS: 15_000,
+      // A location for the prompt is best effort: a reply waits at most this long for it.
+      CHAT_GEO_TIMEOUT_MS: 300,
     });
     expect(config).not.toHaveProperty('PATH');
   });
