@@ -13,15 +13,16 @@
  * databases and status queue (tests/support/platform.ts), so the lanes never see each other's data.
  *
  * Arguments are passed to every jest run (`npm test -- tests/e2e/chat` runs the matching suites of each lane). Each
- * output line is prefixed with its lane and goes to stderr; stdout gets the slowest suites of the whole run and one
- * closing line, `tests: N passed, N failed`, last. The exit code is jest's: 0 only when every run passed.
+ * output line is prefixed with its lane and goes to stderr; stdout gets the slowest suites of the whole run and the
+ * whole run's summary in jest's format, unprefixed, its closing line `Tests: … passed, N total` last. The exit code
+ * is jest's: 0 only when every run passed (and 1 when no test ran at all).
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { closingLine, slowestSuites } = require('./summaryReporter');
+const { closingLine, slowestSuites, summaryLine } = require('./summaryReporter');
 
 const ROOT = path.resolve(__dirname, '../..');
 const JEST = require.resolve('jest/bin/jest');
@@ -148,11 +149,15 @@ async function main() {
 
   const suites = finished.flatMap((run) => run.results?.testResults ?? []);
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  const suiteTotals = { passed: 0, failed: 0, skipped: 0 };
   for (const run of finished) {
     if (!run.results) continue;
     totals.passed += run.results.numPassedTests;
     totals.failed += run.results.numFailedTests;
     totals.skipped += run.results.numPendingTests + run.results.numTodoTests;
+    suiteTotals.passed += run.results.numPassedTestSuites;
+    suiteTotals.failed += run.results.numFailedTestSuites;
+    suiteTotals.skipped += run.results.numPendingTestSuites;
   }
   const failedLanes = finished.filter((run) => run.code !== 0).map((run) => run.lane);
   process.stdout.write(
@@ -162,12 +167,13 @@ async function main() {
     ),
   );
   process.stdout.write(
-    `\n${suites.length} suites in ${Math.round((Date.now() - startedAt) / 1000)} s` +
+    `\n${summaryLine('Test Suites', suiteTotals)}\n` +
+      `${'Time:'.padEnd(12)} ${Math.round((Date.now() - startedAt) / 1000)} s` +
       (failedLanes.length ? `; failed lanes: ${failedLanes.join(', ')}` : '') +
       `\n${closingLine(totals)}\n`,
   );
   const noTests = totals.passed + totals.failed === 0;
-  if (noTests) process.stdout.write('no test matched\n');
+  if (noTests) process.stderr.write('no test matched\n');
   process.exit(failedLanes.length || noTests ? 1 : 0);
 }
 

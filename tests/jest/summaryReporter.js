@@ -1,5 +1,6 @@
-// Prints the slowest suites (where CI time goes) and one plain closing line, `tests: N passed, N failed`, that any
-// CI log reader understands. tests/jest/lanes.js prints the same for a run in several lanes.
+// Prints the slowest suites (where CI time goes) and, last, the run's closing line in jest's own summary format
+// (`Tests:       1 failed, 1952 passed, 1953 total`), unprefixed, so that any CI log reader that knows jest finds it.
+// tests/jest/lanes.js prints the same for a run in several lanes, whose own jest summaries carry a lane prefix.
 const path = require('node:path');
 
 const SLOWEST_SHOWN = 15;
@@ -15,10 +16,21 @@ function slowestSuites(suites, root) {
   return `\nslowest suites:\n${lines.join('\n')}\n`;
 }
 
-/** @param {{ passed: number, failed: number, skipped: number }} totals @returns {string} */
-function closingLine({ passed, failed, skipped }) {
-  return `tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+/**
+ * jest's own wording and order: failed, skipped, passed, total; a count of zero is left out, as jest does.
+ * @param {string} label @param {{ passed: number, failed: number, skipped: number }} counts @returns {string}
+ */
+function summaryLine(label, { passed, failed, skipped }) {
+  const parts = [];
+  if (failed) parts.push(`${failed} failed`);
+  if (skipped) parts.push(`${skipped} skipped`);
+  if (passed) parts.push(`${passed} passed`);
+  parts.push(`${passed + failed + skipped} total`);
+  return `${`${label}:`.padEnd(12)} ${parts.join(', ')}`;
 }
+
+/** @param {{ passed: number, failed: number, skipped: number }} totals @returns {string} */
+const closingLine = (totals) => summaryLine('Tests', totals);
 
 class SummaryReporter {
   onRunComplete(_contexts, results) {
@@ -39,3 +51,4 @@ class SummaryReporter {
 module.exports = SummaryReporter;
 module.exports.slowestSuites = slowestSuites;
 module.exports.closingLine = closingLine;
+module.exports.summaryLine = summaryLine;
