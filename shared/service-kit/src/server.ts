@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import { createHttpTerminator } from 'http-terminator';
 import type { Logger } from './logger';
@@ -9,6 +9,14 @@ export interface RunningServer {
   /** Stops accepting connections, lets in-flight requests finish (up to the timeout), then runs the closers. */
   stop(): Promise<void>;
 }
+
+/**
+ * How many connections the kernel completes and holds for a service before it accepts them (capped by
+ * net.core.somaxconn, 4096 on current kernels). Node's default, 511, is too few for a burst: 1,000 streamed chats
+ * opening at once make the gateway open as many connections to chat, the kernel drops the SYNs past the queue, and
+ * a dropped SYN is sent again only after 1 s, the gateway's connect timeout, so those chats failed with 503.
+ */
+export const LISTEN_BACKLOG = 4096;
 
 /**
  * Listens, and on SIGTERM or SIGINT drains HTTP, then closes the given resources (channels, connections) in order.
@@ -26,7 +34,10 @@ export async function startServer(options: {
 }): Promise<RunningServer> {
   const { app, logger } = options;
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(s));
+    const s = createServer(app).listen(
+      { port: options.port, host: options.host ?? '127.0.0.1', backlog: LISTEN_BACKLOG },
+      () => resolve(s),
+    );
     s.once('error', reject);
   });
   // Streams (Server-Sent Events) may stay open for minutes; the socket timeout must not cut them.
