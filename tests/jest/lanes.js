@@ -14,7 +14,7 @@
  *
  * Arguments are passed to every jest run (`npm test -- tests/e2e/chat` runs the matching suites of each lane). Each
  * output line is prefixed with its lane and goes to stderr; stdout gets the slowest suites of the whole run and the
- * whole run's summary in jest's format, unprefixed, its closing line `Tests: … passed, N total` last. The exit code
+ * whole run's summary in jest's format, unprefixed, then last the plain closing line `tests: N passed, N failed`. The exit code
  * is jest's: 0 only when every run passed (and 1 when no test ran at all).
  */
 const { spawn } = require('node:child_process');
@@ -170,7 +170,7 @@ async function main() {
     `\n${summaryLine('Test Suites', suiteTotals)}\n` +
       `${'Time:'.padEnd(12)} ${Math.round((Date.now() - startedAt) / 1000)} s` +
       (failedLanes.length ? `; failed lanes: ${failedLanes.join(', ')}` : '') +
-      `\n${closingLine(totals)}\n`,
+      `\n${summaryLine('Tests', totals)}\n${closingLine(totals)}\n`,
   );
   const noTests = totals.passed + totals.failed === 0;
   if (noTests) process.stderr.write('no test matched\n');

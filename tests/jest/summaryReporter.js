@@ -1,5 +1,6 @@
-// Prints the slowest suites (where CI time goes) and, last, the run's closing line in jest's own summary format
-// (`Tests:       1 failed, 1952 passed, 1953 total`), unprefixed, so that any CI log reader that knows jest finds it.
+// Prints the slowest suites (where CI time goes), the run's counts in jest's own summary format
+// (`Tests:       1 failed, 1952 passed, 1953 total`) and, last, the plain closing line that any CI log reader
+// understands whatever the test runner: `tests: 1952 passed, 1 failed` (`, N skipped` after it when any were).
 // tests/jest/lanes.js prints the same for a run in several lanes, whose own jest summaries carry a lane prefix.
 const path = require('node:path');
 
@@ -29,8 +30,12 @@ function summaryLine(label, { passed, failed, skipped }) {
   return `${`${label}:`.padEnd(12)} ${parts.join(', ')}`;
 }
 
-/** @param {{ passed: number, failed: number, skipped: number }} totals @returns {string} */
-const closingLine = (totals) => summaryLine('Tests', totals);
+/**
+ * The last line of a run: passed and failed always (a run with no test reads `0 passed, 0 failed`), skipped when any.
+ * @param {{ passed: number, failed: number, skipped: number }} totals @returns {string}
+ */
+const closingLine = ({ passed, failed, skipped }) =>
+  `tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
 
 class SummaryReporter {
   onRunComplete(_contexts, results) {
@@ -45,7 +50,7 @@ class SummaryReporter {
       failed: results.numFailedTests,
       skipped: results.numPendingTests + results.numTodoTests,
     };
-    process.stdout.write(`\n${closingLine(totals)}\n`);
+    process.stdout.write(`\n${summaryLine('Tests', totals)}\n${closingLine(totals)}\n`);
   }
 }
 module.exports = SummaryReporter;

@@ -17,7 +17,7 @@ import {
   useVideoFile,
 } from '@kasa/react';
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
+import { act, cleanup, renderHook, waitFor } from './testingLibrary';
 import { randomUUID } from 'node:crypto';
 import { createElement, type ReactNode } from 'react';
 import { usePlatformWithFakeProvider } from '../../../tests/support/fakeProviderPlatform';

@@ -13,7 +13,7 @@ import {
 } from '@kasa/react';
 import type { QueryClient } from '@tanstack/react-query';
 import { eventually } from '@kasa/test-kit';
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
+import { act, cleanup, renderHook, waitFor } from './testingLibrary';
 import type { ServerResponse } from 'node:http';
 import { createElement, type ReactNode } from 'react';
 import { localServer, type SeenRequest } from '../../js/test/localServer';
@@ -70,9 +70,10 @@ interface EventsScript {
 function stream(res: ServerResponse, script: EventsScript, closed: () => void) {
   res.on('close', closed);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  void (async () => {
+  (async () => {
     for (const [index, job] of script.events.entries()) {
       await new Promise((resolve) => setTimeout(resolve, script.pauseMs ?? 0));
+      if (res.destroyed) return;
       await script.before?.(index);
       const name = job.status === 'succeeded' || job.status === 'failed' ? 'done' : 'job';
       res.write(`event: ${name}\ndata: ${JSON.stringify(job)}\n\n`);
@@ -80,7 +81,11 @@ function stream(res: ServerResponse, script: EventsScript, closed: () => void) {
     if (script.then === 'end') res.end();
     // A moment first, so that what was written reaches the client before the connection drops.
     if (script.then === 'drop') setTimeout(() => res.destroy(), 20);
-  })();
+  })().catch(() => {
+    // A scripted wait gave up (the test already failed, or its hook is gone): the stream ends there, and the test's
+    // own expectation says what went wrong, instead of a rejection surfacing in whichever test file runs next.
+    res.destroy();
+  });
 }
 
 /**
@@ -165,7 +170,11 @@ describe('useVideoJob', () => {
         pauseMs: 10,
         then: 'end',
         // Each state reaches the screen before the next is sent: a busy machine may otherwise render two as one.
-        before: (index) => eventually(() => progress.length > index, { what: `progress ${progress.join(', ')} shown` }),
+        before: (index) =>
+          eventually(() => progress.length > index, {
+            what: `progress ${progress.join(', ')} shown`,
+            timeoutMs: 10_000,
+          }),
       },
     });
     const { result } = renderHook(
