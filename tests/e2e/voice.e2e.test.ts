@@ -199,15 +199,23 @@ describe('voice in the chat', () => {
       fake.failing = false;
       const uploadsBefore = fake.uploads.length;
 
-      // Held down, it listens; let go, it transcribes and sends.
+      // Held down, it listens; let go, it transcribes and sends. The button is disabled while the composer is busy
+      // (a press then does nothing), and the row may still move as the page settles: the press waits for an enabled
+      // button and lands where it is now (hover waits until it is visible and stable and moves the pointer there).
       const talk = chat.pushToTalk();
-      const box = (await talk.boundingBox())!;
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await eventually(() => talk.isEnabled(), { what: 'push to talk to be enabled', timeoutMs: 30_000 });
+      await talk.hover();
       await page.mouse.down();
       await chat
         .voiceStatus()
         .getByText(/^Listening…/)
-        .waitFor();
+        .waitFor()
+        .catch(async (err: Error) => {
+          // Say what the page showed instead: a microphone or recorder failure appears as the voice error.
+          const shown = await page.getByTestId('voice-error').allInnerTexts();
+          const pressed = await talk.getAttribute('aria-pressed');
+          throw new Error(`${err.message}\nvoice error shown: ${shown.join(' | ') || 'none'}; aria-pressed ${pressed}`);
+        });
       expect(await talk.getAttribute('aria-pressed')).toBe('true');
       await new Promise((r) => setTimeout(r, 1_500));
       await page.mouse.up();
