@@ -21,6 +21,11 @@ export interface ServiceAppOptions {
    * bodies are parsed up to that limit instead of `bodyLimit`.
    */
   bodyLimits?: Record<string, string | number>;
+  /**
+   * Paths that other services poll (the status service reads voice's `/api/voice/status` every second): their
+   * answers below 400 are logged at debug instead of info, so that a log at info shows what people do.
+   */
+  quietPaths?: readonly string[];
   /** Where each request's span goes (OpenTelemetry export); none when tracing is not configured. */
   spans?: SpanRecorder;
   /** The service's own routes, mounted after the shared middleware and before the 404 and error handlers. */
@@ -33,6 +38,7 @@ export interface ServiceAppOptions {
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
+  const quietPaths = new Set(options.quietPaths ?? []);
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
 
@@ -45,7 +51,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
         return id;
       },
       autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: (req, res, err) => {
+        if (err || res.statusCode >= 500) return 'error';
+        return res.statusCode < 400 && quietPaths.has((req.url ?? '').split('?')[0]!) ? 'debug' : 'info';
+      },
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
