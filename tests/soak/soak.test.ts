@@ -45,6 +45,15 @@ const PORTAL_PEOPLE = Number(process.env.KASA_SOAK_PORTAL_PEOPLE ?? 50);
 if (!Number.isInteger(PORTAL_PEOPLE) || PORTAL_PEOPLE < 8) throw new Error('KASA_SOAK_PORTAL_PEOPLE must be 8 or more');
 const CHATTERS = 8;
 /**
+ * Sessions each chatter already has when the run starts, as someone who has used Kasa for a while. The status service
+ * keeps a person's newest sessions in one document (100, trimmed back to that once it holds 150); people who start
+ * with none make that document grow through the whole run (a new session every ten turns: about 70 in 30 minutes),
+ * and every message then reads and rewrites a larger document — the embedded database's allocation grew 5.9 → 8.6
+ * MB/s over 15 minutes that way (ADR 0006, 6 December). Starting inside the kept range measures steady use, which
+ * is what a leak shows against; the growth towards the cap is bounded by it.
+ */
+const HISTORY_SESSIONS = 120;
+/**
  * A request with no answer by then is a failure. Just above the gateway's own 30 s, so that a slow service shows as
  * the gateway's 504 rather than as the client giving up.
  */
@@ -153,6 +162,33 @@ it(
     if (tokens.length < PORTAL_PEOPLE || !key) {
       throw new Error(`set-up failed: ${[...tally.failures.keys()].join('; ')}`);
     }
+    // The chatters' history, created one session after another per person (eight people side by side), then waited
+    // for until the status service lists it: its document is at its kept size before the memory is first read.
+    await Promise.all(
+      tokens.slice(0, CHATTERS).map(async (token) => {
+        for (let i = 0; i < HISTORY_SESSIONS; i++) {
+          await call('setup.history', 'POST', '/api/chat/sessions', token, Session, {
+            personaId: 'kasa',
+            title: 'Earlier',
+          });
+        }
+      }),
+    );
+    const historyListed = async (token: string) => {
+      for (const until = Date.now() + 60_000; Date.now() < until; await sleep(500)) {
+        const listed = await call(
+          'setup.history',
+          'GET',
+          '/api/analytics/sessions?limit=100',
+          token,
+          AnalyticsSessionsResponse,
+        );
+        if (listed && listed.data.length >= 100) return;
+      }
+      throw new Error("the status service did not list the chatters' earlier sessions within 60 s");
+    };
+    await Promise.all(tokens.slice(0, CHATTERS).map(historyListed));
+    if (tally.failures.size > 0) throw new Error(`set-up failed: ${[...tally.failures.keys()].join('; ')}`);
 
     // The machine may be shared: its load before and after says how far the latencies are the platform's own.
     const loadBefore = os.loadavg()[0]!;
