@@ -3,7 +3,9 @@
 /**
  * `npm start` / `npm run dev`: starts the whole platform on one machine with readable, prefixed logs.
  * The embedded database (unless MONGO_URL is set), the four services, the gateway, and in --dev the frontends'
- * watch builds. Ctrl-C stops everything in reverse order.
+ * watch builds. A part that exits is restarted alone, with backoff (scripts/supervisor.js), while the rest goes on
+ * serving. Ctrl-C stops the services, the gateway and the watch builds, then the database; a second Ctrl-C kills
+ * whatever is left at once.
  */
 const { spawn } = require('node:child_process');
 const net = require('node:net');
@@ -11,6 +13,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 const { prettyFactory } = require('pino-pretty');
 const { startEmbeddedMongo, ROOT } = require('./embedded-mongo');
+const { createSupervisor } = require('./supervisor');
 
 const dev = process.argv.includes('--dev');
 const colors = { db: 90, auth: 35, chat: 36, voice: 33, status: 32, gateway: 34, web: 95, kasa: 97 };
@@ -37,22 +40,27 @@ function readable(line) {
   }
 }
 
-/** @type {{ name: keyof typeof colors, child: import('node:child_process').ChildProcess }[]} */
-const children = [];
-let stopping = false;
+const supervisor = createSupervisor({ log: (name, line) => log(labelOf(name), line) });
 
-/** @param {keyof typeof colors} name @param {string} command @param {string[]} args @param {NodeJS.ProcessEnv} env */
+/** The colour label of a supervised part: `web marketing` is shown as `web`. @param {string} name */
+const labelOf = (name) => /** @type {keyof typeof colors} */ (name.split(' ')[0]);
+
+/**
+ * Starts a part as a child process whose output becomes our log lines, restarted alone whenever it exits.
+ * @param {string} name @param {string} command @param {string[]} args @param {NodeJS.ProcessEnv} env
+ */
 function run(name, command, args, env) {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const stream of [child.stdout, child.stderr]) {
-    readline.createInterface({ input: stream }).on('line', (line) => log(name, readable(line)));
-  }
-  child.on('exit', (code, signal) => {
-    if (!stopping) log(name, `exited (${signal ?? code}); stopping everything`);
-    if (!stopping) void stop(1);
-  });
-  children.push({ name, child });
-  return child;
+  return supervisor.supervise(
+    name,
+    () => {
+      const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      for (const stream of [child.stdout, child.stderr]) {
+        readline.createInterface({ input: stream }).on('line', (line) => log(labelOf(name), readable(line)));
+      }
+      return child;
+    },
+    { layer: 1 },
+  );
 }
 
 /** @param {string} url */
@@ -70,7 +78,7 @@ function tcpReachable(url) {
 /** @param {string} url @param {number} timeoutMs */
 async function waitForHttp(url, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !stopping) {
+  while (Date.now() < deadline && !supervisor.stopping) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
       if (res.status < 500) return true;
@@ -82,41 +90,73 @@ async function waitForHttp(url, timeoutMs) {
   return false;
 }
 
-/** @type {{ stop(): Promise<void> } | undefined} */
-let mongo;
+/** @param {number} port @returns {Promise<boolean>} whether nothing listens on 127.0.0.1:port */
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The embedded database, supervised like the rest: if it dies, it is started again on the same port and data (the
+ * services reconnect by themselves and report not ready meanwhile), and it is stopped last.
+ * @param {number} port @param {string} dataDir
+ */
+async function startDatabase(port, dataDir) {
+  // A database left running (say, by a launcher that was killed) would answer in place of ours, with other data.
+  if (!(await portIsFree(port))) {
+    throw new Error(
+      `port ${port} is in use: another MongoDB, or a database a stopped launcher left running? ` +
+        'Stop it, or set KASA_MONGO_PORT or MONGO_URL',
+    );
+  }
+  log('db', `starting the embedded MongoDB-wire server (FerretDB, SQLite) on 127.0.0.1:${port}, data in ${dataDir}`);
+  await supervisor.supervise(
+    'db',
+    async () => (await startEmbeddedMongo({ dataDir, port, stdio: 'inherit' })).process,
+    { layer: 0, stopTimeoutMs: 5_000 },
+  );
+  log('db', 'ready');
+}
+
+/** Stops everything once, however often it is asked; a second Ctrl-C while stopping kills what is left. */
+let stoppingSince = 0;
 
 /** @param {number} code */
 async function stop(code) {
-  if (stopping) return;
-  stopping = true;
-  log('kasa', 'stopping...');
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null) return resolve(undefined);
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 12_000).unref();
-        }),
-    ),
-  );
-  await mongo?.stop();
+  if (stoppingSince) return;
+  stoppingSince = Date.now();
+  log('kasa', 'stopping... (Ctrl-C again to stop at once)');
+  await supervisor.stop();
   log('kasa', 'stopped');
   process.exit(code);
 }
 
-async function main() {
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+function onSignal() {
+  if (!stoppingSince) return void stop(0);
+  // One Ctrl-C may arrive twice: from the terminal, and forwarded by `npm start` to its script, which may be us.
+  if (Date.now() - stoppingSince < 200) return;
+  log('kasa', 'stopping at once');
+  supervisor.kill();
+  process.exit(130);
+}
 
-  const env = { NODE_ENV: dev ? 'development' : 'production', ...process.env };
+async function main() {
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // The terminal was closed: without this, we would die at once and leave the database running on its port.
+  process.on('SIGHUP', onSignal);
+
+  /** @type {NodeJS.ProcessEnv} */
+  // The platform on one machine takes no real money unless told to: the built-in payment provider, with the web
+  // app's test-mode banner (a deployment without a processor sells nothing instead; services/auth/README.md).
+  const env = { NODE_ENV: dev ? 'development' : 'production', KASA_PAYMENTS: 'builtin', ...process.env };
   if (!env.MONGO_URL) {
     const port = Number(process.env.KASA_MONGO_PORT ?? 27017);
-    log('db', `starting the embedded MongoDB-wire server (FerretDB, SQLite) on 127.0.0.1:${port}, data in .data/mongo`);
-    mongo = await startEmbeddedMongo({ dataDir: path.join(ROOT, '.data', 'mongo'), port, stdio: 'inherit' });
+    await startDatabase(port, process.env.KASA_MONGO_DATA_DIR || path.join(ROOT, '.data', 'mongo'));
     env.MONGO_URL = `mongodb://127.0.0.1:${port}`;
-    log('db', 'ready');
   } else {
     log('db', 'using MONGO_URL');
   }
@@ -134,20 +174,24 @@ async function main() {
     );
   }
 
+  /** @type {Promise<void>[]} */
+  const started = [];
   for (const service of ['auth', 'chat', 'voice', 'status']) {
-    run(/** @type {keyof typeof colors} */ (service), process.execPath, [`services/${service}/dist/index.js`], env);
+    started.push(run(service, process.execPath, [`services/${service}/dist/index.js`], env));
   }
-  run('gateway', process.execPath, ['gateway/dist/index.js'], env);
+  started.push(run('gateway', process.execPath, ['gateway/dist/index.js'], env));
   if (dev) {
+    // Restarted like the rest: a watch build that died would otherwise leave the page on stale files, silently.
     for (const app of ['marketing', 'chat', 'developer', 'shell']) {
-      run('web', 'npm', ['run', 'dev', '-w', `@kasa/${app}-app`], env);
+      started.push(run(`web ${app}`, 'npm', ['run', 'dev', '-w', `@kasa/${app}-app`], env));
     }
   }
+  await Promise.all(started);
 
   const port = env.GATEWAY_PORT ?? '8080';
   if (await waitForHttp(`http://127.0.0.1:${port}/api/status`, 60_000)) {
     log('kasa', `Kasa is running: open http://localhost:${port}  (Ctrl-C stops it)`);
-  } else if (!stopping) {
+  } else if (!supervisor.stopping) {
     log('kasa', `the gateway did not answer on port ${port} within 60 s; see the logs above`);
   }
 }
