@@ -99,6 +99,19 @@ describe('sign-in delays per account', () => {
     expect((await login(person.email, person.password)).status).toBe(200);
   });
 
+  it('checks at most five passwords of twenty wrong ones sent at once; the rest wait with a 429', async () => {
+    const person = await registered();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(person.email, `wrong-${i}`)));
+    const statuses = answers.map((res) => res.status);
+    // Each 401 is a checked password. (Exactly five unless the burst outlasted the first 1-second wait.)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 401).length + statuses.filter((s) => s === 429).length).toBe(20);
+    for (const res of answers.filter((r) => r.status === 429)) {
+      expect(res.body).toMatchObject({ code: 'rate_limited' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it('answers an unknown address exactly as an account, and sends no notice for it', async () => {
     const person = await registered();
     const nobody = `nobody.${unique()}@example.com`;
@@ -141,11 +154,7 @@ describe('sign-in delays per account', () => {
 describe('LoginThrottle', () => {
   const clock = new ManualClock();
   const throttle = () => new LoginThrottle(loginThrottleModel(db), { now: () => clock.date() });
-  const waitOf = async (t: LoginThrottle, email: string) =>
-    t.assertMayTry(email).then(
-      () => 0,
-      (err: { retryAfterSeconds: number }) => err.retryAfterSeconds,
-    );
+  const waitOf = (t: LoginThrottle, email: string) => t.waitSeconds(email);
 
   it('doubles the wait from 1 s with each failure, up to 15 minutes', async () => {
     const t = throttle();
@@ -170,14 +179,29 @@ describe('LoginThrottle', () => {
     expect(await t.recordFailure(email)).toMatchObject({ failures: 1, lockedUntil: null });
   });
 
-  it('counts failures that arrive at once without losing any', async () => {
+  it('lets at most five of the attempts that arrive at once go on to a password check, counting each once', async () => {
     const t = throttle();
     const email = `guess.${unique()}@example.com`;
-    const outcomes = await Promise.all(Array.from({ length: 12 }, () => t.recordFailure(email)));
-    expect(outcomes.map((o) => o.failures).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    const tries = await Promise.allSettled(Array.from({ length: 12 }, () => t.reserve(email)));
+    const granted = tries.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(granted.map((a) => a.n).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+    expect(tries.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual(
+      Array.from({ length: 7 }, () => expect.objectContaining({ status: 429 })),
+    );
+    const outcomes = await Promise.all(granted.map((a) => t.failed(a)));
     expect(outcomes.filter((o) => o.startedLockout)).toHaveLength(1);
-    // The longest wait earned stays, whichever write came last.
-    expect(await waitOf(t, email)).toBe(128);
+    expect(await waitOf(t, email)).toBe(1);
+  });
+
+  it('lifts the hold of an attempt whose check could not finish, without counting it', async () => {
+    const t = throttle();
+    const email = `guess.${unique()}@example.com`;
+    for (let i = 0; i < 4; i++) await t.recordFailure(email);
+    const held = await t.reserve(email);
+    expect(held).toMatchObject({ n: 5, guarded: true });
+    await expect(t.reserve(email)).rejects.toMatchObject({ status: 429 });
+    await t.abandoned(held);
+    expect(await t.reserve(email)).toMatchObject({ n: 5, guarded: true });
   });
 });
 

@@ -9,7 +9,7 @@ import {
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { isDatabaseUnavailableError, isQueryTimeLimitError } from './db';
-import { HttpError } from './errors';
+import { HttpError, TooManyRequestsError } from './errors';
 import { describeIssues } from './validation';
 
 /** Body-parser's errors carry a `type` and a `status`; these are the ones a client causes. */
@@ -88,6 +88,7 @@ export function errorHandler(): ErrorRequestHandler {
       req.log?.warn({ err: (err as Error).message }, 'request failed: database unavailable or over its time limit');
       res.setHeader('Retry-After', '5');
     } else if (httpError.status >= 500) req.log?.error({ err }, 'request failed');
+    if (httpError instanceof TooManyRequestsError) res.setHeader('Retry-After', String(httpError.retryAfterSeconds));
     const body: ErrorBody = { message: httpError.message, code: httpError.code, requestId: String(req.id ?? '') };
     if (httpError.details !== undefined) body.details = httpError.details;
     res.status(httpError.status).json(errorBodyOf(req, httpError.status, body));

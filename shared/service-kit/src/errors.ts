@@ -46,6 +46,20 @@ export class PayloadTooLargeError extends HttpError {
     super(413, ErrorCode.payloadTooLarge, message);
   }
 }
+/**
+ * 429: the caller is at a limit for now. The shared error handler sends `Retry-After` with it, so every route's
+ * refusal tells clients when to try again in the same way.
+ */
+export class TooManyRequestsError extends HttpError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    details?: unknown,
+    code: string = ErrorCode.rateLimited,
+  ) {
+    super(429, code, message, details);
+  }
+}
 export class ServiceUnavailableError extends HttpError {
   constructor(message: string) {
     super(503, ErrorCode.upstreamUnavailable, message);

@@ -14,3 +14,5 @@ export * from './runtime';
 export * from './identity';
 export * from './traceContext';
 export * from './telemetry';
+export * from './slots';
+export * from './plans';

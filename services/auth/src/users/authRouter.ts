@@ -6,7 +6,6 @@ import type { EventBus, Logger } from '@kasa/service-kit';
 import type { UserService } from './userService';
 import { waitForConfirm } from '../events/waitForConfirm';
 import { isCrossSiteRequest } from './crossSiteGuard';
-import { SignInThrottledError } from './loginThrottle';
 
 /** httpOnly cookie that lets a plain browser navigation to /api/auth/logout know which token to revoke. */
 export const SESSION_COOKIE = 'kasa_session';
@@ -63,10 +62,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
 
   router.post('/api/auth/login', async (req, res) => {
     const input = parseInput(LoginRequest, req.body);
-    const user = await deps.users.authenticate(input, requestIdOf(req)).catch((err: unknown) => {
-      if (err instanceof SignInThrottledError) res.set('Retry-After', String(err.retryAfterSeconds));
-      throw err;
-    });
+    // A waiting address gets 429 with Retry-After from the shared error handler.
+    const user = await deps.users.authenticate(input, requestIdOf(req));
     const token = deps.tokens.issue({ id: user.id, username: user.username, tier: user.subscriptionTier });
     signIn(res, token);
     const body: AuthResponse = { success: true, token, user, message: 'Signed in' };

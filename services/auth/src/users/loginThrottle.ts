@@ -1,5 +1,4 @@
-import { ErrorCode } from '@kasa/contracts';
-import { HttpError } from '@kasa/service-kit';
+import { TooManyRequestsError } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { createHash } from 'node:crypto';
 import type { LoginThrottleDocument } from './loginThrottleModel';
@@ -25,12 +24,11 @@ export const DEFAULT_LOGIN_THROTTLE: LoginThrottleSettings = {
 };
 
 /** Sign-in to an account waits (429 with Retry-After); the same answer whether or not the account exists. */
-export class SignInThrottledError extends HttpError {
-  constructor(readonly retryAfterSeconds: number) {
+export class SignInThrottledError extends TooManyRequestsError {
+  constructor(retryAfterSeconds: number) {
     super(
-      429,
-      ErrorCode.rateLimited,
       `Too many failed sign-in attempts for this account. Try again in ${describeWait(retryAfterSeconds)}.`,
+      retryAfterSeconds,
       { retryAfterSeconds },
     );
   }
@@ -51,20 +49,42 @@ export interface FailureOutcome {
 }
 
 /**
+ * One sign-in attempt, counted before its password is checked: its place in the run of attempts (`n`), and whether
+ * it holds the address's guard (an attempt past the free ones: nobody else may try until its outcome is known).
+ */
+export interface SignInAttempt {
+  readonly key: string;
+  readonly n: number;
+  readonly guarded: boolean;
+}
+
+/**
+ * How long an attempt past the free ones keeps others of the same address waiting while its password is checked; if
+ * the process dies mid-check, the address is free again after this.
+ */
+const CHECK_IN_FLIGHT_MS = 30_000;
+
+/**
  * Progressive delays on sign-in per email address (OWASP's "account lockout" without the long lockout): the
  * `threshold`-th wrong password makes the account wait `baseDelayMs`, each further one twice as long as the one
  * before, up to `maxDelayMs`.
- * The count is shared by every client address and every replica (it lives in the database, changed with atomic
- * single-document updates) and forgotten after a quiet `windowMs` or at a successful sign-in. Known and unknown
- * addresses are counted alike, so the answers tell nothing about which addresses have accounts.
+ *
+ * Every attempt is counted before its password is checked (`reserve`), with one conditional single-document update:
+ * the first `threshold - 1` attempts of a run go ahead at once, and each later one only while no wait is running,
+ * setting a short wait of its own until its outcome is known. So N guesses sent at once check at most `threshold`
+ * passwords; the others are refused without any password work. A right password ends the run (`succeeded`), a wrong
+ * one sets the wait it earns (`failed`).
+ * The count is shared by every client address and every replica (it lives in the database) and forgotten after a
+ * quiet `windowMs`. Known and unknown addresses are counted alike, so the answers tell nothing about which addresses
+ * have accounts.
  */
 export class LoginThrottle {
   private readonly settings: LoginThrottleSettings;
   private readonly now: () => Date;
   /**
-   * The writes of one address, one after the other in this process. MongoDB applies `$inc` atomically, but the
-   * embedded FerretDB reads, modifies and writes a document (docs/adr/0006-embedded-database-under-load.md), so
-   * failures arriving at once would be lost there; across replicas MongoDB is required anyway.
+   * The writes of one address, one after the other in this process. MongoDB applies each update atomically, and so
+   * does the embedded FerretDB with its patches (docs/adr/0006-embedded-database-under-load.md); the lane keeps
+   * the embedded database from retrying conflicting writes of one document under a burst.
    */
   private readonly lanes = new Map<string, Promise<unknown>>();
 
@@ -76,47 +96,129 @@ export class LoginThrottle {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Throws SignInThrottledError while the address must wait; checked before the password is. */
-  async assertMayTry(email: string): Promise<void> {
-    const doc = await this.throttles.findById(keyOf(email), { lockedUntil: 1 }).lean();
-    const waitMs = doc?.lockedUntil ? doc.lockedUntil.getTime() - this.now().getTime() : 0;
-    if (waitMs > 0) throw new SignInThrottledError(Math.ceil(waitMs / 1000));
-  }
-
-  /** Counts a wrong password (or an unknown address) and sets the wait it earns. */
-  recordFailure(email: string): Promise<FailureOutcome> {
+  /**
+   * Counts an attempt for the address before its password is checked; throws SignInThrottledError (and counts
+   * nothing) while the address must wait or another attempt's check holds it.
+   */
+  reserve(email: string): Promise<SignInAttempt> {
     const key = keyOf(email);
-    return this.inLane(key, () => this.countFailure(key));
+    return this.inLane(key, () => this.take(key));
   }
 
-  /** A successful sign-in forgets the failures. */
-  async reset(email: string): Promise<void> {
-    const key = keyOf(email);
-    await this.inLane(key, () => this.throttles.deleteOne({ _id: key }));
+  /** The attempt's password was wrong (or the address unknown): sets the wait the failure earns. */
+  failed(attempt: SignInAttempt): Promise<FailureOutcome> {
+    return this.inLane(attempt.key, () => this.settle(attempt));
   }
 
-  private async countFailure(key: string): Promise<FailureOutcome> {
-    const now = this.now();
-    const failures = await this.increment(key, now);
-    const { threshold, baseDelayMs, maxDelayMs, windowMs } = this.settings;
-    if (failures < threshold) {
-      await this.throttles.updateOne({ _id: key }, { $max: { forgetAt: new Date(now.getTime() + windowMs) } });
-      return { failures, lockedUntil: null, startedLockout: false };
-    }
-    const delayMs = Math.min(baseDelayMs * 2 ** Math.min(failures - threshold, 30), maxDelayMs);
-    const lockedUntil = new Date(now.getTime() + delayMs);
-    // $max: of two failures racing, the longer wait stays.
-    await this.throttles.updateOne(
-      { _id: key },
-      { $max: { lockedUntil, forgetAt: new Date(lockedUntil.getTime() + windowMs) } },
+  /** The attempt's password was right: the run of failures is forgotten. */
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    await this.inLane(attempt.key, () => this.throttles.deleteOne({ _id: attempt.key }));
+  }
+
+  /**
+   * The attempt ended without an answer about its password (the check itself failed): it is not counted, and its
+   * guard is lifted.
+   */
+  async abandoned(attempt: SignInAttempt): Promise<void> {
+    await this.inLane(attempt.key, () =>
+      this.throttles.updateOne(
+        { _id: attempt.key, failures: attempt.n },
+        { $inc: { failures: -1 }, ...(attempt.guarded ? { $set: { lockedUntil: null } } : {}) },
+      ),
     );
-    return { failures, lockedUntil, startedLockout: failures === threshold };
+  }
+
+  /** Counts a wrong password without a check first (a reservation and its failure in one); for tools and tests. */
+  async recordFailure(email: string): Promise<FailureOutcome> {
+    return this.failed(await this.reserve(email));
   }
 
   /** Deletes counts that are forgotten anyway (run periodically; no TTL index on FerretDB). */
   async pruneExpired(): Promise<number> {
     const { deletedCount } = await this.throttles.deleteMany({ forgetAt: { $lte: this.now() } });
     return deletedCount;
+  }
+
+  /** The wait that refuses attempts now, in whole seconds (0: none). */
+  async waitSeconds(email: string): Promise<number> {
+    const doc = await this.throttles.findById(keyOf(email), { lockedUntil: 1, forgetAt: 1 }).lean();
+    if (!doc || doc.forgetAt.getTime() <= this.now().getTime()) return 0;
+    const waitMs = doc.lockedUntil ? doc.lockedUntil.getTime() - this.now().getTime() : 0;
+    return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+  }
+
+  private async take(key: string): Promise<SignInAttempt> {
+    const now = this.now();
+    const { threshold, windowMs } = this.settings;
+    const freeBefore = threshold - 1;
+    const inFlight = new Date(now.getTime() + CHECK_IN_FLIGHT_MS);
+    for (let round = 0; round < 3; round++) {
+      // A free attempt of a live run.
+      const free = await this.throttles
+        .findOneAndUpdate(
+          { _id: key, forgetAt: { $gt: now }, failures: { $lt: freeBefore } },
+          { $inc: { failures: 1 } },
+          { new: true },
+        )
+        .lean();
+      if (free) return { key, n: free.failures, guarded: false };
+      // An attempt past the free ones, while no wait runs: it holds the address until its outcome is known.
+      const guarded = await this.throttles
+        .findOneAndUpdate(
+          {
+            _id: key,
+            forgetAt: { $gt: now },
+            failures: { $gte: freeBefore },
+            $or: [{ lockedUntil: null }, { lockedUntil: { $lte: now } }],
+          },
+          { $inc: { failures: 1 }, $set: { lockedUntil: inFlight }, $max: { forgetAt: inFlight } },
+          { new: true },
+        )
+        .lean();
+      if (guarded) return { key, n: guarded.failures, guarded: true };
+      // The first attempt of a run (no count, or a forgotten one).
+      try {
+        const first = freeBefore < 1;
+        const fresh = await this.throttles
+          .findOneAndUpdate(
+            { _id: key, forgetAt: { $lte: now } },
+            {
+              $set: {
+                failures: 1,
+                lockedUntil: first ? inFlight : null,
+                forgetAt: new Date(now.getTime() + windowMs),
+              },
+            },
+            { new: true, upsert: true },
+          )
+          .lean();
+        if (fresh) return { key, n: 1, guarded: first };
+      } catch (err) {
+        // Another attempt started the run first, or the live run is waiting: look again.
+        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+      }
+      const doc = await this.throttles.findById(key, { lockedUntil: 1, forgetAt: 1 }).lean();
+      const waitMs = doc?.lockedUntil && doc.forgetAt > now ? doc.lockedUntil.getTime() - now.getTime() : 0;
+      if (waitMs > 0) throw new SignInThrottledError(Math.ceil(waitMs / 1000));
+    }
+    throw new Error('login throttle: the attempt count did not settle');
+  }
+
+  private async settle(attempt: SignInAttempt): Promise<FailureOutcome> {
+    const now = this.now();
+    const { threshold, baseDelayMs, maxDelayMs, windowMs } = this.settings;
+    if (attempt.n < threshold) {
+      await this.throttles.updateOne({ _id: attempt.key }, { $max: { forgetAt: new Date(now.getTime() + windowMs) } });
+      return { failures: attempt.n, lockedUntil: null, startedLockout: false };
+    }
+    const delayMs = Math.min(baseDelayMs * 2 ** Math.min(attempt.n - threshold, 30), maxDelayMs);
+    const lockedUntil = new Date(now.getTime() + delayMs);
+    // $set, not $max: the wait replaces the attempt's own hold, which may be longer than the first waits.
+    await this.throttles.updateOne(
+      { _id: attempt.key },
+      { $set: { lockedUntil, forgetAt: new Date(lockedUntil.getTime() + windowMs) } },
+    );
+    return { failures: attempt.n, lockedUntil, startedLockout: attempt.n === threshold };
   }
 
   /** Runs `work` after the address's earlier writes in this process have settled. */
@@ -129,30 +231,6 @@ export class LoginThrottle {
       if (this.lanes.get(key) === settled) this.lanes.delete(key);
     });
     return next;
-  }
-
-  /** The failure count after this one: +1 within a live count, else a new count of 1. Atomic per address. */
-  private async increment(key: string, now: Date): Promise<number> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const live = await this.throttles
-        .findOneAndUpdate({ _id: key, forgetAt: { $gt: now } }, { $inc: { failures: 1 } }, { new: true })
-        .lean();
-      if (live) return live.failures;
-      try {
-        const fresh = await this.throttles
-          .findOneAndUpdate(
-            { _id: key, forgetAt: { $lte: now } },
-            { $set: { failures: 1, lockedUntil: null, forgetAt: new Date(now.getTime() + this.settings.windowMs) } },
-            { new: true, upsert: true },
-          )
-          .lean();
-        if (fresh) return fresh.failures;
-      } catch (err) {
-        // Another failure of the same address started the count first: count on it.
-        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
-      }
-    }
-    throw new Error('login throttle: the failure count did not settle');
   }
 }
 

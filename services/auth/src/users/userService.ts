@@ -56,14 +56,18 @@ export class UserService {
   /**
    * Signs in, or says no without telling whether the address has an account: a wrong password and an unknown address
    * get the same 401 after the same argon2 work, and the same 429 once the address must wait (see LoginThrottle).
-   * The wait is checked before any password work, so guesses during it cost the server nothing.
+   * Each attempt is counted before any password work, so guesses during a wait cost the server nothing.
    */
   async authenticate(input: LoginRequest, requestId?: string): Promise<User> {
-    await this.security.throttle.assertMayTry(input.email);
-    const doc = await this.users.findOne({ email: input.email }).lean();
-    const ok = await verifyPassword(doc?.passwordHash, input.password);
+    const { throttle } = this.security;
+    // Counted before the password is checked: guesses sent at once check at most the throttle's allowance.
+    const attempt = await throttle.reserve(input.email);
+    const { doc, ok } = await this.checkPassword(input).catch(async (err: unknown) => {
+      await throttle.abandoned(attempt).catch(() => undefined);
+      throw err;
+    });
     if (!doc || !ok) {
-      const outcome = await this.security.throttle.recordFailure(input.email);
+      const outcome = await throttle.failed(attempt);
       if (doc && outcome.startedLockout) {
         this.notifyInBackground(
           {
@@ -78,8 +82,14 @@ export class UserService {
       }
       throw new AuthenticationError('Invalid email or password');
     }
-    await this.security.throttle.reset(input.email);
+    await throttle.succeeded(attempt);
     return toPublicUser(doc);
+  }
+
+  /** The account of the address (if any) and whether the password is its own, after the same argon2 work either way. */
+  private async checkPassword(input: LoginRequest) {
+    const doc = await this.users.findOne({ email: input.email }).lean();
+    return { doc, ok: await verifyPassword(doc?.passwordHash, input.password) };
   }
 
   /**

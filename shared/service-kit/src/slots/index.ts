@@ -1,0 +1,2 @@
+export * from './concurrencySlots';
+export * from './holdSlot';
