@@ -1,4 +1,4 @@
-import type { SubscriptionTier } from '@kasa/contracts';
+import { PLAN_ORDER, PLANS, type SubscriptionTier } from '@kasa/contracts';
 
 /** The limits of the public API: calls per month by plan (null: unlimited) and requests per minute. */
 export interface QuotaLimits {
@@ -7,7 +7,8 @@ export interface QuotaLimits {
 }
 
 const PLAN_NAMES: Record<SubscriptionTier, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
-const NEXT_PLAN: Partial<Record<SubscriptionTier, SubscriptionTier>> = { free: 'pro', pro: 'enterprise' };
+/** The plan above, from the plans table (none above the top one). */
+const nextPlan = (tier: SubscriptionTier): SubscriptionTier | undefined => PLAN_ORDER[PLANS[tier].rank + 1];
 
 const formatCount = (n: number) => n.toLocaleString('en-US');
 const formatDay = (ms: number) =>
@@ -19,7 +20,7 @@ const formatDay = (ms: number) =>
  */
 export function monthlyQuotaMessage(limits: QuotaLimits, tier: SubscriptionTier, resetMs: number): string {
   const limit = limits.monthly[tier] ?? 0;
-  const next = NEXT_PLAN[tier];
+  const next = nextPlan(tier);
   const nextLimit = next ? limits.monthly[next] : undefined;
   const upgrade =
     next && nextLimit !== undefined

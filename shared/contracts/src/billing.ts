@@ -1,4 +1,5 @@
 import { SubscriptionTier, User } from './auth';
+import { PLANS } from './plans';
 import { z } from './zod';
 
 /** A plan's id is the subscription tier it gives. */
@@ -19,13 +20,13 @@ export const AddOn = z
 export type AddOn = z.infer<typeof AddOn>;
 
 /**
- * Monthly API calls each plan includes by default (spec section 9; null: unlimited). The gateway enforces them (its
- * PLAN_*_MONTHLY_CALLS variables override them) and the status service reports usage against them.
+ * Monthly API calls each plan includes by default (spec section 9; null: unlimited), from the plans table. The gateway
+ * enforces them (its PLAN_*_MONTHLY_CALLS variables override them) and the status service reports usage against them.
  */
 export const DEFAULT_MONTHLY_API_CALLS: Readonly<Record<SubscriptionTier, number | null>> = {
-  free: 1_000,
-  pro: 50_000,
-  enterprise: null,
+  free: PLANS.free.monthlyCalls,
+  pro: PLANS.pro.monthlyCalls,
+  enterprise: PLANS.enterprise.monthlyCalls,
 };
 
 /** Spec section 3's plan, with its monthly API call allowance (null: unlimited). */

@@ -4,6 +4,7 @@ export * from './auth';
 export * from './apiKeys';
 export * from './teams';
 export * from './preferences';
+export * from './plans';
 export * from './billing';
 export * from './outreach';
 export * from './chat';

@@ -1,17 +1,17 @@
-import type { AddOn, FaqEntry, Plan, PlanId, PlansResponse } from '@kasa/contracts';
+import { PLANS, type AddOn, type FaqEntry, type Plan, type PlanId, type PlansResponse } from '@kasa/contracts';
 
-// The one place Kasa's plans are written down (spec sections 6 and 9). The pricing page, the landing page's teaser
-// and the checkout all read them from here through GET /api/billing/plans. The gateway's monthly quotas
-// (PLAN_*_MONTHLY_CALLS) default to the same numbers.
+// How Kasa's plans are presented (spec sections 6 and 9): the pricing page, the landing page's teaser and the
+// checkout read them from here through GET /api/billing/plans. Prices and monthly calls come from the plans table
+// (PLANS in @kasa/contracts), which also decides what each plan allows.
 
 const FREE: Plan = {
   id: 'free',
   name: 'Free',
-  price: 0,
+  price: PLANS.free.prices.USD,
   currency: 'USD',
   period: 'month',
   description: 'Text chat with all six personas, to get to know Kasa.',
-  monthlyApiCalls: 1_000,
+  monthlyApiCalls: PLANS.free.monthlyCalls,
   features: ['1,000 API calls per month', 'All 6 AI personas', 'Text chat', 'Community support'],
   limitations: [
     'No voice conversations',
@@ -29,11 +29,11 @@ const FREE: Plan = {
 const PRO: Plan = {
   id: 'pro',
   name: 'Pro',
-  price: 29,
+  price: PLANS.pro.prices.USD,
   currency: 'USD',
   period: 'month',
   description: 'Voice, 120+ languages and answers that know where you are.',
-  monthlyApiCalls: 50_000,
+  monthlyApiCalls: PLANS.pro.monthlyCalls,
   features: [
     '50,000 API calls per month',
     'All 6 AI personas',
@@ -53,11 +53,11 @@ const PRO: Plan = {
 const ENTERPRISE: Plan = {
   id: 'enterprise',
   name: 'Enterprise',
-  price: 199,
+  price: PLANS.enterprise.prices.USD,
   currency: 'USD',
   period: 'month',
   description: 'Everything in Pro, unlimited, for teams that build on Kasa.',
-  monthlyApiCalls: null,
+  monthlyApiCalls: PLANS.enterprise.monthlyCalls,
   features: ['Unlimited API calls', 'Everything in Pro'],
   limitations: [],
   addOns: ['Premium voices', 'Dedicated onboarding'],
@@ -76,7 +76,7 @@ const ENTERPRISE: Plan = {
   popular: false,
 };
 
-export const PLANS: readonly Plan[] = [FREE, PRO, ENTERPRISE];
+export const PLAN_CATALOGUE: readonly Plan[] = [FREE, PRO, ENTERPRISE];
 
 export const ADD_ONS: readonly AddOn[] = [
   {
@@ -132,10 +132,14 @@ export const PRICING_FAQ: readonly FaqEntry[] = [
 ];
 
 /** The answer of GET /api/billing/plans; the same object for every request. */
-export const PLANS_RESPONSE: PlansResponse = { plans: [...PLANS], addOns: [...ADD_ONS], faq: [...PRICING_FAQ] };
+export const PLANS_RESPONSE: PlansResponse = {
+  plans: [...PLAN_CATALOGUE],
+  addOns: [...ADD_ONS],
+  faq: [...PRICING_FAQ],
+};
 
 export function planById(id: PlanId): Plan {
-  const plan = PLANS.find((candidate) => candidate.id === id);
+  const plan = PLAN_CATALOGUE.find((candidate) => candidate.id === id);
   if (!plan) throw new Error(`Unknown plan ${id}`);
   return plan;
 }

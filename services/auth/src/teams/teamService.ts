@@ -1,5 +1,6 @@
 import {
   MAX_TEAM_SEATS,
+  requiredPlan,
   TEAM_INVITATION_DAYS,
   type AssignableTeamRole,
   type CreateTeamRequest,
@@ -10,7 +11,7 @@ import {
   type TeamResponse,
   type TeamRole,
 } from '@kasa/contracts';
-import { ConflictError, NotAllowedError, NotFoundError } from '@kasa/service-kit';
+import { assertPlanAllows, ConflictError, NotAllowedError, NotFoundError } from '@kasa/service-kit';
 import { Types, type Model } from 'mongoose';
 import type { UserDocument } from '../users/userModel';
 import { toPublicTeam, type TeamDocument, type TeamInvitationDocument, type TeamMemberEntry } from './teamModel';
@@ -77,11 +78,12 @@ export class TeamService {
   async create(userId: string, input: CreateTeamRequest): Promise<TeamResponse> {
     const user = await this.deps.users.findById(userId).lean();
     if (!user) throw new NotFoundError('User not found');
-    if (user.subscriptionTier !== 'enterprise') {
-      throw new NotAllowedError('Teams are part of the Enterprise plan. Upgrade to Enterprise to create a team.', {
-        requiredPlan: 'enterprise',
-      });
-    }
+    assertPlanAllows(
+      user.subscriptionTier,
+      'teams',
+      'Teams are part of the Enterprise plan. Upgrade to Enterprise to create a team.',
+      { requiredPlan: requiredPlan('teams') },
+    );
     const teamId = new Types.ObjectId();
     await this.claimSeat(userId, teamId.toString());
     try {

@@ -1,0 +1,30 @@
+import { DEFAULT_MONTHLY_API_CALLS } from './billing';
+import { allows, isUpgrade, PLAN_FEATURES, PLAN_ORDER, PLANS, requiredPlan } from './plans';
+
+describe('the plans table', () => {
+  it('answers what each plan includes from one row', () => {
+    expect(allows('free', 'voice')).toBe(false);
+    expect(allows('pro', 'voice')).toBe(true);
+    expect(allows('pro', 'video')).toBe(false);
+    expect(allows('enterprise', 'video')).toBe(true);
+    expect(allows(undefined, 'voice')).toBe(false);
+    expect(allows('platinum', 'voice')).toBe(false);
+  });
+
+  it('names the cheapest plan for every feature, and every feature is sold somewhere', () => {
+    for (const feature of PLAN_FEATURES) expect(PLAN_ORDER).toContain(requiredPlan(feature));
+    expect(requiredPlan('attachments')).toBe('pro');
+    expect(requiredPlan('customPersonas')).toBe('enterprise');
+  });
+
+  it('orders the plans for upgrades and downgrades', () => {
+    expect(PLAN_ORDER).toEqual(['free', 'pro', 'enterprise']);
+    expect(isUpgrade('free', 'pro')).toBe(true);
+    expect(isUpgrade('enterprise', 'pro')).toBe(false);
+  });
+
+  it('is where the monthly quotas and prices come from', () => {
+    expect(DEFAULT_MONTHLY_API_CALLS).toEqual({ free: 1_000, pro: 50_000, enterprise: null });
+    expect(PLANS.pro.prices.USD).toBe(29);
+  });
+});
