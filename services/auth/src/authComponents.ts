@@ -4,7 +4,7 @@ import { apiKeyModel, type ApiKeyDocument } from './apiKeys/apiKeyModel';
 import { ApiKeyService } from './apiKeys/apiKeyService';
 import { ApiKeyUsageRecorder } from './apiKeys/apiKeyUsage';
 import { createBillingService, type BillingService } from './billing/billingService';
-import { BuiltInPaymentProvider, type PaymentProvider } from './billing/paymentProvider';
+import { paymentProviderFor, type PaymentProvider } from './billing/paymentProvider';
 import type { AuthConfig } from './config';
 import { teamInvitationModel, teamModel } from './teams/teamModel';
 import { TeamService } from './teams/teamService';
@@ -22,7 +22,8 @@ import { UserService } from './users/userService';
 export type AuthComponentSettings = Pick<
   AuthConfig,
   'JWT_PRIVATE_KEY' | 'AUTH_KEYS_DIR' | 'JWT_TTL_SECONDS' | 'API_KEY_USAGE_FLUSH_MS' | 'API_KEY_USAGE_MAX_PENDING'
->;
+> &
+  Partial<Pick<AuthConfig, 'NODE_ENV' | 'KASA_PAYMENTS'>>;
 
 /** Everything the auth service is made of, built once over its database and bus. */
 export interface AuthComponents {
@@ -48,7 +49,7 @@ export function createAuthComponents(deps: {
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   settings: AuthComponentSettings;
-  /** The built-in provider completes a checkout locally; a real one plugs in here. */
+  /** A provider of the caller's own (a test's); otherwise the one KASA_PAYMENTS and NODE_ENV choose. */
   paymentProvider?: PaymentProvider;
   /** A signing key of the caller's own (a test's); otherwise JWT_PRIVATE_KEY, or the one kept in AUTH_KEYS_DIR. */
   signingKey?: SigningKey;
@@ -67,7 +68,9 @@ export function createAuthComponents(deps: {
   const billing = createBillingService({
     db,
     users,
-    provider: deps.paymentProvider ?? new BuiltInPaymentProvider(),
+    provider:
+      deps.paymentProvider ??
+      paymentProviderFor({ NODE_ENV: settings.NODE_ENV ?? 'development', KASA_PAYMENTS: settings.KASA_PAYMENTS }),
     bus,
     logger,
   });

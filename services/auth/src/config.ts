@@ -15,6 +15,12 @@ const schema = baseServiceEnv.extend({
     .min(60)
     .max(30 * 24 * 3600)
     .default(7 * 24 * 3600),
+  /**
+   * Who takes payments: `builtin` completes every checkout locally with no money (development, tests, the local
+   * platform of `npm start`, with a test-mode banner); `none` sells nothing. Default: builtin outside production,
+   * none in production.
+   */
+  KASA_PAYMENTS: z.enum(['builtin', 'none']).optional(),
   /** Mark the session cookie Secure (set true behind HTTPS). */
   COOKIE_SECURE: envBoolean(false),
   /** API keys' "last used" times are written in one batch this often (never while the gateway waits). */

@@ -16,7 +16,7 @@ import type { AuthComponents } from '../src/authComponents';
 import { createBillingService } from '../src/billing/billingService';
 import { enterpriseInquiryModel } from '../src/billing/enterpriseInquiryModel';
 import { paymentModel } from '../src/billing/paymentModel';
-import { BuiltInPaymentProvider, type PaymentProvider } from '../src/billing/paymentProvider';
+import { BuiltInPaymentProvider, paymentProviderFor, type PaymentProvider } from '../src/billing/paymentProvider';
 import { generateSigningKey } from '../src/tokens/signingKey';
 import type { TokenService } from '../src/tokens/tokenService';
 import { userModel } from '../src/users/userModel';
@@ -239,6 +239,63 @@ describe('POST /api/billing/checkout', () => {
     const down = await request(app).post('/api/billing/checkout').set(identity).send({ planId: 'free' });
     expect(down.status).toBe(409);
     expect(down.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('Pro plan') });
+  });
+
+  it('makes one payment of eight checkouts sent at once, and answers every one with it', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { user, identity } = await signUp();
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          request(app).post('/api/billing/checkout').set(identity).send({ planId: 'pro' }),
+        ),
+      );
+      expect(await paymentModel(db).countDocuments({ userId: user.id })).toBe(1);
+      const [payment] = await paymentModel(db).find({ userId: user.id }).lean();
+      expect(payment).toMatchObject({ status: 'completed', planId: 'pro' });
+      for (const res of answers) {
+        // Answered with the one payment, or (once the plan had changed) told that nothing more is to be bought.
+        if (res.status === 201) expect(res.body).toMatchObject({ reference: payment!.reference, status: 'completed' });
+        else expect(res.body).toMatchObject({ outcome: 'already_on_plan', planId: 'pro' });
+      }
+      expect(answers.filter((res) => res.status === 201).length).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('answers a pending checkout again, with the same page, instead of starting another', async () => {
+    const pending = appWith({
+      name: 'hosted',
+      createCheckout: async ({ reference }) => ({
+        status: 'pending',
+        providerReference: `hosted_${reference}`,
+        redirectUrl: `https://pay.example/${reference}`,
+      }),
+    });
+    const { user, identity } = await signUp();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        request(pending).post('/api/billing/checkout').set(identity).send({ planId: 'pro' }),
+      ),
+    );
+    expect(await paymentModel(db).countDocuments({ userId: user.id })).toBe(1);
+    const references = new Set(answers.map((res) => res.body.reference));
+    expect(references.size).toBe(1);
+    for (const res of answers) {
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ status: 'pending', redirectUrl: `https://pay.example/${[...references][0]}` });
+    }
+  });
+
+  it('sells nothing in production without a payment processor: 503, no payment, the plan stays', async () => {
+    const unconfigured = appWith(paymentProviderFor({ NODE_ENV: 'production' }));
+    const { user, identity } = await signUp();
+    const res = await request(unconfigured).post('/api/billing/checkout').set(identity).send({ planId: 'pro' });
+    expect(res.status).toBe(503);
+    expect(res.body.message).toMatch(/Payments are not configured/);
+    expect(await paymentModel(db).countDocuments({ userId: user.id })).toBe(0);
+    expect((await users.findById(user.id)).subscriptionTier).toBe('free');
+    // KASA_PAYMENTS=builtin (the local platform) and any other environment take the built-in provider.
+    expect(paymentProviderFor({ NODE_ENV: 'production', KASA_PAYMENTS: 'builtin' }).testMode).toBe(true);
+    expect(paymentProviderFor({ NODE_ENV: 'development' }).name).toBe('builtin');
   });
 
   it('answers 503 and records a failed payment when the provider is down; the tier stays', async () => {

@@ -10,6 +10,7 @@ import {
 import type { Connection, Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import type { UserService } from '../users/userService';
+import { checkoutClaimModel, CheckoutClaims, type CheckoutClaimDocument } from './checkoutClaims';
 import { enterpriseInquiryModel, type EnterpriseInquiryDocument } from './enterpriseInquiryModel';
 import type { PaymentProvider } from './paymentProvider';
 import { paymentModel, toPublicPayment, type PaymentDocument } from './paymentModel';
@@ -29,12 +30,18 @@ type CheckoutOutcome = Omit<Extract<CheckoutResponse, { outcome: 'checkout' }>, 
 export interface BillingServiceDeps {
   payments: Model<PaymentDocument>;
   inquiries: Model<EnterpriseInquiryDocument>;
+  claims: Model<CheckoutClaimDocument>;
   users: Pick<UserService, 'findById' | 'changeTier'>;
   provider: PaymentProvider;
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   now?: () => Date;
 }
+
+/** How long a person's pending checkout is answered again instead of a new one (a processor's page stays open). */
+const CHECKOUT_CLAIM_TTL_MS = 30 * 60_000;
+/** How long a checkout sent at the same time as another waits for the other's payment to be recorded. */
+const CONCURRENT_CHECKOUT_WAIT_MS = 10_000;
 
 export function successUrl(reference: string): string {
   return `/billing/success?reference=${encodeURIComponent(reference)}`;
@@ -43,9 +50,11 @@ export function successUrl(reference: string): string {
 /** Plan changes: checkouts through the payment provider, Enterprise inquiries, and the payments' history. */
 export class BillingService {
   private readonly now: () => Date;
+  private readonly claims: CheckoutClaims;
 
   constructor(private readonly deps: BillingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.claims = new CheckoutClaims(deps.claims, CHECKOUT_CLAIM_TTL_MS, this.now);
   }
 
   async checkout(userId: string, planId: PlanId, requestId?: string): Promise<CheckoutResult> {
@@ -129,9 +138,66 @@ export class BillingService {
     };
   }
 
+  /**
+   * One checkout per person at a time: the first claims it and pays; checkouts sent meanwhile are answered with the
+   * same payment (pending with the same page to finish it on, or completed), never a second one.
+   */
   private async payFor(user: User, planId: PlanId, requestId?: string): Promise<CheckoutResult> {
-    const plan = planById(planId);
+    if (this.deps.provider.unavailable) throw new ServiceUnavailableError(this.deps.provider.unavailable);
     const reference = newPaymentReference();
+    const holder = await this.claims.claim(user.id, reference);
+    if (holder !== reference) return this.answerHeldCheckout(user.id, holder);
+    let keepClaim = false;
+    try {
+      const result = await this.startPayment(user, planId, reference, requestId);
+      // A payment to finish on the processor's page keeps the claim: asking again answers the same page.
+      keepClaim = result.outcome === 'checkout' && result.status === 'pending';
+      return result;
+    } finally {
+      if (!keepClaim)
+        await this.claims
+          .release(user.id, reference)
+          .catch((err: unknown) => this.deps.logger.warn({ err, reference }, 'checkout claim not released'));
+    }
+  }
+
+  /** The answer for a checkout that another, sent at the same time, already holds. */
+  private async answerHeldCheckout(userId: string, reference: string): Promise<CheckoutResult> {
+    const deadline = this.now().getTime() + CONCURRENT_CHECKOUT_WAIT_MS;
+    for (;;) {
+      const doc = await this.deps.payments.findOne({ reference, userId }).lean();
+      const settled = doc && (doc.status !== 'pending' || doc.redirectUrl);
+      if (doc && settled) {
+        if (doc.status === 'failed')
+          throw new ServiceUnavailableError('The payment provider is unavailable. Please try again shortly.');
+        const plan = planById(doc.planId);
+        const completed = doc.status === 'completed';
+        return {
+          outcome: 'checkout',
+          planId: doc.planId,
+          reference,
+          status: doc.status,
+          redirectUrl: completed ? successUrl(reference) : (doc.redirectUrl ?? successUrl(reference)),
+          payment: toPublicPayment(doc),
+          ...(completed ? { user: await this.deps.users.findById(userId) } : {}),
+          message: completed
+            ? `Payment received. Welcome to Kasa ${plan.name}!`
+            : 'Complete the payment with our payment provider.',
+        };
+      }
+      if (this.now().getTime() > deadline)
+        throw new ConflictError('A checkout of yours is already in progress. Please try again in a moment.');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async startPayment(
+    user: User,
+    planId: PlanId,
+    reference: string,
+    requestId?: string,
+  ): Promise<CheckoutResult> {
+    const plan = planById(planId);
     const created = (
       await this.deps.payments.create({
         reference,
@@ -164,7 +230,7 @@ export class BillingService {
       const pending = await this.deps.payments
         .findOneAndUpdate(
           { _id: created._id },
-          { $set: { providerReference: checkout.providerReference } },
+          { $set: { providerReference: checkout.providerReference, redirectUrl: checkout.redirectUrl } },
           { new: true },
         )
         .lean();
@@ -254,8 +320,13 @@ export class BillingService {
 
 /** A BillingService over the auth database's payments and inquiries. */
 export function createBillingService(
-  deps: Omit<BillingServiceDeps, 'payments' | 'inquiries'> & { db: Connection },
+  deps: Omit<BillingServiceDeps, 'payments' | 'inquiries' | 'claims'> & { db: Connection },
 ): BillingService {
   const { db, ...rest } = deps;
-  return new BillingService({ ...rest, payments: paymentModel(db), inquiries: enterpriseInquiryModel(db) });
+  return new BillingService({
+    ...rest,
+    payments: paymentModel(db),
+    inquiries: enterpriseInquiryModel(db),
+    claims: checkoutClaimModel(db),
+  });
 }

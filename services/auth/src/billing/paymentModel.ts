@@ -13,6 +13,8 @@ export interface PaymentDocument {
   currency: 'USD';
   provider: string;
   providerReference: string | null;
+  /** Where the person finishes a pending payment (the processor's page); null once settled or when none. */
+  redirectUrl: string | null;
   status: PaymentStatus;
   /** The tier the person had when the payment completed (the `from` of auth.user.plan_changed). */
   previousTier: SubscriptionTier | null;
@@ -32,6 +34,7 @@ const paymentSchema = new Schema<PaymentDocument>(
     currency: { type: String, enum: ['USD'], required: true },
     provider: { type: String, required: true },
     providerReference: { type: String, default: null },
+    redirectUrl: { type: String, default: null },
     status: { type: String, enum: ['pending', 'completed', 'failed'], required: true },
     previousTier: { type: String, enum: ['free', 'pro', 'enterprise', null], default: null },
     completedAt: { type: Date, default: null },

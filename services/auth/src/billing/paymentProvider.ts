@@ -23,6 +23,10 @@ export type ProviderCheckout =
 export interface PaymentProvider {
   /** Stored with each payment, e.g. `builtin`, `stripe`. */
   readonly name: string;
+  /** Takes no real money (the built-in provider): the web app shows a test-mode banner. */
+  readonly testMode?: boolean;
+  /** Set when no checkout can be taken at all: the checkout answers 503 with this and grants nothing. */
+  readonly unavailable?: string;
   createCheckout(request: CheckoutRequestToProvider): Promise<ProviderCheckout>;
 }
 
@@ -32,8 +36,32 @@ export interface PaymentProvider {
  */
 export class BuiltInPaymentProvider implements PaymentProvider {
   readonly name = 'builtin';
+  readonly testMode = true;
 
   async createCheckout(request: CheckoutRequestToProvider): Promise<ProviderCheckout> {
     return { status: 'completed', providerReference: `builtin_${request.reference}` };
   }
+}
+
+/** Production with no processor configured: nothing is sold, rather than plans given away. */
+export class UnconfiguredPaymentProvider implements PaymentProvider {
+  readonly name = 'none';
+  readonly unavailable =
+    'Payments are not configured on this server, so plans cannot be bought yet. Please try again later.';
+
+  createCheckout(): Promise<ProviderCheckout> {
+    return Promise.reject(new Error(this.unavailable));
+  }
+}
+
+/**
+ * The provider configuration chooses: `KASA_PAYMENTS=builtin` (development, tests and the local platform of
+ * `npm start`), or by default the built-in one outside production and none in production.
+ */
+export function paymentProviderFor(settings: {
+  NODE_ENV: 'development' | 'production' | 'test';
+  KASA_PAYMENTS?: 'builtin' | 'none';
+}): PaymentProvider {
+  const choice = settings.KASA_PAYMENTS ?? (settings.NODE_ENV === 'production' ? 'none' : 'builtin');
+  return choice === 'builtin' ? new BuiltInPaymentProvider() : new UnconfiguredPaymentProvider();
 }
