@@ -1,5 +1,5 @@
 import { BODY_LIMITS } from '@kasa/contracts';
-import { createServiceApp, type RuntimeAppDeps } from '@kasa/service-kit';
+import { createServiceApp, type ConcurrencySlots, type RuntimeAppDeps } from '@kasa/service-kit';
 import { Router, type Express } from 'express';
 import { createAttachmentRouter } from './attachments/attachmentRouter';
 import type { AttachmentService } from './attachments/attachmentService';
@@ -11,6 +11,7 @@ import { createOpenAIRouter } from './openai/openaiRouter';
 import { createPersonaRouter } from './personas/personaRouter';
 import type { PersonaStore } from './personas/personaStore';
 import type { ProviderChain } from './providers/providerChain';
+import type { Replies } from './replies/createReplies';
 import { createSessionRouter } from './sessions/sessionRouter';
 import type { SessionService } from './sessions/sessionService';
 import { createShareRouter } from './shares/shareRouter';
@@ -24,6 +25,10 @@ export interface ChatAppDeps extends RuntimeAppDeps {
   chain: ProviderChain;
   completions: CompletionService;
   attachments: AttachmentService;
+  /** Uploads one person may have being read at once. */
+  uploadSlots: ConcurrencySlots;
+  /** Replies being written and the per-person concurrent-replies limit, shared by /api/chat and /v1. */
+  replies: Replies;
   /** SSE heartbeat comment interval; 15 s in production. */
   heartbeatMs: number;
 }
@@ -47,12 +52,16 @@ export function createApp(deps: ChatAppDeps): Express {
       // Before the session router, whose identity check covers /api/chat: a shared conversation needs no account.
       createShareRouter(deps.shares),
       // Its upload reads the raw body (any type) up to BODY_LIMITS.attachments; the JSON parser skips non-JSON bodies.
-      createAttachmentRouter(deps.attachments),
+      createAttachmentRouter(deps.attachments, deps.uploadSlots),
       // The message route comes first: its path also starts with /api/chat/sessions/:id.
       createMessageRouter(deps.messages, deps.sessions, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),
       createSessionRouter(deps.sessions),
       providers,
-      createOpenAIRouter(deps.completions, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),
+      createOpenAIRouter(deps.completions, {
+        heartbeatMs: deps.heartbeatMs,
+        logger: deps.logger,
+        slots: deps.replies.slots,
+      }),
     ],
   });
 }

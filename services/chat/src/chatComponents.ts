@@ -1,7 +1,9 @@
 import type { LanguageDetector } from '@kasa/language-detect';
+import { AttachmentProcessor, processingSettings } from './attachments/attachmentProcessor';
 import { AttachmentService } from './attachments/attachmentService';
 import { attachmentModel, attachmentUsageModel } from './attachments/attachmentModel';
-import type { Logger, ServiceMetrics } from '@kasa/service-kit';
+import { MongoConcurrencySlots, type ConcurrencySlots, type Logger, type ServiceMetrics } from '@kasa/service-kit';
+import { PLANS } from '@kasa/contracts';
 import type { Connection } from 'mongoose';
 import type { ChatConfig } from './config';
 import type { EventPublisher } from './events/publishEvent';
@@ -51,7 +53,7 @@ export type ChatComponentSettings = Pick<
   | 'VOICE_SERVICE_URL'
   | 'CHAT_GEO_TIMEOUT_MS'
 > &
-  Partial<Pick<ChatConfig, 'CHAT_MAX_CONCURRENT_REPLIES'>>;
+  Partial<Pick<ChatConfig, 'CHAT_MAX_CONCURRENT_REPLIES' | 'CHAT_MAX_CONCURRENT_UPLOADS' | 'attachmentProcessing'>>;
 
 export interface ChatComponents {
   personas: PersonaStore;
@@ -62,7 +64,14 @@ export interface ChatComponents {
   completions: CompletionService;
   replies: Replies;
   attachments: AttachmentService;
+  /** Uploads one person may have being read at once (the kit's slots, in the chat database). */
+  uploadSlots: ConcurrencySlots;
+  /** The worker threads that read attachments; whoever made the components closes it (`close()`) when done. */
+  attachmentProcessor: AttachmentProcessor;
 }
+
+/** An upload's slot outlives any upload: a body within its limit plus the pool's wait and time limit. */
+const UPLOAD_SLOT_TTL_MS = 2 * 60_000;
 
 /**
  * Builds the chat service's parts over one database connection and bus. `extraProviders` lets a test put a provider
@@ -83,6 +92,8 @@ export function createChatComponents(options: {
   replies?: Replies;
   /** The process's queue of database writes, shared with `replies` (default: a new one). */
   writes?: WriteGate;
+  /** The pool that reads attachments (default: a new one with `settings.attachmentProcessing`). */
+  attachmentProcessor?: AttachmentProcessor;
 }): ChatComponents {
   const { db, bus, logger, settings } = options;
   const writes = options.writes ?? new WriteGate(DB_WRITE_CONCURRENCY);
@@ -96,7 +107,9 @@ export function createChatComponents(options: {
   // Without a shared Redis this is the only replica: it sees every turn, so it can keep sessions' history itself.
   const historyCache = replies.streams instanceof MemoryReplyStreams ? newHistoryCache(settings) : undefined;
   const shareDocs = shareModel(db);
-  const attachments = new AttachmentService(db, logger);
+  const attachmentProcessor =
+    options.attachmentProcessor ?? new AttachmentProcessor(processingSettings(settings.attachmentProcessing), logger);
+  const attachments = new AttachmentService(db, logger, attachmentProcessor);
   const sessions = new SessionService(
     sessionDocs,
     messageDocs,
@@ -152,7 +165,23 @@ export function createChatComponents(options: {
     logger,
     settings.CHAT_HISTORY_TOKEN_BUDGET,
   );
-  return { personas, sessions, shares, messages, chain, completions, replies, attachments };
+  const uploadSlots = new MongoConcurrencySlots(db, {
+    scope: 'attachments',
+    limit: settings.CHAT_MAX_CONCURRENT_UPLOADS ?? PLANS.pro.limits.concurrentUploads,
+    ttlMs: UPLOAD_SLOT_TTL_MS,
+  });
+  return {
+    personas,
+    sessions,
+    shares,
+    messages,
+    chain,
+    completions,
+    replies,
+    attachments,
+    uploadSlots,
+    attachmentProcessor,
+  };
 }
 
 /** Creates the collections' indexes (idempotent; every replica may run it on start). */

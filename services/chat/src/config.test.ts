@@ -1,3 +1,4 @@
+import { ATTACHMENT_PROCESSING_LIMITS } from '@kasa/contracts';
 import { ConfigError } from '@kasa/service-kit';
 import { readConfig } from './config';
 
@@ -85,5 +86,45 @@ describe('chat configuration', () => {
     expect(readConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
     expect(readConfig({ REDIS_URL: 'redis://10.0.0.7:6379/2' }).REDIS_URL).toBe('redis://10.0.0.7:6379/2');
     expect(() => readConfig({ REDIS_URL: 'http://10.0.0.7:6379' })).toThrow(ConfigError);
+  });
+
+  it('reads attachments within ATTACHMENT_PROCESSING_LIMITS unless the environment says otherwise', () => {
+    expect(readConfig({}).attachmentProcessing).toEqual(ATTACHMENT_PROCESSING_LIMITS);
+    const config = readConfig({
+      CHAT_ATTACHMENT_THREADS_MIN: '0',
+      CHAT_ATTACHMENT_THREADS_MAX: '1',
+      CHAT_ATTACHMENT_QUEUE_MAX: '0',
+      CHAT_ATTACHMENT_QUEUE_WAIT_MS: '500',
+      CHAT_ATTACHMENT_JOB_TIMEOUT_MS: '2000',
+      CHAT_ATTACHMENT_WORKER_MEMORY_MB: '64',
+      CHAT_ATTACHMENT_WORKER_YOUNG_MEMORY_MB: '8',
+      CHAT_DOCX_MAX_ENTRIES: '10',
+      CHAT_DOCX_MAX_UNPACKED_BYTES: '1048576',
+      CHAT_DOCX_MAX_COMPRESSION_RATIO: '20',
+      CHAT_PDF_MAX_PAGES: '5',
+      CHAT_IMAGE_MAX_PIXELS: '1000000',
+    });
+    expect(config.attachmentProcessing).toEqual({
+      minThreads: 0,
+      maxThreads: 1,
+      maxQueue: 0,
+      queueWaitMs: 500,
+      jobMs: 2_000,
+      workerMemoryMb: 64,
+      workerYoungMemoryMb: 8,
+      docxEntries: 10,
+      docxUnpackedBytes: 1_048_576,
+      docxCompressionRatio: 20,
+      pdfPages: 5,
+      imagePixels: 1_000_000,
+    });
+  });
+
+  it('refuses attachment pool settings that cannot work: more threads at least than at most, none, not a number', () => {
+    expect(() => readConfig({ CHAT_ATTACHMENT_THREADS_MIN: '3', CHAT_ATTACHMENT_THREADS_MAX: '2' })).toThrow(
+      /CHAT_ATTACHMENT_THREADS_MIN: must be at most CHAT_ATTACHMENT_THREADS_MAX \(2\)/,
+    );
+    expect(() => readConfig({ CHAT_ATTACHMENT_THREADS_MAX: '0' })).toThrow(/CHAT_ATTACHMENT_THREADS_MAX/);
+    expect(() => readConfig({ CHAT_PDF_MAX_PAGES: 'many' })).toThrow(/CHAT_PDF_MAX_PAGES/);
   });
 });

@@ -1,8 +1,13 @@
+import { ATTACHMENT_PROCESSING_LIMITS, PLANS } from '@kasa/contracts';
 import { ConfigError, baseServiceEnv, envPort, loadConfig } from '@kasa/service-kit';
 import { z } from 'zod';
+import type { ProcessingSettings } from './attachments/fileLimits';
 import { parseProviders, type ProviderSettings } from './providers/providerSettings';
 
 const ms = (fallback: number, min = 0) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
+const count = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+const PROCESSING = ATTACHMENT_PROCESSING_LIMITS;
 
 const base = baseServiceEnv.extend({
   CHAT_PORT: envPort(4002),
@@ -32,9 +37,41 @@ const base = baseServiceEnv.extend({
   /** The voice service, asked where the caller is (GET /api/geo) for the personas that use a location. */
   VOICE_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4003'),
   /** Replies one person may have being written at once (streamed or not, on every replica); one more gets 429. */
-  CHAT_MAX_CONCURRENT_REPLIES: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  CHAT_MAX_CONCURRENT_REPLIES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(PLANS.free.limits.concurrentReplies),
+  /** Attachments one person may have being uploaded and read at once; one more gets 429. */
+  CHAT_MAX_CONCURRENT_UPLOADS: z.coerce.number().int().min(1).max(1_000).default(PLANS.pro.limits.concurrentUploads),
   /** How long a geo lookup may take before the prompt goes without a location. */
   CHAT_GEO_TIMEOUT_MS: ms(300, 1),
+  /**
+   * Attachments are read (documents' text, images' size and thumbnail) in a pool of worker threads, within limits
+   * checked while reading (ATTACHMENT_PROCESSING_LIMITS in @kasa/contracts gives the defaults; see README).
+   */
+  CHAT_ATTACHMENT_THREADS_MIN: count(PROCESSING.minThreads, 0, 64),
+  CHAT_ATTACHMENT_THREADS_MAX: count(PROCESSING.maxThreads, 1, 64),
+  /** Files waiting for a thread; one more is answered 503 with Retry-After. */
+  CHAT_ATTACHMENT_QUEUE_MAX: count(PROCESSING.maxQueue, 0, 10_000),
+  /** The longest a file waits for a thread before it is answered 503 with Retry-After. */
+  CHAT_ATTACHMENT_QUEUE_WAIT_MS: ms(PROCESSING.queueWaitMs, 1),
+  /** The longest one file may take to read; its worker is then stopped and replaced, and the upload gets 422. */
+  CHAT_ATTACHMENT_JOB_TIMEOUT_MS: ms(PROCESSING.jobMs, 1),
+  /** Each worker's V8 heap (old generation), in MB; a file that needs more gets 422 and its worker is replaced. */
+  CHAT_ATTACHMENT_WORKER_MEMORY_MB: count(PROCESSING.workerMemoryMb, 16, 65_536),
+  CHAT_ATTACHMENT_WORKER_YOUNG_MEMORY_MB: count(PROCESSING.workerYoungMemoryMb, 1, 4_096),
+  /** Files inside a Word document. */
+  CHAT_DOCX_MAX_ENTRIES: count(PROCESSING.docxEntries, 1, 1_000_000),
+  /** Bytes a Word document may unpack to, all its files together. */
+  CHAT_DOCX_MAX_UNPACKED_BYTES: count(PROCESSING.docxUnpackedBytes, 1, 2 ** 40),
+  /** How many times its packed size a Word document, or a file in it, may unpack to. */
+  CHAT_DOCX_MAX_COMPRESSION_RATIO: count(PROCESSING.docxCompressionRatio, 1, 1_000_000),
+  /** Pages of a PDF. */
+  CHAT_PDF_MAX_PAGES: count(PROCESSING.pdfPages, 1, 1_000_000),
+  /** Pixels (width × height) of an image. */
+  CHAT_IMAGE_MAX_PIXELS: count(PROCESSING.imagePixels, 1, 2 ** 40),
   /**
    * Redis shared by the replicas: replies being written are followed and stopped from any replica, and the
    * concurrent-replies limit is counted there. Without it, replies live in this process (one replica).
@@ -45,7 +82,29 @@ const base = baseServiceEnv.extend({
   ),
 });
 
-export type ChatConfig = z.output<typeof base> & { providers: ProviderSettings[] };
+export type ChatConfig = z.output<typeof base> & {
+  providers: ProviderSettings[];
+  /** The attachment pool's settings, from the CHAT_ATTACHMENT_*, CHAT_DOCX_*, CHAT_PDF_* and CHAT_IMAGE_* variables. */
+  attachmentProcessing: ProcessingSettings;
+};
+
+/** The attachment pool's settings from the variables that override ATTACHMENT_PROCESSING_LIMITS. */
+function attachmentProcessingOf(settings: z.output<typeof base>): ProcessingSettings {
+  return {
+    minThreads: settings.CHAT_ATTACHMENT_THREADS_MIN,
+    maxThreads: settings.CHAT_ATTACHMENT_THREADS_MAX,
+    maxQueue: settings.CHAT_ATTACHMENT_QUEUE_MAX,
+    queueWaitMs: settings.CHAT_ATTACHMENT_QUEUE_WAIT_MS,
+    jobMs: settings.CHAT_ATTACHMENT_JOB_TIMEOUT_MS,
+    workerMemoryMb: settings.CHAT_ATTACHMENT_WORKER_MEMORY_MB,
+    workerYoungMemoryMb: settings.CHAT_ATTACHMENT_WORKER_YOUNG_MEMORY_MB,
+    docxEntries: settings.CHAT_DOCX_MAX_ENTRIES,
+    docxUnpackedBytes: settings.CHAT_DOCX_MAX_UNPACKED_BYTES,
+    docxCompressionRatio: settings.CHAT_DOCX_MAX_COMPRESSION_RATIO,
+    pdfPages: settings.CHAT_PDF_MAX_PAGES,
+    imagePixels: settings.CHAT_IMAGE_MAX_PIXELS,
+  };
+}
 
 /** Reads the service's settings and the provider chain from the environment; lists every problem at once. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
@@ -58,6 +117,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
     if (!(err instanceof ConfigError)) throw err;
     problems.unshift(...err.problems);
   }
+  if (settings && settings.CHAT_ATTACHMENT_THREADS_MIN > settings.CHAT_ATTACHMENT_THREADS_MAX)
+    problems.push(
+      `CHAT_ATTACHMENT_THREADS_MIN: must be at most CHAT_ATTACHMENT_THREADS_MAX (${settings.CHAT_ATTACHMENT_THREADS_MAX})`,
+    );
   if (problems.length > 0 || !settings) throw new ConfigError(problems);
-  return { ...settings, providers };
+  return { ...settings, providers, attachmentProcessing: attachmentProcessingOf(settings) };
 }

@@ -35,6 +35,8 @@ runMain(async () => {
     replies,
     writes,
   });
+  // Attachments being read when shutdown starts finish with their requests (HTTP drains first); then the workers stop.
+  runtime.onShutdown('attachment workers', () => chat.attachmentProcessor.close());
   await Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]);
   const chainNames = { providers: chat.chain.describe().map((p) => `${p.name}:${p.model}`) };
   if (config.providers.length) runtime.logger.info(chainNames, 'provider chain ready');

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Attachment } from '@kasa/contracts';
 import { AttachmentService } from '../src/attachments/attachmentService';
+import type { ChatComponents } from '../src/chatComponents';
 import { makeDocx, makeJpeg, makePdf, makePng } from './attachmentFixtures';
 import { FakeOpenAI, TestEnvironment, imagePartsOf, logger, userHeaders, type FakeRequest } from './support';
 
@@ -12,13 +13,17 @@ const env = new TestEnvironment('attachments');
 const fake = new FakeOpenAI();
 /** A chain whose provider sees images. */
 let vision: Express;
+/** The worker pool of `vision`'s components. */
+let processor: ChatComponents['attachmentProcessor'];
 /** The same provider declared blind (FAKE_VISION=false): images never reach it. */
 let blind: Express;
 
 beforeAll(async () => {
   await Promise.all([env.start(), fake.start()]);
   const provider = { CHAT_PROVIDERS: 'fake', FAKE_BASE_URL: fake.baseURL, FAKE_MODEL: 'fake-model' };
-  ({ app: vision } = await env.app({ ...provider, FAKE_VISION: 'true' }));
+  const visionApp = await env.app({ ...provider, FAKE_VISION: 'true' });
+  ({ app: vision } = visionApp);
+  processor = visionApp.chat.attachmentProcessor;
   ({ app: blind } = await env.app({ ...provider, FAKE_VISION: 'false' }));
 });
 afterAll(async () => {
@@ -194,7 +199,10 @@ describe('uploading attachments', () => {
   });
 
   it('keeps each person within their allowance, even when uploads arrive at once', async () => {
-    const service = new AttachmentService(env.db, logger, { perPersonCount: 2, perPersonBytes: 1024 * 1024 });
+    const service = new AttachmentService(env.db, logger, processor, {
+      perPersonCount: 2,
+      perPersonBytes: 1024 * 1024,
+    });
     const who = { userId: `quota-${Date.now()}`, username: 'ama', tier: 'pro' as const };
     const outcomes = await Promise.allSettled(
       Array.from({ length: 6 }, (_, i) => service.upload(who, `n${i}.txt`, Buffer.from(`note ${i}`), 'text/plain')),

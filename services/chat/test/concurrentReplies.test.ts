@@ -34,8 +34,25 @@ interface Answer {
 
 /** Sends a streamed message; resolves with the status once the response starts (a 429's JSON body read whole). */
 function send(url: string, sessionId: string, headers: Record<string, string>): Promise<Answer> {
+  return post(
+    `${url}/api/chat/sessions/${sessionId}/messages`,
+    headers,
+    JSON.stringify({ role: 'user', content: 'Count for me', type: 'text' }),
+  );
+}
+
+/** Asks for a streamed OpenAI-compatible completion, answered as `send` answers. */
+function complete(url: string, headers: Record<string, string>): Promise<Answer> {
+  return post(
+    `${url}/v1/chat/completions`,
+    headers,
+    JSON.stringify({ model: 'kasa', stream: true, messages: [{ role: 'user', content: 'Count for me' }] }),
+  );
+}
+
+function post(target: string, headers: Record<string, string>, body: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/chat/sessions/${sessionId}/messages`, {
+    const req = http.request(target, {
       method: 'POST',
       headers: { ...headers, accept: 'text/event-stream', 'content-type': 'application/json' },
     });
@@ -54,7 +71,7 @@ function send(url: string, sessionId: string, headers: Record<string, string>): 
         }),
       );
     });
-    req.end(JSON.stringify({ role: 'user', content: 'Count for me', type: 'text' }));
+    req.end(body);
   });
 }
 
@@ -114,6 +131,50 @@ describe.each(['database', 'redis'] as const)('the concurrent-replies limit (%s)
       return answer.status === 200 ? answer : undefined;
     });
     expect(again.status).toBe(200);
+  });
+
+  it("holds 45 simultaneous /v1 completions of one person to the same limit, in OpenAI's error shape", async () => {
+    const headers = userHeaders('free');
+    const answers = await Promise.all(Array.from({ length: 45 }, () => complete(url, headers)));
+    try {
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(LIMIT);
+      const refused = answers.filter((a) => a.status !== 200);
+      expect(refused).toHaveLength(45 - LIMIT);
+      for (const answer of refused) {
+        expect(answer.status).toBe(429);
+        expect(answer.retryAfter).toMatch(/^\d+$/);
+        expect(answer.body).toMatchObject({
+          code: 'rate_limited',
+          error: { type: expect.any(String), message: expect.stringMatching(/replies being written/) },
+        });
+      }
+    } finally {
+      answers.forEach((a) => a.hangUp());
+    }
+    // The slots come back when the streams end.
+    const again = await eventually(async () => {
+      const answer = await complete(url, headers);
+      answer.hangUp();
+      return answer.status === 200 ? answer : undefined;
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it('counts replies on /api/chat and /v1 together', async () => {
+    const headers = userHeaders('pro');
+    const session = await request(server)
+      .post('/api/chat/sessions')
+      .set(headers)
+      .send({ personaId: 'kasa', title: 'both' });
+    const inChat = await Promise.all(Array.from({ length: LIMIT - 3 }, () => send(url, session.body.id, headers)));
+    const onV1 = await Promise.all(Array.from({ length: 6 }, () => complete(url, headers)));
+    try {
+      expect(inChat.every((a) => a.status === 200)).toBe(true);
+      expect(onV1.filter((a) => a.status === 200)).toHaveLength(3);
+      expect(onV1.filter((a) => a.status === 429)).toHaveLength(3);
+    } finally {
+      [...inChat, ...onV1].forEach((a) => a.hangUp());
+    }
   });
 
   it('gives back slots held past their expiry (a replica that died mid-reply)', async () => {

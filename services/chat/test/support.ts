@@ -71,6 +71,7 @@ export class TestEnvironment {
   private observerDb!: Connection;
   readonly received: KasaEvent[] = [];
   private readonly chains: ChatComponents['chain'][] = [];
+  private readonly processors: ChatComponents['attachmentProcessor'][] = [];
   private readonly redisClients: Redis[] = [];
   private readonly replies: Replies[] = [];
   /** Keys of this run in the shared Redis: other runs on the machine never see them. */
@@ -106,6 +107,7 @@ export class TestEnvironment {
 
   async stop(): Promise<void> {
     for (const chain of this.chains) chain.shutdown();
+    await Promise.all(this.processors.map((processor) => processor.close()));
     await Promise.all(this.replies.map((r) => r.streams.close()));
     await Promise.all(this.redisClients.map((r) => r.quit().catch(() => r.disconnect())));
     await Promise.all([this.bus?.close(), this.observer?.close()]);
@@ -162,6 +164,7 @@ export class TestEnvironment {
       replies,
     });
     this.chains.push(chat.chain);
+    this.processors.push(chat.attachmentProcessor);
     await chat.personas.seed();
     const app = createApp({
       logger,

@@ -24,6 +24,41 @@ export const ATTACHMENT_LIMITS = {
   nameChars: 200,
 } as const;
 
+/**
+ * How much reading one attachment may cost the chat service (documents' text, images' size and thumbnail): each file
+ * is read in a pool of worker threads, and these limits are checked while it is read, not afterwards. A file past one
+ * is refused with 422 `file_too_complex` and nothing is stored. The chat service's environment may override each
+ * (see its README); these are the defaults.
+ */
+export const ATTACHMENT_PROCESSING_LIMITS = {
+  /** Files inside a Word document (a DOCX is a zip archive); Word writes a dozen or two. */
+  docxEntries: 1_000,
+  /** Bytes a Word document may unpack to, all its files together (pictures included, which barely compress). */
+  docxUnpackedBytes: 50 * MB,
+  /**
+   * How many times its packed size a Word document, or any file in it, may unpack to (past the first 100 KB of
+   * that file); text compresses about 5 to 20 times, a zip bomb thousands of times.
+   */
+  docxCompressionRatio: 100,
+  /** Pages of a PDF (read from its page tree before any page is read). */
+  pdfPages: 1_000,
+  /** Pixels (width × height) of an image; sharp refuses to decode more (its `limitInputPixels`). */
+  imagePixels: 40_000_000,
+  /** The longest one file may take to read, in a worker; over it the worker is stopped and replaced. */
+  jobMs: 15_000,
+  /** The V8 heap (old generation) of each worker; a file that needs more stops the worker, which is replaced. */
+  workerMemoryMb: 256,
+  /** The V8 young generation of each worker. */
+  workerYoungMemoryMb: 32,
+  /** Worker threads the pool keeps running, and the most it starts (this machine kind has two cores). */
+  minThreads: 1,
+  maxThreads: 2,
+  /** Files waiting for a worker; one more is answered 503 with Retry-After (the replica is busy, try again). */
+  maxQueue: 8,
+  /** The longest a file waits for a worker before it is answered 503 with Retry-After. */
+  queueWaitMs: 10_000,
+} as const;
+
 /** The media types an upload may turn out to be, decided from its bytes (never from the declared Content-Type). */
 export const ATTACHMENT_MEDIA_TYPES = {
   image: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],

@@ -22,6 +22,11 @@ export const ErrorCode = {
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
+  /**
+   * 422: a file within the size limit that is too costly to read: it unpacks too far, has too many pages, parts or
+   * pixels, or reading it ran out of its time or memory. `details` names the limit (`{ limit, max }`).
+   */
+  fileTooComplex: 'file_too_complex',
   rateLimited: 'rate_limited',
   /** The plan's monthly API call quota is used up (waiting a minute will not help). */
   quotaExceeded: 'quota_exceeded',

@@ -131,6 +131,14 @@ describe('the OpenAPI document', () => {
     expect(parameter).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
   });
 
+  it('says what a 422 means on an upload: a file past a processing limit, or a reused Idempotency-Key', () => {
+    const upload = operations.find((o) => o.path === '/api/chat/attachments' && o.method === 'post')?.op as {
+      responses: Record<string, { description?: string }>;
+    };
+    expect(upload.responses['422']?.description).toMatch(/^file_too_complex: .*; or idempotency_key_reused: /);
+    expect(upload.responses['503']).toBeDefined();
+  });
+
   it('marks protected operations with bearer auth and public ones without', () => {
     const security = (path: string, method: string) =>
       operations.find((o) => o.path === path && o.method === method)?.op.security;

@@ -76,6 +76,9 @@ const errorDescriptions: Record<number, string> = {
   409: 'Conflicts with an existing resource',
   413: 'The body is too large',
   415: 'The upload is not one of the accepted media types',
+  422:
+    'file_too_complex: the file is past a processing limit (pages, pixels, files inside, unpacked size, compression ' +
+    'ratio, or the time or memory reading it took); `details` names the limit',
   429: 'Too many requests, or the plan’s monthly API call quota is used up (see Retry-After and RateLimit-*)',
   503: 'A service behind the gateway is unavailable',
 };
@@ -570,9 +573,14 @@ export function buildOpenApiDocument(serverUrl = '/') {
         if (status.startsWith('2')) response.headers = { 'Idempotent-Replayed': replayed.ref };
     }
     for (const status of failures) {
+      const general = errorDescriptions[status];
+      const forKey = idempotent ? idempotencyErrorDescriptions[status] : undefined;
       responses[String(status)] = {
+        // An operation's own meaning of a status goes first where the Idempotency-Key's does not already say it.
         description:
-          (idempotent ? idempotencyErrorDescriptions[status] : undefined) ?? errorDescriptions[status] ?? 'Error',
+          forKey && general && op.errors?.includes(status) && !forKey.startsWith(general)
+            ? `${general}; or ${forKey}`
+            : (forKey ?? general ?? 'Error'),
         content: { 'application/json': { schema: ErrorBody } },
       };
     }

@@ -231,7 +231,8 @@ export const chatOperations: Operation[] = [
     bodyContentType: 'application/octet-stream',
     response: Attachment,
     successStatus: 201,
-    errors: [400, 403, 409, 413, 415],
+    // 422: past a processing limit (ATTACHMENT_PROCESSING_LIMITS); 503 (every operation's): the readers are busy.
+    errors: [400, 403, 409, 413, 415, 422],
   },
   {
     method: 'get',

@@ -9,7 +9,7 @@ import {
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { isDatabaseUnavailableError, isQueryTimeLimitError } from './db';
-import { HttpError, TooManyRequestsError } from './errors';
+import { HttpError, type TooManyRequestsError } from './errors';
 import { describeIssues } from './validation';
 
 /** Body-parser's errors carry a `type` and a `status`; these are the ones a client causes. */
@@ -88,7 +88,9 @@ export function errorHandler(): ErrorRequestHandler {
       req.log?.warn({ err: (err as Error).message }, 'request failed: database unavailable or over its time limit');
       res.setHeader('Retry-After', '5');
     } else if (httpError.status >= 500) req.log?.error({ err }, 'request failed');
-    if (httpError instanceof TooManyRequestsError) res.setHeader('Retry-After', String(httpError.retryAfterSeconds));
+    // A 429 (and any refusal that knows when to try again, such as a busy pool's 503) tells clients when.
+    const retryAfter = (httpError as Partial<TooManyRequestsError>).retryAfterSeconds;
+    if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     const body: ErrorBody = { message: httpError.message, code: httpError.code, requestId: String(req.id ?? '') };
     if (httpError.details !== undefined) body.details = httpError.details;
     res.status(httpError.status).json(errorBodyOf(req, httpError.status, body));

@@ -1,6 +1,15 @@
 import { AttachmentIdParam, BODY_LIMITS, ErrorCode, UploadAttachmentQuery } from '@kasa/contracts';
-import { HttpError, InputError, NotAllowedError, NotFoundError, parseInput } from '@kasa/service-kit';
-import express, { Router, type RequestHandler, type Response } from 'express';
+import {
+  holdSlot,
+  HttpError,
+  InputError,
+  NotFoundError,
+  parseInput,
+  requirePlan,
+  TooManyRequestsError,
+  type ConcurrencySlots,
+} from '@kasa/service-kit';
+import express, { Router, type Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { identityOf, requireIdentity } from '../identity/identity';
 import { bytesOf } from './attachmentModel';
@@ -36,18 +45,33 @@ function fileHeaders(res: Response, mediaType: string, size: number): void {
  * POST /api/chat/attachments (the file as the raw body), GET /api/chat/attachments/:id (and /thumbnail), DELETE
  * /api/chat/attachments/:id: images and documents sent with messages, owner only.
  */
-export function createAttachmentRouter(attachments: AttachmentService): Router {
+/** When a person is at their limit of uploads at once, after how many seconds a retry makes sense. */
+const UPLOAD_RETRY_AFTER_SECONDS = 2;
+
+export function createAttachmentRouter(
+  attachments: AttachmentService,
+  /** The per-person limit of uploads being read at once (the kit's slots, scope `attachments`). */
+  slots: ConcurrencySlots,
+): Router {
   const router = Router();
   // Any Content-Type: the bytes decide what the file is. Bodies over the route's limit get the shared 413.
   const rawBody = express.raw({ type: () => true, limit: BODY_LIMITS.attachments });
 
   // Free is refused before its body is read: up to 20 MB for nothing.
-  const paidPlan: RequestHandler = (_req, res, next) => {
-    if (identityOf(res).tier === 'free') throw new NotAllowedError(ATTACHMENTS_PLAN, { plan: 'pro' });
-    next();
-  };
+  const paidPlan = requirePlan('attachments', ATTACHMENTS_PLAN);
+  // So is a person already at their limit of files being read: one slot per upload until it is answered.
+  const uploadSlot = holdSlot({
+    slots,
+    ownerOf: (res) => identityOf(res).userId,
+    refuse: (limit) =>
+      new TooManyRequestsError(
+        `You have ${limit} files being uploaded and read. Wait for one to finish, then send the next.`,
+        UPLOAD_RETRY_AFTER_SECONDS,
+        { limit },
+      ),
+  });
 
-  router.post('/api/chat/attachments', requireIdentity(), paidPlan, rawBody, async (req, res) => {
+  router.post('/api/chat/attachments', requireIdentity(), paidPlan, uploadSlot, rawBody, async (req, res) => {
     const { name } = parseInput(UploadAttachmentQuery, req.query, 'query');
     if (!Buffer.isBuffer(req.body)) {
       // The service's JSON parser reads application/json bodies before this route sees them.
@@ -58,6 +82,7 @@ export function createAttachmentRouter(attachments: AttachmentService): Router {
       );
     }
     if (req.body.length === 0) throw new InputError('The body is empty: send the file as the body.');
+    // A busy pool's 503 and the limits' 429 carry Retry-After (the shared error handler sets it).
     const attachment = await attachments.upload(identityOf(res), name, req.body, req.get('content-type'));
     res.status(201).json(attachment);
   });

@@ -2,13 +2,13 @@ import { ATTACHMENT_LIMITS, ErrorCode, formatByteSize, type Attachment, type Mes
 import {
   ConflictError,
   HttpError,
-  NotAllowedError,
+  assertPlanAllows,
   NotFoundError,
   PayloadTooLargeError,
   type Logger,
 } from '@kasa/service-kit';
 import mongoose, { type Connection, type Model, type Types } from 'mongoose';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Identity } from '../identity/identity';
 import type { PromptImage } from '../providers/chatProvider';
@@ -20,9 +20,8 @@ import {
   type AttachmentDocument,
   type AttachmentUsageDocument,
 } from './attachmentModel';
+import type { AttachmentProcessor } from './attachmentProcessor';
 import { ACCEPTED_MEDIA_TYPES, ACCEPTED_TYPES_TEXT, cleanFileName, detectFileKind, maxBytesOf } from './fileKind';
-import { extractText, type ExtractedText } from './textExtraction';
-import { makeThumbnail } from './thumbnail';
 
 /** The GridFS bucket of the chat database that holds the bytes. */
 export const ATTACHMENT_BUCKET = 'attachments';
@@ -67,6 +66,8 @@ export class AttachmentService {
   constructor(
     db: Connection,
     private readonly logger: Logger,
+    /** Reads documents' text and images' thumbnails in worker threads, within the processing limits. */
+    private readonly processor: AttachmentProcessor,
     private readonly limits: { perPersonCount: number; perPersonBytes: number } = ATTACHMENT_LIMITS,
   ) {
     if (!db.db) throw new Error('the database connection is not open');
@@ -76,34 +77,29 @@ export class AttachmentService {
   }
 
   /**
-   * Stores an upload: checks the plan, decides the type from the bytes, checks the kind's size limit and the
-   * person's allowance, reads a document's text or makes an image's thumbnail, then stores bytes and metadata.
+   * Stores an upload: checks the plan, decides the type from the bytes, checks the kind's size limit, reads a
+   * document's text or makes an image's thumbnail (in the worker pool, within the processing limits: past one, 422 and
+   * nothing stored; pool full, 503), then reserves room in the person's allowance and stores bytes and metadata.
+   * `body` is moved to the worker and back (AttachmentProcessor.process): the caller must not use it afterwards.
    */
-  async upload(who: Identity, rawName: string, bytes: Buffer, declaredType: string | undefined): Promise<Attachment> {
-    if (who.tier === 'free') throw new NotAllowedError(ATTACHMENTS_PLAN, { plan: 'pro' });
+  async upload(who: Identity, rawName: string, body: Buffer, declaredType: string | undefined): Promise<Attachment> {
+    assertPlanAllows(who.tier, 'attachments', ATTACHMENTS_PLAN);
     const name = cleanFileName(rawName);
-    const detected = await detectFileKind(bytes, name, declaredType);
+    const detected = await detectFileKind(body, name, declaredType);
     if (!detected) throw new UnsupportedAttachmentError();
     const limit = maxBytesOf(detected.kind);
-    if (bytes.length > limit)
+    if (body.length > limit)
       throw new PayloadTooLargeError(
-        `This ${detected.kind === 'image' ? 'image' : 'document'} is ${formatByteSize(bytes.length)}: ` +
+        `This ${detected.kind === 'image' ? 'image' : 'document'} is ${formatByteSize(body.length)}: ` +
           `${detected.kind === 'image' ? 'images' : 'documents'} may be at most ${formatByteSize(limit)}.`,
       );
 
-    // The slow parts (reading a PDF, resizing an image) run before the allowance is reserved: a failure there
-    // leaves nothing to give back.
-    let text: ExtractedText | undefined;
-    let thumbnail: Buffer | undefined;
-    if (detected.kind === 'document') {
-      text = await extractText(bytes, detected.mediaType).catch((err: unknown) => {
-        // A damaged or encrypted document is kept (its owner may still want to send it) but says it has no text.
-        this.logger.info({ err, mediaType: detected.mediaType }, 'no text could be read from a document');
-        return undefined;
-      });
-    } else {
-      thumbnail = await makeThumbnail(bytes, this.logger);
-    }
+    // The slow parts (reading a PDF, resizing an image, hashing) run in the worker pool before the allowance is
+    // reserved: a refusal there (a limit, a busy pool) leaves nothing to give back. A damaged or encrypted document
+    // gives no text but is kept (its owner may still want to send it); an image sharp cannot read, no thumbnail.
+    // The body's bytes travel to the worker and back: from here on, `file.bytes` are the upload's bytes.
+    const file = await this.processor.process(body, detected.kind, detected.mediaType);
+    const { bytes, text, thumbnail } = file;
 
     await this.reserve(who.userId, bytes.length);
     const id = randomBytes(16).toString('base64url');
@@ -117,7 +113,7 @@ export class AttachmentService {
         mediaType: detected.mediaType,
         name,
         size: bytes.length,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
+        sha256: file.sha256,
         fileId,
         sessionId: null,
         ...(detected.kind === 'document'
@@ -190,7 +186,7 @@ export class AttachmentService {
     options: { inherited?: boolean } = {},
   ): Promise<TurnAttachments> {
     if (ids.length === 0) return { stored: [], images: [], documents: [] };
-    if (who.tier === 'free') throw new NotAllowedError(ATTACHMENTS_PLAN, { plan: 'pro' });
+    assertPlanAllows(who.tier, 'attachments', ATTACHMENTS_PLAN);
     const docs = await this.docs
       .find({ _id: { $in: ids }, ownerId: who.userId })
       .maxTimeMS(QUERY_TIME_LIMIT_MS)

@@ -1,4 +1,6 @@
-import { ATTACHMENT_LIMITS } from '@kasa/contracts';
+// Runs in the attachment worker (see attachmentWorker.ts): the shared packages are imported for their types only.
+import { LimitExceeded, type FileLimits } from './fileLimits';
+import { checkZip } from './zipLimits';
 
 /** A page (PDF) or section (DOCX, text, markdown) of a document's text, numbered from 1, for citations. */
 export interface TextPart {
@@ -6,7 +8,7 @@ export interface TextPart {
   text: string;
 }
 
-/** What was read from a document: its parts in order, cut at ATTACHMENT_LIMITS.extractedChars. */
+/** What was read from a document: its parts in order, cut at ATTACHMENT_LIMITS.extractedChars (`extractedChars`). */
 export interface ExtractedText {
   /** `page` for PDFs, `section` for the others: how a citation names a part. */
   unit: 'page' | 'section';
@@ -36,35 +38,83 @@ const tidy = (text: string): string =>
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 
-/** Keeps parts in order until the bound; empty parts are dropped but keep their numbers (page 3 stays page 3). */
-function bounded(unit: ExtractedText['unit'], texts: string[]): ExtractedText {
-  const parts: TextPart[] = [];
-  let characters = 0;
-  let truncated = false;
-  for (const [index, raw] of texts.entries()) {
+/**
+ * Keeps parts in order until `maxChars`, fed one part at a time so that a reader can stop as soon as the bound is
+ * reached; empty parts are dropped but keep their numbers (page 3 stays page 3).
+ */
+class BoundedText {
+  private readonly parts: TextPart[] = [];
+  private characters = 0;
+  private truncated = false;
+  private seen = 0;
+
+  constructor(
+    private readonly unit: ExtractedText['unit'],
+    private readonly maxChars: number,
+  ) {}
+
+  /** Adds the next part; false once the text is cut (nothing after it is kept, so there is no need to read on). */
+  add(raw: string): boolean {
+    this.seen += 1;
     const text = tidy(raw);
-    if (!text) continue;
-    const room = ATTACHMENT_LIMITS.extractedChars - characters;
+    if (!text) return true;
+    const room = this.maxChars - this.characters;
     if (room <= 0) {
-      truncated = true;
-      break;
+      this.truncated = true;
+      return false;
     }
     const kept = text.length > room ? text.slice(0, room) : text;
-    if (kept.length < text.length) truncated = true;
-    parts.push({ n: index + 1, text: kept });
-    characters += kept.length;
+    this.parts.push({ n: this.seen, text: kept });
+    this.characters += kept.length;
+    if (kept.length < text.length) this.truncated = true;
+    return !this.truncated;
   }
-  return { unit, parts, count: texts.length, characters, truncated };
+
+  /** `count`: the parts the document has, read or not. */
+  result(count = this.seen): ExtractedText {
+    return { unit: this.unit, parts: this.parts, count, characters: this.characters, truncated: this.truncated };
+  }
 }
 
-/** A PDF's text, page by page (pdf.js through unpdf). A scanned PDF has none: its parts are empty. */
-export async function extractPdfText(bytes: Uint8Array): Promise<ExtractedText> {
-  const { getDocumentProxy, extractText } = await loadUnpdf();
+function bounded(unit: ExtractedText['unit'], texts: string[], maxChars: number): ExtractedText {
+  const text = new BoundedText(unit, maxChars);
+  for (const raw of texts) if (!text.add(raw)) break;
+  return text.result(texts.length);
+}
+
+/** A page's text as pdf.js gives it (unpdf's reading of a page): its runs in order, a newline where a line ends. */
+const pageText = (items: Array<{ str?: string; hasEOL?: boolean }>): string =>
+  items
+    .filter((item) => item.str != null)
+    .map((item) => item.str + (item.hasEOL ? '\n' : ''))
+    .join('');
+
+/**
+ * A PDF's text, page by page (pdf.js through unpdf). The page count comes from the page tree before any page is read,
+ * and a PDF with more than `pdfPages` pages is refused; then pages are read one at a time, each released before the
+ * next, until the text reaches `extractedChars`. A scanned PDF has no text: its parts are empty.
+ */
+export async function extractPdfText(
+  bytes: Uint8Array,
+  limits: Pick<FileLimits, 'pdfPages' | 'extractedChars'>,
+): Promise<ExtractedText> {
+  const { getDocumentProxy } = await loadUnpdf();
   // pdf.js takes ownership of (and may detach) the buffer it reads: it gets a copy.
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
-    const { text } = await extractText(pdf, { mergePages: false });
-    return bounded('page', text);
+    if (pdf.numPages > limits.pdfPages)
+      throw new LimitExceeded({ limit: 'pdfPages', max: limits.pdfPages, found: pdf.numPages });
+    const text = new BoundedText('page', limits.extractedChars);
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await pdf.getPage(n);
+      try {
+        if (!text.add(pageText((await page.getTextContent()).items as Array<{ str?: string; hasEOL?: boolean }>)))
+          break;
+      } finally {
+        page.cleanup();
+      }
+    }
+    return text.result(pdf.numPages);
   } finally {
     await pdf.destroy();
   }
@@ -82,25 +132,48 @@ const decodeEntities = (html: string): string =>
 
 /**
  * A DOCX's text (mammoth), in sections that start at each heading: Word documents have no fixed pages, and headings
- * are what a reader can find again. Mammoth's HTML is regular (one element per paragraph), so tags are simply removed.
+ * are what a reader can find again. The archive is walked first (checkZip: entries, unpacked bytes, compression
+ * ratio, counted while inflating); mammoth, which holds it all in memory, only reads what passed. Pictures are not
+ * read at all. Mammoth's HTML is regular (one element per paragraph), so tags are simply removed.
  */
-export async function extractDocxText(bytes: Uint8Array): Promise<ExtractedText> {
-  const { value: html } = await (await loadMammoth()).convertToHtml({ buffer: Buffer.from(bytes) });
+export async function extractDocxText(
+  bytes: Uint8Array,
+  limits: Pick<FileLimits, 'docxEntries' | 'docxUnpackedBytes' | 'docxCompressionRatio' | 'extractedChars'>,
+): Promise<ExtractedText> {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  await checkZip(buffer, limits);
+  const reader = await loadMammoth();
+  const { value: html } = await reader.convertToHtml(
+    { buffer },
+    // The default turns every picture into a base64 data URL in the HTML: bytes read, grown by a third, then dropped.
+    { convertImage: reader.images.imgElement(async () => ({ src: '' })) },
+  );
   const sections = html
     .split(/(?=<h[1-6][\s>])/i)
     .map((section) => decodeEntities(section.replace(/<\/(p|h[1-6]|li|tr)>/gi, '\n').replace(/<[^>]*>/g, '')));
-  return bounded('section', sections);
+  return bounded('section', sections, limits.extractedChars);
 }
 
 /** Plain text is one section; markdown has a section per heading (`#` to `######` at the start of a line). */
-export function extractPlainText(bytes: Uint8Array, mediaType: 'text/plain' | 'text/markdown'): ExtractedText {
+export function extractPlainText(
+  bytes: Uint8Array,
+  mediaType: 'text/plain' | 'text/markdown',
+  limits: Pick<FileLimits, 'extractedChars'>,
+): ExtractedText {
   const text = new TextDecoder('utf-8').decode(bytes).replace(/\r\n?/g, '\n');
-  return bounded('section', mediaType === 'text/markdown' ? text.split(/\n(?=#{1,6} )/) : [text]);
+  return bounded(
+    'section',
+    mediaType === 'text/markdown' ? text.split(/\n(?=#{1,6} )/) : [text],
+    limits.extractedChars,
+  );
 }
 
-/** The text of a document of an accepted type. */
-export async function extractText(bytes: Uint8Array, mediaType: string): Promise<ExtractedText> {
-  if (mediaType === 'application/pdf') return extractPdfText(bytes);
-  if (mediaType === 'text/plain' || mediaType === 'text/markdown') return extractPlainText(bytes, mediaType);
-  return extractDocxText(bytes);
+/**
+ * The text of a document of an accepted type, within `limits`: throws LimitExceeded for a document past one, another
+ * error for one that cannot be read (damaged, encrypted).
+ */
+export async function extractText(bytes: Uint8Array, mediaType: string, limits: FileLimits): Promise<ExtractedText> {
+  if (mediaType === 'application/pdf') return extractPdfText(bytes, limits);
+  if (mediaType === 'text/plain' || mediaType === 'text/markdown') return extractPlainText(bytes, mediaType, limits);
+  return extractDocxText(bytes, limits);
 }

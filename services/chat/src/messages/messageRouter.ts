@@ -10,7 +10,7 @@ import { ServiceUnavailableError, parseInput, requestIdOf, type Logger } from '@
 import { Router, type Request, type Response } from 'express';
 import { identityOf, requireIdentity } from '../identity/identity';
 import type { SessionService } from '../sessions/sessionService';
-import { TooManyRepliesError, type MessageService, type TurnRequest } from './messageService';
+import type { MessageService, TurnRequest } from './messageService';
 import { SseStream } from './sseStream';
 
 /** The header that carries the stored user message's id on the non-streamed answer. */
@@ -44,13 +44,8 @@ export function createMessageRouter(
     const stop = clientGone(req, res);
     // Plan, ownership and validation errors are answered as JSON before any stream starts.
     const forwardedFor = req.get('x-forwarded-for') ?? req.socket.remoteAddress;
-    const turn = await messages
-      .prepare(identityOf(res), sessionId, request, requestIdOf(req), forwardedFor)
-      .catch((err: unknown) => {
-        // The 429's body is the shared error body; the header tells clients when to try again.
-        if (err instanceof TooManyRepliesError) res.set('Retry-After', String(err.retryAfterSeconds));
-        throw err;
-      });
+    // At the concurrent-replies limit: the shared error handler answers 429 with Retry-After.
+    const turn = await messages.prepare(identityOf(res), sessionId, request, requestIdOf(req), forwardedFor);
 
     if (!streaming) {
       const { reply } = await messages.complete(turn, stop.signal, { onText: () => undefined }, { resumable });

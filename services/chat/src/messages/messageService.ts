@@ -1,5 +1,5 @@
 import {
-  ErrorCode,
+  allows,
   type AssistantReply,
   type CreateMessageRequest,
   type EditMessageRequest,
@@ -8,10 +8,10 @@ import {
   type RegenerateRequest,
 } from '@kasa/contracts';
 import {
-  HttpError,
+  assertPlanAllows,
   InputError,
-  NotAllowedError,
   NotFoundError,
+  TooManyRequestsError,
   withTransientRetry,
   type Logger,
 } from '@kasa/service-kit';
@@ -101,13 +101,11 @@ function toPromptHistory(docs: Array<Pick<MessageDocument, 'role' | 'content' | 
 export const REPLY_RETRY_AFTER_SECONDS = 5;
 
 /** 429: the person already has as many replies being written as the limit allows. */
-export class TooManyRepliesError extends HttpError {
-  readonly retryAfterSeconds = REPLY_RETRY_AFTER_SECONDS;
+export class TooManyRepliesError extends TooManyRequestsError {
   constructor(limit: number) {
     super(
-      429,
-      ErrorCode.rateLimited,
       `You have ${limit} replies being written. Wait for one to finish (or stop it), then send again.`,
+      REPLY_RETRY_AFTER_SECONDS,
       { limit },
     );
   }
@@ -281,12 +279,12 @@ export class MessageService {
     forwardedFor?: string,
   ): Promise<PreparedTurn> {
     const { input } = request;
-    if (who.tier === 'free' && 'type' in input && input.type !== 'text')
-      throw new NotAllowedError(PLAN_FEATURE[input.type], { plan: 'pro' });
-    if (who.tier === 'free' && input.language && !isFreeLanguageChoice(input.language))
-      throw new NotAllowedError(LANGUAGE_CHOICE_PLAN, { plan: 'pro' });
-    if (who.tier === 'free' && 'attachmentIds' in input && input.attachmentIds?.length)
-      throw new NotAllowedError(ATTACHMENTS_PLAN, { plan: 'pro' });
+    if ('type' in input && input.type !== 'text')
+      assertPlanAllows(who.tier, input.type === 'voice' ? 'voice' : 'attachments', PLAN_FEATURE[input.type]);
+    if (input.language && !isFreeLanguageChoice(input.language))
+      assertPlanAllows(who.tier, 'languages', LANGUAGE_CHOICE_PLAN);
+    if ('attachmentIds' in input && input.attachmentIds?.length)
+      assertPlanAllows(who.tier, 'attachments', ATTACHMENTS_PLAN);
     // The slot is reserved before anything is read or stored, so that simultaneous messages cannot all slip in.
     const slotId = await this.slots.acquire(who.userId);
     if (!slotId) throw new TooManyRepliesError(this.slots.limit);
@@ -366,7 +364,7 @@ export class MessageService {
     const session = await this.writes.run(() => this.sessions.own(who, sessionId), 'first');
     // Asked while the messages are stored; it never rejects and gives up after its timeout.
     const location =
-      this.geo && forwardedFor && who.tier !== 'free' && usesGeoContext(session.personaId)
+      this.geo && forwardedFor && allows(who.tier, 'geo') && usesGeoContext(session.personaId)
         ? this.geo.sentenceFor(forwardedFor, requestId)
         : undefined;
     const persona =

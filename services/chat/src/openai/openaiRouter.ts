@@ -1,9 +1,11 @@
 import { OpenAIChatCompletionRequest, openAIErrorOf, type ErrorBody, type Persona } from '@kasa/contracts';
-import { HttpError, InputError, describeIssues, errorHandler, type Logger } from '@kasa/service-kit';
+import { HttpError, InputError, describeIssues, errorHandler, holdSlot, type Logger } from '@kasa/service-kit';
 import { Router, type ErrorRequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { identityOf, requireIdentity } from '../identity/identity';
 import { SseStream } from '../messages/sseStream';
+import { TooManyRepliesError } from '../messages/messageService';
+import type { ReplySlots } from '../replies/replySlots';
 import type { CompletionService } from './completionService';
 
 /** The same in streamed and plain answers: it names Kasa's serving configuration, not the provider of the moment. */
@@ -60,10 +62,22 @@ const modelOf = (p: Persona) => ({
  */
 export function createOpenAIRouter(
   completions: CompletionService,
-  options: { heartbeatMs: number; logger: Logger },
+  options: {
+    heartbeatMs: number;
+    logger: Logger;
+    /** The chat's concurrent-replies limit: a completion holds one of the person's reply slots while it runs. */
+    slots: ReplySlots;
+  },
 ): Router {
   const router = Router();
   router.use('/v1', requireIdentity());
+  // One limit for a person's replies on /api/chat and /v1 together: at the limit, 429 in OpenAI's error shape.
+  const replySlot = holdSlot({
+    slots: options.slots,
+    ownerOf: (res) => identityOf(res).userId,
+    refuse: (limit) => new TooManyRepliesError(limit),
+    logger: options.logger,
+  });
 
   router.get('/v1/models', async (_req, res) => {
     const personas = await completions.models(identityOf(res));
@@ -74,7 +88,7 @@ export function createOpenAIRouter(
     res.json(modelOf(await completions.persona(identityOf(res), String(req.params.id))));
   });
 
-  router.post('/v1/chat/completions', async (req, res) => {
+  router.post('/v1/chat/completions', replySlot, async (req, res) => {
     const body = parseCompletionRequest(req.body);
     const who = identityOf(res);
     const persona = await completions.persona(who, body.model);

@@ -1,21 +1,14 @@
 import { CreatePersonaRequest, GatewayIdentityHeaders, PersonaIdParam, UpdatePersonaRequest } from '@kasa/contracts';
-import { NotAllowedError, parseInput } from '@kasa/service-kit';
+import { parseInput, requirePlan } from '@kasa/service-kit';
 import { Router, type RequestHandler } from 'express';
 import { identityOf, requireIdentity } from '../identity/identity';
 import type { PersonaStore } from './personaStore';
 
-/** Custom personas are an Enterprise feature (spec section 6). */
-const enterpriseOnly: RequestHandler = (_req, res, next) => {
-  if (identityOf(res).tier !== 'enterprise') {
-    next(
-      new NotAllowedError('Custom personas are part of the Enterprise plan. Upgrade to Enterprise to create them.', {
-        plan: 'enterprise',
-      }),
-    );
-    return;
-  }
-  next();
-};
+/** Custom personas are an Enterprise feature (spec section 6; PLANS in @kasa/contracts). */
+const enterpriseOnly: RequestHandler = requirePlan(
+  'customPersonas',
+  'Custom personas are part of the Enterprise plan. Upgrade to Enterprise to create them.',
+);
 
 export function createPersonaRouter(personas: PersonaStore): Router {
   const router = Router();
