@@ -18,8 +18,34 @@ const schema = baseServiceEnv.extend({
   VOICE_PACKAGED_ENGINES: envBoolean(true),
   /** mp3 plays everywhere; ogg (Opus) is smaller; wav needs no encoder. */
   VOICE_AUDIO_FORMAT: z.enum(['mp3', 'ogg', 'wav']).default('mp3'),
-  /** The longest one engine may take for one chunk of text before the next engine is tried. */
+  /**
+   * The longest one engine may take for one chunk of text before the next engine is tried; for the offline engine,
+   * the time limit of each of its processes (the wait for a place in the process pool does not count).
+   */
   VOICE_SYNTHESIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** Syntheses one person (the identity's user id) may have under way at once, across replicas (then **429**). */
+  VOICE_SYNTHESIS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100).default(2),
+  /** Transcriptions one person may have under way at once (then **429**). */
+  VOICE_TRANSCRIPTION_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100).default(2),
+  /** Translations one person may have under way at once: each is a call to a paid AI provider (then **429**). */
+  VOICE_TRANSLATION_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100).default(2),
+  /**
+   * Heavy processes (eSpeak NG per chunk of text, ffmpeg making a video) running at once on this instance: 3 suits
+   * a 2-core machine (one more than the cores: a process also waits on its pipes); raise it with the cores.
+   */
+  VOICE_PROCESS_POOL_SIZE: z.coerce.number().int().min(1).max(256).default(3),
+  /** How many more may wait for a place; beyond that, **503** with Retry-After ("busy, try again"). */
+  VOICE_PROCESS_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(16),
+  /**
+   * The data memory each heavy process may use, in MB, set with `prlimit` where it runs (ffmpeg making a 720p video
+   * needs about 300-500); the Node process of eSpeak NG's WebAssembly build also gets it as its heap limit. 0: none.
+   */
+  VOICE_PROCESS_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .max(65_536)
+    .refine((mb) => mb === 0 || mb >= 128, { error: 'must be 0 (no limit) or at least 128' })
+    .default(1_024),
   /** How long synthesized audio is kept (and may be cached by browsers). */
   VOICE_AUDIO_TTL_HOURS: z.coerce
     .number()
@@ -80,7 +106,10 @@ const schema = baseServiceEnv.extend({
     .min(1)
     .max(24 * 365)
     .default(168),
-  /** Unfinished video jobs one person may have at once. */
+  /**
+   * Unfinished video jobs one person may have at once: each holds one of the person's `video` slots from its creation
+   * until it succeeds or fails (then **429**).
+   */
   VOICE_VIDEO_MAX_ACTIVE_JOBS: z.coerce.number().int().min(1).max(100).default(5),
   /** How often a video job's event stream reads the job (changes made by another replica's worker). */
   VOICE_VIDEO_EVENTS_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),

@@ -38,6 +38,8 @@ runMain(async () => {
     catalogue: voice.catalogue,
     detector: voice.detector,
     workerId: runtime.instanceId,
+    pool: voice.pool,
+    limits: voice.limits,
   });
   runtime.logger.info(
     {

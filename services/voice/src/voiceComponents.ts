@@ -13,6 +13,9 @@ import { AudioEncoders } from './speech/audioEncoder';
 import { AudioStore } from './speech/audioStore';
 import type { EspeakProvider } from './speech/espeakProvider';
 import { findFfmpeg, findSpeechEngine, type FfmpegProgram } from './speech/engines';
+import { ProcessLimits } from './speech/processLimits';
+import { ProcessPool } from './speech/processPool';
+import { createVoiceSlots, type VoiceSlots } from './slots/voiceSlots';
 import { SpeechChain } from './speech/speechChain';
 import { SpeechService } from './speech/speechService';
 import type { CloudSettings } from './cloud/cloudProviders';
@@ -24,6 +27,12 @@ export type VoiceSettings = Pick<
   | 'VOICE_PACKAGED_ENGINES'
   | 'VOICE_AUDIO_FORMAT'
   | 'VOICE_SYNTHESIS_TIMEOUT_MS'
+  | 'VOICE_SYNTHESIS_MAX_CONCURRENT'
+  | 'VOICE_TRANSCRIPTION_MAX_CONCURRENT'
+  | 'VOICE_TRANSLATION_MAX_CONCURRENT'
+  | 'VOICE_PROCESS_POOL_SIZE'
+  | 'VOICE_PROCESS_QUEUE_MAX'
+  | 'VOICE_PROCESS_MEMORY_MB'
   | 'VOICE_AUDIO_TTL_HOURS'
   | 'VOICE_CHAT_LANGUAGES'
   | 'VOICE_CLOUD_TIMEOUT_MS'
@@ -53,6 +62,12 @@ export interface VoiceComponents {
   transcription: TranscriptionService;
   translation: TranslationService;
   maxAudioBytes: number;
+  /** The bounded pool every heavy child process goes through (speech per chunk, video encoding). */
+  pool: ProcessPool;
+  /** The memory limit of those processes. */
+  limits: ProcessLimits;
+  /** Per-person concurrency slots of the costly routes (synthesis, transcription, translation). */
+  slots: VoiceSlots;
   /** Stops the encoder and the speech engine kept ready ahead of requests, and the providers' breakers. */
   close(): void;
 }
@@ -71,9 +86,22 @@ export async function createVoiceComponents(deps: {
 }): Promise<VoiceComponents> {
   const { settings, logger } = deps;
   const usePackaged = settings.VOICE_PACKAGED_ENGINES;
+  const limits = await ProcessLimits.find({ memoryMb: settings.VOICE_PROCESS_MEMORY_MB, logger });
+  const pool = new ProcessPool({
+    size: settings.VOICE_PROCESS_POOL_SIZE,
+    maxQueued: settings.VOICE_PROCESS_QUEUE_MAX,
+    logger,
+  });
   const [detector, espeak, ffmpeg, geo] = await Promise.all([
     LanguageDetector.create(),
-    findSpeechEngine({ bin: settings.VOICE_ESPEAK_BIN, usePackaged, mapLanguage: catalogueCode, logger }),
+    findSpeechEngine({
+      bin: settings.VOICE_ESPEAK_BIN,
+      usePackaged,
+      mapLanguage: catalogueCode,
+      logger,
+      run: { pool, timeoutMs: settings.VOICE_SYNTHESIS_TIMEOUT_MS },
+      limits,
+    }),
     findFfmpeg({ bin: settings.VOICE_FFMPEG_BIN, usePackaged, logger }),
     GeoDatabase.load(logger),
   ]);
@@ -102,6 +130,7 @@ export async function createVoiceComponents(deps: {
     format: settings.VOICE_AUDIO_FORMAT,
     sampleRate: espeak.sampleRate,
     usePackaged,
+    limits,
     logger,
   });
   const catalogue = new LanguageCatalogue({
@@ -150,6 +179,9 @@ export async function createVoiceComponents(deps: {
     transcription,
     translation,
     maxAudioBytes: settings.VOICE_TRANSCRIBE_MAX_BYTES,
+    pool,
+    limits,
+    slots: createVoiceSlots(deps.db, settings),
     close: () => {
       encoders.close();
       espeak.close();

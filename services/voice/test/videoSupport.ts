@@ -42,6 +42,8 @@ export async function videoApp(
     catalogue: voice.catalogue,
     detector: voice.detector,
     workerId: options.workerId ?? `worker-${unique()}`,
+    pool: voice.pool,
+    limits: voice.limits,
   });
   video.start({ consume: options.consume });
   const app = createApp({

@@ -344,7 +344,8 @@ export const operations: Operation[] = [
         'With Accept: audio/mpeg (or audio/ogg, audio/wav), the audio as it is made; X-Kasa-Audio-Url names the ' +
         'stored copy',
     },
-    errors: [403],
+    // 429: the person's syntheses at once (VOICE_SYNTHESIS_MAX_CONCURRENT) are all under way.
+    errors: [403, 429],
   },
   {
     method: 'post',
@@ -357,7 +358,8 @@ export const operations: Operation[] = [
     bodyContentType: 'multipart/form-data',
     response: TranscribeResponse,
     successStatus: 200,
-    errors: [403, 413, 415],
+    // 429: the person's transcriptions at once are all under way (refused before the recording is read).
+    errors: [403, 413, 415, 429],
   },
   {
     method: 'post',
@@ -368,7 +370,8 @@ export const operations: Operation[] = [
     body: TranslateRequest,
     response: TranslateResponse,
     successStatus: 200,
-    errors: [403, 413],
+    // 429: the person's translations at once are all under way.
+    errors: [403, 413, 429],
   },
   {
     method: 'get',

@@ -3,6 +3,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { FfmpegProgram } from './engines';
+import { ProcessLimits } from './processLimits';
 import { runProcess } from './runProcess';
 import { wavHeader } from './wav';
 
@@ -52,6 +53,13 @@ type EncoderProcess = ChildProcessByStdio<Writable, Readable, Readable>;
  * WAV when neither can make the format. Starting ffmpeg takes about 100 ms, most of a first-audio budget, so one
  * process is always started ahead and waits for its input; each encoding takes it and a new one is started for the
  * next.
+ *
+ * These processes stay out of the process pool (see ProcessPool), on purpose: one lives as long as its synthesis,
+ * mostly waiting for the next chunk of speech or for the listener to read, and encoding is a small part of the work
+ * (the speech engine's chunks, which go through the pool, are the large one). Pooled, a slow listener would hold a
+ * place that others' speech needs. Each synthesis starts its encoder only once its first chunk of speech is made, so
+ * syntheses waiting in the pool's queue hold none; their number follows the per-person synthesis slots, and each
+ * runs under the memory limit.
  */
 export class AudioEncoders {
   private spare: EncoderProcess | undefined;
@@ -65,6 +73,7 @@ export class AudioEncoders {
     private readonly sampleRate: number,
     private readonly logger: Logger,
     private readonly lame: Mp3EncoderClass | undefined,
+    private readonly limits: ProcessLimits,
   ) {
     if (this.ffmpegBin) this.spare = this.spawn();
   }
@@ -78,11 +87,14 @@ export class AudioEncoders {
     format: AudioFormat;
     sampleRate: number;
     usePackaged: boolean;
+    /** The memory limit of each ffmpeg it starts. */
+    limits?: ProcessLimits;
     logger: Logger;
   }): Promise<AudioEncoders> {
     const { ffmpeg, format, sampleRate, logger } = options;
+    const limits = options.limits ?? ProcessLimits.none();
     const make = (name: EncoderName, actual: AudioFormat, bin?: string, lame?: Mp3EncoderClass) =>
-      new AudioEncoders(bin, name, actual, format, sampleRate, logger, lame);
+      new AudioEncoders(bin, name, actual, format, sampleRate, logger, lame, limits);
     if (format === 'wav') {
       logger.info('audio: WAV, as configured');
       return make('none', 'wav');
@@ -145,7 +157,8 @@ export class AudioEncoders {
     const args = ['-hide_banner', '-loglevel', 'error', '-nostdin'];
     args.push('-f', 's16le', '-ar', String(this.sampleRate), '-ac', '1', '-i', 'pipe:0');
     args.push(...ENCODERS[this.format as Exclude<AudioFormat, 'wav'>].args, '-flush_packets', '1', 'pipe:1');
-    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const limited = this.limits.wrap(bin, args);
+    const child = spawn(limited.command, limited.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     child.on('error', (err) => this.logger.warn({ err: err.message }, 'ffmpeg could not be started'));
     child.stdin.on('error', () => undefined);
     // Read stderr so that a chatty ffmpeg never blocks on a full pipe; only its last words are kept.

@@ -3,7 +3,8 @@ import { constants as fsConstants } from 'node:fs';
 import { access, chmod, copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { EspeakProvider, type EspeakProgram } from './espeakProvider';
+import { EspeakProvider, type EspeakProgram, type EspeakRunOptions } from './espeakProvider';
+import { ProcessLimits } from './processLimits';
 import { runProcess } from './runProcess';
 
 /**
@@ -26,24 +27,32 @@ export interface FfmpegProgram {
 const SYSTEM_PROBE_MS = 5_000;
 const PACKAGED_PROBE_MS = 30_000;
 
-/** The WebAssembly build as an `espeak-ng` program: Node running the compiled espeakWasmCli.js beside this file. */
-export function packagedEspeak(): EspeakProgram {
+/**
+ * The WebAssembly build as an `espeak-ng` program: Node running the compiled espeakWasmCli.js beside this file, with
+ * its JavaScript heap capped and, where prlimit runs, its data memory (which holds the WebAssembly memory) too.
+ */
+export function packagedEspeak(limits: ProcessLimits = ProcessLimits.none()): EspeakProgram {
+  const { command, args } = limits.wrap(process.execPath, [
+    ...limits.nodeOptions(),
+    path.join(__dirname, 'espeakWasmCli.js'),
+  ]);
   return {
     engine: 'espeak-ng-wasm',
     description: 'eSpeak NG (WebAssembly, from npm)',
-    command: process.execPath,
-    args: [path.join(__dirname, 'espeakWasmCli.js')],
+    command,
+    args,
     startsSlowly: true,
     probeTimeoutMs: PACKAGED_PROBE_MS,
   };
 }
 
-export function systemEspeak(bin: string): EspeakProgram {
+export function systemEspeak(bin: string, limits: ProcessLimits = ProcessLimits.none()): EspeakProgram {
+  const { command, args } = limits.wrap(bin, []);
   return {
     engine: 'espeak-ng',
     description: 'espeak-ng (system)',
-    command: bin,
-    args: [],
+    command,
+    args,
     startsSlowly: false,
     probeTimeoutMs: SYSTEM_PROBE_MS,
   };
@@ -58,15 +67,19 @@ export async function findSpeechEngine(options: {
   usePackaged: boolean;
   mapLanguage: (tag: string) => string | undefined;
   logger: Logger;
+  /** The pool its processes go through and their time limit (see EspeakProvider). */
+  run?: EspeakRunOptions;
+  /** The memory limit of its processes. */
+  limits?: ProcessLimits;
 }): Promise<EspeakProvider> {
-  const { bin, usePackaged, mapLanguage, logger } = options;
-  const system = await EspeakProvider.probe(systemEspeak(bin), mapLanguage);
+  const { bin, usePackaged, mapLanguage, logger, run, limits } = options;
+  const system = await EspeakProvider.probe(systemEspeak(bin, limits), mapLanguage, run);
   if (system.available) {
     logger.info({ bin, version: system.version, voices: system.voices().length }, 'speech: espeak-ng (system)');
     return system;
   }
   if (usePackaged) {
-    const packaged = await EspeakProvider.probe(packagedEspeak(), mapLanguage);
+    const packaged = await EspeakProvider.probe(packagedEspeak(limits), mapLanguage, run);
     if (packaged.available) {
       logger.info(
         { bin, found: false, version: packaged.version, voices: packaged.voices().length },

@@ -1,3 +1,4 @@
+import { ProcessPoolBusyError, ProcessTimeLimitError, type ProcessPool } from './processPool';
 import { runProcess, StartedProcess } from './runProcess';
 import {
   SpeechEngineError,
@@ -17,6 +18,17 @@ const PREFERRED_DEFAULTS: Record<string, string> = {
   zh: 'cmn',
   vi: 'vi',
 };
+
+/** The longest one eSpeak NG process may run for one chunk of text, unless told otherwise. */
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** How the processes that speak are run: through the service's pool, with a time limit per process. */
+export interface EspeakRunOptions {
+  /** The bounded pool of heavy processes; without it each process runs at once (tests, the probe). */
+  pool?: ProcessPool;
+  /** The longest one process may run for one chunk of text (waiting for a place in the pool does not count). */
+  timeoutMs?: number;
+}
 
 /** An eSpeak NG program: the system's `espeak-ng`, or the WebAssembly build run by Node (see engines.ts). */
 export interface EspeakProgram {
@@ -50,6 +62,7 @@ export class EspeakProvider implements SpeechProvider {
     readonly program: EspeakProgram,
     readonly available: boolean,
     private readonly voiceList: SpeechVoice[],
+    private readonly runOptions: EspeakRunOptions,
     readonly version?: string,
   ) {}
 
@@ -61,8 +74,9 @@ export class EspeakProvider implements SpeechProvider {
   static async probe(
     program: EspeakProgram,
     mapLanguage: (tag: string) => string | undefined,
+    runOptions: EspeakRunOptions = {},
   ): Promise<EspeakProvider> {
-    const unavailable = new EspeakProvider(program, false, []);
+    const unavailable = new EspeakProvider(program, false, [], runOptions);
     try {
       const signal = AbortSignal.timeout(program.probeTimeoutMs);
       const run = (flag: string) => runProcess(program.command, [...program.args, flag], { signal });
@@ -70,7 +84,7 @@ export class EspeakProvider implements SpeechProvider {
       if (listing.code !== 0) return unavailable;
       const voices = parseVoiceListing(listing.stdout.toString('utf8'), mapLanguage, program.engine);
       const versionText = /text-to-speech:\s*([\w.-]+)/.exec(version.stdout.toString('utf8'))?.[1];
-      const provider = new EspeakProvider(program, voices.length > 0, voices, versionText);
+      const provider = new EspeakProvider(program, voices.length > 0, voices, runOptions, versionText);
       // The first request is most likely in the default voice of English.
       const first = voices.find((v) => v.id === PREFERRED_DEFAULTS.en);
       if (program.startsSlowly && first) provider.startAhead(speakOptions(first));
@@ -84,13 +98,28 @@ export class EspeakProvider implements SpeechProvider {
     return this.voiceList;
   }
 
-  async synthesize({ text, voice, signal }: SpeechRequest): Promise<PcmAudio> {
+  /**
+   * Speaks one chunk of text in a process of its own, through the pool when there is one: the process gets a place
+   * (or waits for one; a full queue is a ProcessPoolBusyError), runs under the time limit (ProcessTimeLimitError),
+   * and is stopped when the caller's signal aborts.
+   */
+  async synthesize({ text, voice, signal, background }: SpeechRequest): Promise<PcmAudio> {
     const engine = this.program.engine;
+    const { pool, timeoutMs = DEFAULT_TIMEOUT_MS } = this.runOptions;
+    const speak = (processSignal: AbortSignal) => {
+      const speaker = this.start(speakOptions(voice));
+      if (background) speaker.deprioritize();
+      return speaker.run(text, processSignal);
+    };
     let result;
     try {
-      result = await this.start(speakOptions(voice)).run(text, signal);
+      result = pool
+        ? await pool.run(speak, { what: 'speech synthesis', timeoutMs, signal })
+        : await speak(AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
     } catch (err) {
-      if (signal.aborted) throw new SpeechEngineError(engine, 'timed out or cancelled');
+      if (err instanceof ProcessPoolBusyError || err instanceof ProcessTimeLimitError) throw err;
+      if (signal.aborted || (err as Error).name === 'AbortError')
+        throw new SpeechEngineError(engine, 'timed out or cancelled');
       throw new SpeechEngineError(engine, `could not be started (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     }
     if (result.code !== 0) throw new SpeechEngineError(engine, `exited with code ${String(result.code)}`);

@@ -31,6 +31,18 @@ describe('runProcess and StartedProcess', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('kills a program that ignores SIGTERM after the grace, and rejects only once it is gone', async () => {
+    const controller = new AbortController();
+    const script = "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)";
+    const run = runProcess(process.execPath, ['-e', script], { signal: controller.signal, killGraceMs: 300 });
+    // Time for Node to start and install its handler, then the abort: SIGTERM (ignored), SIGKILL 300 ms later.
+    setTimeout(() => controller.abort(), 700);
+    const started = Date.now();
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('reports a non-zero exit without rejecting', async () => {
     const result = await runProcess('sh', ['-c', 'echo oops >&2; exit 3']);
     expect(result).toMatchObject({ code: 3, stderr: 'oops\n' });

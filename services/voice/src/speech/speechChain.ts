@@ -1,10 +1,14 @@
 import { ServiceUnavailableError, type Logger } from '@kasa/service-kit';
 import { resamplePcm } from '../cloud/pcm';
 import type { ProviderGuard } from '../providers/providerGuard';
+import { ProcessPoolBusyError, ProcessTimeLimitError } from './processPool';
 import { SpeechEngineError, type PcmAudio, type SpeechProvider, type SpeechVoice } from './speechProvider';
 
 export interface SpeechChainOptions {
-  /** The longest the offline engine may take for one chunk. */
+  /**
+   * The longest a cloud engine may take for one chunk when `cloudTimeoutMs` is not given. (The offline engine bounds
+   * each of its processes itself, through the process pool, without counting the wait for a place.)
+   */
   timeoutMs: number;
   /** The longest a cloud engine may take for one chunk before the next engine is tried. */
   cloudTimeoutMs?: number;
@@ -73,26 +77,36 @@ export class SpeechChain {
     voice: SpeechVoice,
     signal: AbortSignal,
     language: string = voice.languages[0]!,
+    options: { background?: boolean } = {},
   ): Promise<PcmAudio & { engine: string }> {
     const order = [
       ...this.providers.filter((p) => p.available && p.name === voice.engine),
       ...this.providers.filter((p) => p.available && p.name !== voice.engine),
     ];
     let failures = 0;
+    let overTime: ProcessTimeLimitError | undefined;
     for (const provider of order) {
       const engineVoice =
         provider.name === voice.engine ? voice : this.fallbackVoice(provider.voices(), language, voice.gender);
       if (!engineVoice) continue;
       try {
-        const audio = await this.attempt(provider, { text, voice: engineVoice, language }, signal);
+        const audio = await this.attempt(provider, { text, voice: engineVoice, language, ...options }, signal);
         return { ...resamplePcm(audio, this.options.sampleRate), engine: provider.name };
       } catch (err) {
-        if (signal.aborted) throw err;
+        // The server is busy, not the engine broken: the caller hears so (503 with Retry-After), in the same voice.
+        if (signal.aborted || err instanceof ProcessPoolBusyError) throw err;
         failures++;
+        if (err instanceof ProcessTimeLimitError) overTime = err;
         this.options.logger.warn({ engine: provider.name, err: (err as Error).message }, 'speech engine failed');
       }
     }
     if (failures === 0) throw new SpeechEngineError('speech', 'no engine is available');
+    if (overTime && failures === 1) {
+      throw new ServiceUnavailableError(
+        `Speech synthesis took too long: the engine was stopped after ${Math.round(overTime.limitMs / 1000)} s on ` +
+          'one part of the text. Please try again shortly.',
+      );
+    }
     throw new ServiceUnavailableError(
       'Speech synthesis failed: every engine with a voice for this language failed. Try again shortly.',
     );
@@ -100,7 +114,7 @@ export class SpeechChain {
 
   private attempt(
     provider: SpeechProvider,
-    request: { text: string; voice: SpeechVoice; language: string },
+    request: { text: string; voice: SpeechVoice; language: string; background?: boolean },
     signal: AbortSignal,
   ): Promise<PcmAudio> {
     const { guard, cloudTimeoutMs, timeoutMs } = this.options;
@@ -109,10 +123,10 @@ export class SpeechChain {
         provider.synthesize({ ...request, signal: attempt }),
       );
     }
-    const attempt = AbortSignal.any([
-      signal,
-      AbortSignal.timeout(provider.remote ? (cloudTimeoutMs ?? timeoutMs) : timeoutMs),
-    ]);
+    // A local engine times each of its processes itself (see EspeakProvider): the wait for a place in the process
+    // pool is not held against it.
+    if (!provider.remote) return provider.synthesize({ ...request, signal });
+    const attempt = AbortSignal.any([signal, AbortSignal.timeout(cloudTimeoutMs ?? timeoutMs)]);
     return provider.synthesize({ ...request, signal: attempt });
   }
 

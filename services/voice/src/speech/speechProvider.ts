@@ -22,6 +22,11 @@ export interface SpeechRequest {
   /** The text's language (a catalogue code): a multilingual voice reads many, the engine may need to be told. */
   language: string;
   signal: AbortSignal;
+  /**
+   * Not what a listener is waiting for this moment (a long text's later chunks, a video's speech): a local engine
+   * runs it at a lower CPU priority, so that everyone's first audio goes first when the cores are busy.
+   */
+  background?: boolean;
 }
 
 /**
@@ -36,7 +41,10 @@ export interface SpeechProvider {
   readonly version?: string;
   /** The sample rate of the PCM this engine returns (the chain converts it to the encoder's). */
   readonly sampleRate: number;
-  /** A cloud engine: its calls are bounded by its own timeout and guarded by a circuit breaker. */
+  /**
+   * A cloud engine: its calls are bounded by its own timeout and guarded by a circuit breaker. A local engine (not
+   * remote) must bound its own time per chunk (EspeakProvider: a time limit per process in the process pool).
+   */
   readonly remote?: boolean;
   voices(): SpeechVoice[];
   /** Synthesizes one chunk of text; rejects when the signal aborts (timeout, client gone) or the engine fails. */

@@ -10,7 +10,9 @@ import {
 import { NotFoundError, parseInput, requireIdentity, type Identity, type Logger } from '@kasa/service-kit';
 import { Router, type RequestHandler } from 'express';
 import type { LanguageCatalogue } from '../languages/catalogue';
+import { personSlotWhenSignedIn, type VoiceSlots } from '../slots/voiceSlots';
 import type { AudioStore } from './audioStore';
+import { retryAfterOf } from './processPool';
 import { VOICE_SAMPLES } from './samples';
 import type { SpeechChain } from './speechChain';
 import { serveStoredFile } from './serveStoredFile';
@@ -40,6 +42,7 @@ export function createSpeechRouter(deps: {
   catalogue: LanguageCatalogue;
   audioTtlMs: number;
   logger: Logger;
+  slots: VoiceSlots;
   transcription?: TranscriptionService;
   translation?: TranslationService;
 }): Router {
@@ -74,7 +77,11 @@ export function createSpeechRouter(deps: {
     res.json({ voices } satisfies VoiceList);
   });
 
-  router.post('/api/voice/synthesize', optionalIdentity(), async (req, res) => {
+  // A signed-in caller holds one of their synthesis slots while the text is read (anonymous callers may only have
+  // the cached sample sentences read, limited per address at the gateway).
+  const synthesisSlot = personSlotWhenSignedIn(deps.slots, 'synthesis', logger);
+
+  router.post('/api/voice/synthesize', optionalIdentity(), synthesisSlot, async (req, res) => {
     const input = parseInput(SynthesizeRequest, req.body);
     const identity = res.locals.identity as Identity | undefined;
     // The client going away stops the work: nobody would fetch the audio.
@@ -82,26 +89,36 @@ export function createSpeechRouter(deps: {
     res.on('close', () => {
       if (!res.writableFinished) cancel.abort();
     });
-    const synthesis = await speech.start(input, identity, cancel.signal);
     const wantsStream = req.accepts(['application/json', ...STREAM_TYPES]) !== 'application/json';
-    if (wantsStream && synthesis.output) {
-      // Audio as it is made: the first sentence plays while the rest is synthesized. The response ends only once
-      // the stored copy is complete, so X-Kasa-Audio-Url can be fetched as soon as the stream has ended.
-      res.status(200).type(synthesis.contentType);
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('X-Kasa-Audio-Url', synthesis.audioUrl);
-      synthesis.output.pipe(res, { end: false });
-      synthesis.done.then(
-        () => res.end(),
-        (err: unknown) => {
-          logger.error({ err, requestId: res.getHeader('x-request-id') }, 'streamed synthesis failed');
-          res.destroy();
-        },
-      );
-      return;
+    try {
+      const synthesis = await speech.start(input, identity, cancel.signal, { stream: wantsStream });
+      if (synthesis.output) {
+        // Audio as it is made: the first sentence plays while the rest is synthesized. The status goes out with the
+        // first audio, so a synthesis refused or failed before it (a busy server) is answered as an error. The
+        // response ends only once the stored copy is complete, so X-Kasa-Audio-Url can be fetched as soon as the
+        // stream has ended.
+        await synthesis.started;
+        res.status(200).type(synthesis.contentType);
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('X-Kasa-Audio-Url', synthesis.audioUrl);
+        synthesis.output.pipe(res, { end: false });
+        synthesis.done.then(
+          () => res.end(),
+          (err: unknown) => {
+            logger.error({ err, requestId: res.getHeader('x-request-id') }, 'streamed synthesis failed');
+            res.destroy();
+          },
+        );
+        return;
+      }
+      const result = await synthesis.done;
+      res.status(201).json(result);
+    } catch (err) {
+      // A busy process pool: the shared error body (503), with when to try again.
+      const retryAfter = retryAfterOf(err);
+      if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+      throw err;
     }
-    const result = await synthesis.done;
-    res.status(201).json(result);
   });
 
   router.get('/api/voice/audio/:id', async (req, res) => {

@@ -2,18 +2,18 @@ import type { SynthesizeRequest, SynthesizeResponse, VoiceStatus } from '@kasa/c
 import {
   AuthenticationError,
   InputError,
-  NotAllowedError,
+  assertPlanAllows,
   ServiceUnavailableError,
   type EventBus,
   type Identity,
   type Logger,
 } from '@kasa/service-kit';
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { LanguageCatalogue } from '../languages/catalogue';
 import type { LanguageDetector } from '@kasa/language-detect';
 import { publishEvent } from '../events/publishEvent';
-import type { AudioEncoders } from './audioEncoder';
+import type { AudioEncoders, EncodingJob } from './audioEncoder';
 import type { AudioStore } from './audioStore';
 import { findSample } from './samples';
 import type { SpeechChain } from './speechChain';
@@ -33,14 +33,21 @@ export interface SpeechServiceDeps {
   audioTtlMs: number;
 }
 
-/** A synthesis under way: its audio streams out of `output` as it is made; `done` settles once it is stored. */
+/**
+ * A synthesis under way: when asked for a stream, its audio comes out of `output` as it is made; `started` settles
+ * once the first chunk of speech is made (or the synthesis failed before: refused by a busy process pool, say), and
+ * `done` once the audio is stored.
+ */
 export interface Synthesis {
   id: string;
   audioUrl: string;
   contentType: string;
   output: Readable | undefined;
+  started: Promise<void>;
   done: Promise<SynthesizeResponse>;
 }
+
+const noop = () => undefined;
 
 /** Text to speech: who may, which language and voice, chunked synthesis, encoding and storage. */
 export class SpeechService {
@@ -74,7 +81,12 @@ export class SpeechService {
    * Checks the request and starts synthesizing. The public samples are for everyone; any other text needs a
    * signed-in Pro or Enterprise user (spec section 6: voice is a Pro feature).
    */
-  async start(input: SynthesizeRequest, identity: Identity | undefined, signal: AbortSignal): Promise<Synthesis> {
+  async start(
+    input: SynthesizeRequest,
+    identity: Identity | undefined,
+    signal: AbortSignal,
+    options: { stream?: boolean } = {},
+  ): Promise<Synthesis> {
     const sample = findSample(input.text);
     const isSample =
       !!sample &&
@@ -82,11 +94,11 @@ export class SpeechService {
       (!input.voice || input.voice.toLowerCase() === sample.voice);
     if (!isSample) {
       if (!identity) throw new AuthenticationError('Authentication required: sign in to use voice');
-      if (identity.tier === 'free') {
-        throw new NotAllowedError('Voice is part of the Pro plan. Upgrade to Pro to have text read aloud.', {
-          plan: 'pro',
-        });
-      }
+      assertPlanAllows(
+        identity.tier,
+        'voice',
+        'Voice is part of the Pro plan. Upgrade to Pro to have text read aloud.',
+      );
     }
     const { chain, encoders, store } = this.deps;
     if (!chain.available) {
@@ -122,6 +134,7 @@ export class SpeechService {
           audioUrl,
           contentType: cached.metadata.contentType,
           output: undefined,
+          started: Promise.resolve(),
           done: Promise.resolve(
             this.response(
               cached.id,
@@ -139,7 +152,6 @@ export class SpeechService {
     // A cached sample was looked up above, which already asked the database.
     if (!cacheKey) await store.ensureReachable();
     const id = store.newId();
-    const job = encoders.start();
     const upload = store.openUpload(id, {
       contentType: encoders.contentType,
       language,
@@ -149,12 +161,30 @@ export class SpeechService {
       ...(identity ? { userId: identity.userId } : {}),
       ...(cacheKey ? { cacheKey } : {}),
     });
-    job.output.pipe(upload);
     const stored = new Promise<void>((resolve, reject) => {
       upload.on('finish', resolve);
       upload.on('error', reject);
     });
-    const done = this.run(input.text, language, voice, job, signal)
+    // The stream the client reads: it keeps what the encoder wrote until the route pipes it into the response.
+    const output = options.stream ? new PassThrough() : undefined;
+    let job: EncodingJob | undefined;
+    let onStarted: () => void = noop;
+    let onFailedEarly: (err: unknown) => void = noop;
+    const started = new Promise<void>((resolve, reject) => {
+      onStarted = resolve;
+      onFailedEarly = reject;
+    });
+    started.catch(noop);
+    // The encoder (an ffmpeg process) starts with the first chunk of speech, not before: a synthesis that waits for
+    // a place in the process pool, or is refused one, holds no process.
+    const startEncoding = (): EncodingJob => {
+      job = encoders.start();
+      job.output.pipe(upload);
+      if (output) job.output.pipe(output);
+      onStarted();
+      return job;
+    };
+    const done = this.run(input.text, language, voice, startEncoding, signal)
       .then(async ({ seconds, engine }) => {
         await stored;
         await store.complete(id, seconds);
@@ -168,36 +198,48 @@ export class SpeechService {
         return this.response(id, seconds, voice, language, engine, encoders.contentType);
       })
       .catch(async (err: unknown) => {
-        job.abort();
-        job.output.unpipe(upload);
+        onFailedEarly(err);
+        if (job) {
+          job.abort();
+          job.output.unpipe(upload);
+        }
         await upload.abort().catch(() => undefined);
         throw err;
       });
-    return { id, audioUrl: `${AUDIO_PATH}/${id}`, contentType: encoders.contentType, output: job.output, done };
+    // Awaited by the route; a stream whose synthesis failed before its first audio is answered from `started`.
+    done.catch(noop);
+    return { id, audioUrl: `${AUDIO_PATH}/${id}`, contentType: encoders.contentType, output, started, done };
   }
 
-  /** Synthesizes chunk after chunk, the next one while the current one is encoded, and feeds the encoder in order. */
+  /**
+   * Synthesizes chunk after chunk, the next one while the current one is encoded, and feeds the encoder in order.
+   * One chunk at a time is in the process pool (running or waiting for a place): a long text takes its turns
+   * between other people's work rather than filling the pool.
+   */
   private async run(
     text: string,
     language: string,
     voice: SpeechVoice,
-    job: ReturnType<AudioEncoders['start']>,
+    startEncoding: () => EncodingJob,
     signal: AbortSignal,
   ): Promise<{ seconds: number; engine: string }> {
     const chunks = splitIntoChunks(text, language);
     let samples = 0;
     let sampleRate = 0;
     let engine = voice.engine;
-    const synthesize = (chunk: string) => {
-      const promise = this.deps.chain.synthesize(chunk, voice, signal, language);
+    let job: EncodingJob | undefined;
+    // The first chunk is what the listener waits for; the later ones have the time it takes to play (synthesis is
+    // many times faster than speech), so they give way to other people's first chunks on busy cores.
+    const synthesize = (chunk: string, background: boolean) => {
+      const promise = this.deps.chain.synthesize(chunk, voice, signal, language, { background });
       promise.catch(() => undefined); // awaited below; this only keeps an early exit from leaving it unhandled
       return promise;
     };
-    let next = synthesize(chunks[0]!);
+    let next = synthesize(chunks[0]!, false);
     for (let i = 0; i < chunks.length; i++) {
       const audio = await next;
       const startNext = () => {
-        if (i + 1 < chunks.length) next = synthesize(chunks[i + 1]!);
+        if (i + 1 < chunks.length) next = synthesize(chunks[i + 1]!, true);
       };
       // The first chunk's audio goes to the encoder before anything else competes for the CPU (first audio
       // matters most); after that, the next chunk is synthesized while the current one is encoded.
@@ -207,10 +249,11 @@ export class SpeechService {
       sampleRate = audio.sampleRate;
       engine = audio.engine;
       samples += audio.pcm.length / 2;
+      job ??= startEncoding();
       await job.write(audio.pcm);
       if (i === 0) startNext();
     }
-    await job.end();
+    await (job ?? startEncoding()).end();
     return { seconds: Math.round((samples / sampleRate) * 1000) / 1000, engine };
   }
 

@@ -1,7 +1,8 @@
 import { TranscribeFields } from '@kasa/contracts';
-import { parseInput } from '@kasa/service-kit';
+import { parseInput, type Logger } from '@kasa/service-kit';
 import { Router } from 'express';
 import { requireProPlan } from '../plans/requireProPlan';
+import { personSlot, type VoiceSlots } from '../slots/voiceSlots';
 import { audioUpload } from './audioUpload';
 import type { UploadedAudio } from './transcriber';
 import type { TranscriptionService } from './transcriptionService';
@@ -9,11 +10,15 @@ import type { TranscriptionService } from './transcriptionService';
 export function createTranscriptionRouter(deps: {
   transcription: TranscriptionService;
   maxAudioBytes: number;
+  slots: VoiceSlots;
+  logger?: Logger;
 }): Router {
   const router = Router();
   router.post(
     '/api/voice/transcribe',
     ...requireProPlan('speech to text'),
+    // One of the person's transcription slots, taken before the recording (up to 10 MB) is read.
+    personSlot(deps.slots, 'transcription', deps.logger),
     audioUpload(deps.maxAudioBytes),
     async (_req, res) => {
       const fields = parseInput(TranscribeFields, res.locals.fields ?? {}, 'form fields');

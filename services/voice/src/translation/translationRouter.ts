@@ -1,12 +1,19 @@
 import { TranslateRequest } from '@kasa/contracts';
-import { parseInput } from '@kasa/service-kit';
+import { parseInput, type Logger } from '@kasa/service-kit';
 import { Router } from 'express';
 import { requireProPlan } from '../plans/requireProPlan';
+import { personSlot, type VoiceSlots } from '../slots/voiceSlots';
 import type { TranslationService } from './translationService';
 
-export function createTranslationRouter(deps: { translation: TranslationService }): Router {
+export function createTranslationRouter(deps: {
+  translation: TranslationService;
+  slots: VoiceSlots;
+  logger?: Logger;
+}): Router {
   const router = Router();
-  router.post('/api/translate', ...requireProPlan('translation'), async (req, res) => {
+  // Each translation is a call to a paid AI provider, shared by everyone: one of the person's slots while it runs.
+  const translationSlot = personSlot(deps.slots, 'translation', deps.logger);
+  router.post('/api/translate', ...requireProPlan('translation'), translationSlot, async (req, res) => {
     const input = parseInput(TranslateRequest, req.body);
     const cancel = new AbortController();
     res.on('close', () => {

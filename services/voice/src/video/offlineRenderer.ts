@@ -5,7 +5,9 @@ import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FfmpegProgram } from '../speech/engines';
-import { runProcess } from '../speech/runProcess';
+import { ProcessLimits } from '../speech/processLimits';
+import { ProcessPoolBusyError, ProcessTimeLimitError, type ProcessPool } from '../speech/processPool';
+import { deprioritize, runProcess, stopProcess } from '../speech/runProcess';
 import type { SpeechChain } from '../speech/speechChain';
 import { wavHeader } from '../speech/wav';
 import { splitIntoCaptions, toSrt, wrapLines, type TimedCaption } from './captions';
@@ -24,6 +26,32 @@ const MIN_CAPTION_SECONDS = 1.2;
 const SPEECH_SHARE = 40;
 /** ffmpeg filter arguments are split on `:` `,` `'` and the like; a font path with them is not used. */
 const SAFE_PATH = /^[A-Za-z0-9/._-]+$/;
+/** How often a render asks again for a place in a full process pool. */
+const BUSY_RETRY_MS = 1_000;
+
+/**
+ * A video is background work: when the process pool and its queue are full, it waits for its turn (until its own
+ * time limit) rather than failing as a request would.
+ */
+async function whenPoolHasRoom<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof ProcessPoolBusyError) || signal.aborted) throw err;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, BUSY_RETRY_MS);
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+      });
+      if (signal.aborted) throw signal.reason;
+    }
+  }
+}
 
 /**
  * Makes a video with nothing but programs on the server: the prompt read aloud by the speech engines (eSpeak NG by
@@ -35,7 +63,15 @@ export class OfflineRenderer implements VideoRenderer {
   readonly name = 'offline';
 
   private constructor(
-    private readonly deps: { ffmpegBin: string; chain: SpeechChain; logger: Logger },
+    private readonly deps: {
+      ffmpegBin: string;
+      chain: SpeechChain;
+      logger: Logger;
+      pool?: ProcessPool;
+      limits: ProcessLimits;
+      /** The longest one ffmpeg may take to encode a video. */
+      timeoutMs: number;
+    },
     /** Which ffmpeg makes the videos: `system`, `npm` (the static build), or `none`. */
     readonly ffmpegSource: FfmpegProgram['source'] | 'none',
     readonly available: boolean,
@@ -50,6 +86,12 @@ export class OfflineRenderer implements VideoRenderer {
     fontPath: string;
     chain: SpeechChain;
     logger: Logger;
+    /** The pool of heavy processes its ffmpeg goes through (its speech does, through the chain). */
+    pool?: ProcessPool;
+    /** The memory limit of its ffmpeg. */
+    limits?: ProcessLimits;
+    /** The longest one ffmpeg may take to encode a video (VOICE_VIDEO_TIMEOUT_MS by default). */
+    timeoutMs?: number;
   }): Promise<OfflineRenderer> {
     const { ffmpeg } = deps;
     const run = async (args: string[]) =>
@@ -80,7 +122,14 @@ export class OfflineRenderer implements VideoRenderer {
         );
     }
     return new OfflineRenderer(
-      { ffmpegBin: ffmpeg?.command ?? 'ffmpeg', chain: deps.chain, logger: deps.logger },
+      {
+        ffmpegBin: ffmpeg?.command ?? 'ffmpeg',
+        chain: deps.chain,
+        logger: deps.logger,
+        pool: deps.pool,
+        limits: deps.limits ?? ProcessLimits.none(),
+        timeoutMs: deps.timeoutMs ?? 600_000,
+      },
       available && ffmpeg ? ffmpeg.source : 'none',
       available,
       captions,
@@ -131,7 +180,11 @@ export class OfflineRenderer implements VideoRenderer {
     for (const [i, text] of texts.entries()) {
       let audio;
       try {
-        audio = await this.deps.chain.synthesize(text, voice, request.signal, request.language);
+        audio = await whenPoolHasRoom(
+          // Background work: people waiting for speech go first on busy cores.
+          () => this.deps.chain.synthesize(text, voice, request.signal, request.language, { background: true }),
+          request.signal,
+        );
       } catch (err) {
         if (request.signal.aborted) throw err;
         throw new RenderError('The speech engine could not read the prompt aloud.', { cause: err });
@@ -151,7 +204,43 @@ export class OfflineRenderer implements VideoRenderer {
     return { pcm: Buffer.concat(pieces), sampleRate, captions };
   }
 
-  private encode(dir: string, captions: TimedCaption[], duration: number, output: string, request: RenderRequest) {
+  /**
+   * Encodes the video with ffmpeg, through the process pool when there is one: it waits for a place (its turn, even
+   * when the queue is full: see whenPoolHasRoom), runs under the time limit, and is stopped with the job.
+   */
+  private async encode(
+    dir: string,
+    captions: TimedCaption[],
+    duration: number,
+    output: string,
+    request: RenderRequest,
+  ): Promise<void> {
+    const { pool, timeoutMs } = this.deps;
+    const run = (signal: AbortSignal) => this.encodeProcess(dir, captions, duration, output, request, signal);
+    if (!pool) return run(request.signal);
+    try {
+      await whenPoolHasRoom(
+        () => pool.run(run, { what: 'video encoding', timeoutMs, signal: request.signal }),
+        request.signal,
+      );
+    } catch (err) {
+      if (err instanceof ProcessTimeLimitError)
+        throw new RenderError(
+          `The video encoder took longer than ${Math.round(err.limitMs / 1000)} s and was stopped.`,
+          { cause: err },
+        );
+      throw err;
+    }
+  }
+
+  private encodeProcess(
+    dir: string,
+    captions: TimedCaption[],
+    duration: number,
+    output: string,
+    request: RenderRequest,
+    signal: AbortSignal,
+  ): Promise<void> {
     const seconds = duration.toFixed(3);
     // Each caption drawn from its own file (no quoting of the text), only while it is spoken; `expansion=none` so
     // that nothing in the text is read as a drawtext expression.
@@ -213,7 +302,15 @@ export class OfflineRenderer implements VideoRenderer {
       output,
     ];
     return new Promise<void>((resolve, reject) => {
-      const child = spawn(this.deps.ffmpegBin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: request.signal });
+      if (signal.aborted) return reject(signal.reason as Error);
+      const limited = this.deps.limits.wrap(this.deps.ffmpegBin, args);
+      const child = spawn(limited.command, limited.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      // A video is background work: people waiting for speech go first on busy cores.
+      deprioritize(child);
+      // Stopped with the job or at its time limit: SIGTERM, then SIGKILL after a grace; settled once it is gone.
+      const stop = () => stopProcess(child);
+      signal.addEventListener('abort', stop, { once: true });
+      child.once('close', () => signal.removeEventListener('abort', stop));
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => {
         if (stderr.length < 2_000) stderr += chunk.toString('utf8');
@@ -232,11 +329,11 @@ export class OfflineRenderer implements VideoRenderer {
         }
       });
       child.on('error', (err: NodeJS.ErrnoException) => {
-        if (request.signal.aborted) reject(err);
+        if (signal.aborted) reject(err);
         else reject(new RenderError('The video encoder (ffmpeg) could not be started on the server.', { cause: err }));
       });
       child.on('close', (code) => {
-        if (request.signal.aborted) return reject(request.signal.reason as Error);
+        if (signal.aborted) return reject(signal.reason as Error);
         if (code === 0) return resolve();
         this.deps.logger.error(
           { jobId: request.jobId, code, stderr: stderr.slice(0, 500) },

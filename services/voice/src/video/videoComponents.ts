@@ -1,10 +1,12 @@
 import type { LanguageDetector } from '@kasa/language-detect';
-import type { EventBus, Logger } from '@kasa/service-kit';
+import { MongoConcurrencySlots, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { VoiceConfig } from '../config';
 import type { LanguageCatalogue } from '../languages/catalogue';
 import { AudioStore } from '../speech/audioStore';
 import type { FfmpegProgram } from '../speech/engines';
+import type { ProcessLimits } from '../speech/processLimits';
+import type { ProcessPool } from '../speech/processPool';
 import type { SpeechChain } from '../speech/speechChain';
 import { OfflineRenderer } from './offlineRenderer';
 import { OpenAIVideoRenderer } from './openaiVideoRenderer';
@@ -37,6 +39,14 @@ export type VideoSettings = Pick<
 /** A running job whose worker has not written for this long is taken to be abandoned (it writes every 5 s). */
 const STALE_MS = 60_000;
 
+/**
+ * How long a video job's slot lives at most. It is given back when the job succeeds or fails (and by the sweeper if
+ * that failed), so this only bounds a slot whose job was never stored (the instance died in between). It exceeds the
+ * longest job: a wait in the queue, then up to three renders of at most VOICE_VIDEO_TIMEOUT_MS (an hour at most) with
+ * a minute each before an abandoned render is noticed.
+ */
+export const VIDEO_SLOT_TTL_MS = 24 * 3_600_000;
+
 export interface VideoComponents {
   service: VideoService;
   files: AudioStore;
@@ -67,16 +77,29 @@ export async function createVideoComponents(deps: {
   catalogue: LanguageCatalogue;
   detector: LanguageDetector;
   workerId: string;
+  /** The voice service's pool of heavy processes, which the renderer's ffmpeg goes through like speech does. */
+  pool?: ProcessPool;
+  /** The memory limit of those processes. */
+  limits?: ProcessLimits;
 }): Promise<VideoComponents> {
   const { settings, logger } = deps;
   const jobs = videoJobModel(deps.db);
   const outbox = videoOutboxModel(deps.db);
   const files = new AudioStore(deps.db, 'video');
+  // Unfinished jobs per person: the kit's slots in voice's `concurrency_slots`, held from creation to the outcome.
+  const slots = new MongoConcurrencySlots(deps.db, {
+    scope: 'video',
+    limit: settings.VOICE_VIDEO_MAX_ACTIVE_JOBS,
+    ttlMs: VIDEO_SLOT_TTL_MS,
+  });
   const offline = await OfflineRenderer.create({
     ffmpeg: deps.ffmpeg,
     fontPath: settings.VOICE_VIDEO_FONT,
     chain: deps.chain,
     logger,
+    pool: deps.pool,
+    limits: deps.limits,
+    timeoutMs: settings.VOICE_VIDEO_TIMEOUT_MS,
   });
   const renderers: VideoRenderer[] = [];
   if (settings.VOICE_VIDEO_PROVIDER === 'openai') {
@@ -102,7 +125,7 @@ export async function createVideoComponents(deps: {
     detector: deps.detector,
     logger,
     renderer: renderers[0]!.name,
-    maxActiveJobs: settings.VOICE_VIDEO_MAX_ACTIVE_JOBS,
+    slots,
   });
   const changes = new VideoJobChanges();
   const streams = new VideoEventStreams({
@@ -123,6 +146,7 @@ export async function createVideoComponents(deps: {
     workerId: deps.workerId,
     timeoutMs: settings.VOICE_VIDEO_TIMEOUT_MS,
     staleMs: STALE_MS,
+    slots,
   });
   const sweeper = new VideoSweeper({
     jobs,

@@ -29,6 +29,11 @@ export interface VideoJobDocument {
   heartbeatAt?: Date;
   /** Set with the outcome, cleared once `voice.video.completed` is confirmed: a pending marker for the event. */
   eventPending?: boolean;
+  /**
+   * The owner's video slot (the kit's concurrency slots, scope `video`) the job holds while unfinished; cleared once
+   * given back after the outcome (the sweeper gives back those still set on finished jobs).
+   */
+  slot?: string;
   finishedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -53,6 +58,7 @@ const schema = new Schema<VideoJobDocument>(
     workerId: String,
     heartbeatAt: Date,
     eventPending: Boolean,
+    slot: String,
     finishedAt: Date,
   },
   { timestamps: true, versionKey: false, collection: 'videojobs' },

@@ -1,6 +1,14 @@
 import type { VideoGenerationRequest, VideoJob, VideoJobList, VideoJobListQuery } from '@kasa/contracts';
 import type { LanguageDetector } from '@kasa/language-detect';
-import { HttpError, InputError, NotAllowedError, NotFoundError, type Identity, type Logger } from '@kasa/service-kit';
+import {
+  InputError,
+  assertPlanAllows,
+  NotFoundError,
+  TooManyRequestsError,
+  type ConcurrencySlots,
+  type Identity,
+  type Logger,
+} from '@kasa/service-kit';
 import { randomBytes } from 'node:crypto';
 import type { LanguageCatalogue } from '../languages/catalogue';
 import type { SpeechChain } from '../speech/speechChain';
@@ -8,6 +16,22 @@ import type { VideoJobDocument, VideoJobModel, VideoOutboxModel } from './videoJ
 import type { VideoQueue } from './videoQueue';
 
 export const VIDEO_FILE_PATH = '/api/video/files';
+
+/** How long a refused client is told to wait: a video takes tens of seconds to a few minutes to make. */
+export const VIDEO_RETRY_AFTER_SECONDS = 30;
+
+/** 429: the person has as many unfinished video jobs as the limit allows. */
+export class TooManyVideoJobsError extends TooManyRequestsError {
+  constructor(limit: number) {
+    super(
+      `You already have ${limit === 1 ? 'a video' : `${limit} videos`} being made; wait for ${limit === 1 ? 'it' : 'one'} ` +
+        `to finish (at most ${limit} at once).`,
+      VIDEO_RETRY_AFTER_SECONDS,
+      { active: limit, limit },
+      'too_many_video_jobs',
+    );
+  }
+}
 
 /** Sends a job's work message. */
 export interface VideoDispatcher {
@@ -27,7 +51,11 @@ export interface VideoServiceDeps {
   logger: Logger;
   /** The renderer new jobs go to: `offline`, or the hosted model's name. */
   renderer: string;
-  maxActiveJobs: number;
+  /**
+   * The unfinished jobs one person may have (VOICE_VIDEO_MAX_ACTIVE_JOBS), as the kit's per-person slots: a job
+   * holds one from its creation until the worker writes its outcome (see VideoWorker.releaseSlot).
+   */
+  slots: ConcurrencySlots;
   /** How long a request waits for the broker to confirm the work message; 5 s by default. */
   sendTimeoutMs?: number;
 }
@@ -38,37 +66,42 @@ export class VideoService implements VideoDispatcher {
 
   /** Checks the request, stores the job and queues it (spec section 6: video generation is an Enterprise feature). */
   async create(input: VideoGenerationRequest, identity: Identity): Promise<VideoJob> {
-    if (identity.tier !== 'enterprise') {
-      throw new NotAllowedError(
-        'Video generation is part of the Enterprise plan. Upgrade to Enterprise to make videos.',
-        { plan: 'enterprise' },
-      );
-    }
+    assertPlanAllows(
+      identity.tier,
+      'video',
+      'Video generation is part of the Enterprise plan. Upgrade to Enterprise to make videos.',
+    );
     const language = this.languageOf(input);
     const voice = this.voiceFor(language, input.voice);
-    const { jobs, maxActiveJobs } = this.deps;
-    const active = await jobs.countDocuments({ userId: identity.userId, status: { $in: ['queued', 'running'] } });
-    if (active >= maxActiveJobs) {
-      throw new HttpError(
-        429,
-        'too_many_video_jobs',
-        `You already have ${active} videos being made; wait for one to finish (at most ${maxActiveJobs} at once).`,
-        { active, limit: maxActiveJobs },
-      );
-    }
+    const { jobs, slots, logger } = this.deps;
+    // Reserved atomically before the job exists: simultaneous requests cannot all pass a count made before any of
+    // them is stored.
+    const slot = await slots.acquire(identity.userId);
+    if (!slot) throw new TooManyVideoJobsError(slots.limit);
     const id = randomBytes(16).toString('base64url');
-    await this.markPending(id);
-    const created = await jobs.create({
-      _id: id,
-      userId: identity.userId,
-      prompt: input.prompt,
-      language,
-      ...(voice ? { voice } : {}),
-      renderer: this.deps.renderer,
-      status: 'queued',
-      progress: 0,
-      attempts: 0,
-    });
+    let created;
+    try {
+      await this.markPending(id);
+      created = await jobs.create({
+        _id: id,
+        userId: identity.userId,
+        prompt: input.prompt,
+        language,
+        ...(voice ? { voice } : {}),
+        renderer: this.deps.renderer,
+        status: 'queued',
+        progress: 0,
+        attempts: 0,
+        slot,
+      });
+    } catch (err) {
+      await slots
+        .release(identity.userId, slot)
+        .catch((releaseErr: unknown) =>
+          logger.warn({ err: releaseErr }, 'a video job slot was not released; it expires by itself'),
+        );
+      throw err;
+    }
     await this.dispatch(created._id);
     return toVideoJob(created.toObject());
   }

@@ -7,12 +7,14 @@ import type { VideoWorker } from './videoWorker';
 /** Work messages not confirmed this long after the job was stored are sent again. */
 const UNSENT_AFTER_MS = 15_000;
 const BATCH = 100;
+const QUERY_TIME_LIMIT_MS = 15_000;
 
 /**
  * Keeps jobs moving when a message or an event went missing, run at start and then every minute:
  * - work messages the broker never confirmed (it was down when the job was made) are sent again (see the outbox);
  * - running jobs whose worker stopped writing (a dead instance) go back to queued and are sent again;
  * - finished jobs whose `voice.video.completed` was not confirmed are published again;
+ * - finished jobs still holding their owner's video slot (the release failed) give it back;
  * - jobs and videos older than the time they are kept are deleted (no TTL index: FerretDB has none).
  * Duplicate messages are harmless (see VideoWorker).
  */
@@ -23,14 +25,14 @@ export class VideoSweeper {
       outbox: VideoOutboxModel;
       files: AudioStore;
       dispatcher: VideoDispatcher;
-      worker: Pick<VideoWorker, 'publishCompleted'>;
+      worker: Pick<VideoWorker, 'publishCompleted' | 'releaseSlot'>;
       logger: Logger;
       staleMs: number;
       ttlMs: number;
     },
   ) {}
 
-  async sweep(): Promise<{ resent: number; requeued: number; events: number; deleted: number }> {
+  async sweep(): Promise<{ resent: number; requeued: number; events: number; slots: number; deleted: number }> {
     const { jobs, outbox, dispatcher, worker, logger, staleMs } = this.deps;
     const now = Date.now();
     const unsent = await outbox
@@ -65,16 +67,27 @@ export class VideoSweeper {
       .lean();
     for (const job of pending) await worker.publishCompleted(job);
 
+    const holding = await jobs
+      .find({ slot: { $exists: true }, status: { $in: ['succeeded', 'failed'] } }, { _id: 1, userId: 1, slot: 1 })
+      .limit(BATCH)
+      .maxTimeMS(QUERY_TIME_LIMIT_MS)
+      .lean();
+    for (const job of holding) await worker.releaseSlot(job);
+
     const deleted = await this.deleteExpired(new Date(now - this.deps.ttlMs));
-    return { resent: unsent.length, requeued, events: pending.length, deleted };
+    return { resent: unsent.length, requeued, events: pending.length, slots: holding.length, deleted };
   }
 
   private async deleteExpired(cutoff: Date): Promise<number> {
     const old = await this.deps.jobs
-      .find({ createdAt: { $lt: cutoff }, status: { $in: ['succeeded', 'failed'] } }, { _id: 1, fileId: 1 })
+      .find(
+        { createdAt: { $lt: cutoff }, status: { $in: ['succeeded', 'failed'] } },
+        { _id: 1, fileId: 1, userId: 1, slot: 1 },
+      )
       .limit(BATCH)
       .lean();
     for (const job of old) {
+      await this.deps.worker.releaseSlot(job);
       if (job.fileId) await this.deps.files.delete(job.fileId);
       await this.deps.jobs.deleteOne({ _id: job._id });
     }

@@ -1,5 +1,5 @@
 import { VideoWorkMessage } from '@kasa/contracts';
-import { isDatabaseUnavailableError, type EventBus, type Logger } from '@kasa/service-kit';
+import { isDatabaseUnavailableError, type ConcurrencySlots, type EventBus, type Logger } from '@kasa/service-kit';
 import type { ConsumeMessage } from 'amqplib';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -28,7 +28,12 @@ export interface VideoWorkerOptions {
   heartbeatMs?: number;
   /** Told after each write of a job, for the event streams of this process. */
   changes?: VideoJobChanges;
+  /** The owners' video slots (see VideoService): a job's is given back once its outcome is written. */
+  slots: ConcurrencySlots;
 }
+
+/** Every query on a job here gives up after this long. */
+const QUERY_TIME_LIMIT_MS = 15_000;
 
 /** What a failure that was not a RenderError says to the person: nothing of the internals. */
 const INTERNAL_FAILURE = 'The video could not be made because of an error on the server.';
@@ -244,10 +249,31 @@ export class VideoWorker {
       )
       .lean();
     if (!done) return false;
+    // Given back before anyone is told: a client that reacts to the outcome finds its slot free.
+    await this.releaseSlot(done);
     this.options.changes?.changed(done._id);
     this.options.logger.info({ jobId: job._id, status: done.status, attempts: done.attempts }, 'video job finished');
     await this.publishCompleted(done);
     return true;
+  }
+
+  /**
+   * Gives a finished job's slot back to its owner, then clears it on the job. A failure leaves it set: the sweeper
+   * tries again (and the slot expires by itself in the end).
+   */
+  async releaseSlot(job: Pick<VideoJobDocument, '_id' | 'userId' | 'slot'>): Promise<void> {
+    if (!job.slot) return;
+    try {
+      await this.options.slots.release(job.userId, job.slot);
+      await this.options.jobs
+        .updateOne({ _id: job._id, slot: job.slot }, { $unset: { slot: 1 } })
+        .maxTimeMS(QUERY_TIME_LIMIT_MS);
+    } catch (err) {
+      this.options.logger.warn(
+        { jobId: job._id, err: (err as Error).message },
+        'video job slot not given back yet; the sweeper tries again',
+      );
+    }
   }
 
   /**
