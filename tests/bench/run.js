@@ -227,6 +227,65 @@ function detectionRows(r) {
   ];
 }
 
+/**
+ * One row per light call (quiet → flooded, p99 at most twice the quiet one), how the flooding person was answered,
+ * chat's and voice's memory, and the simultaneous wrong passwords.
+ * @param {import('./isolation').IsolationBenchResult} r @returns {Row[]}
+ */
+function isolationRows(r) {
+  const context = `${r.samples} samples each, flood ${r.floodSeconds} s, load ${r.load.before} → ${r.load.after}`;
+  /** @param {Record<string, number>} counts */
+  const answers = (counts) =>
+    Object.entries(counts)
+      .sort(([, x], [, y]) => y - x)
+      .map(([key, n]) => `${n}× ${key}`)
+      .join(', ');
+  const { chat, voice, voiceWithChildren } = r.memory;
+  const chatGrowth = Math.round((chat.peakMb - chat.beforeMb) * 10) / 10;
+  return [
+    ...r.light.map((l) => ({
+      name: `isolation: another person's ${l.name}, quiet → flooded (p50 / p99)`,
+      budget: 'p99 ≤ 2× quiet',
+      measured:
+        `${l.quiet.p50Ms} / ${l.quiet.p99Ms} ms → ${l.flooded.p50Ms} / ${l.flooded.p99Ms} ms (p99 ×${l.p99Ratio}; ` +
+        `${l.quiet.failed + l.flooded.failed} failed; ${context})`,
+      ok: l.p99Ratio <= 2 && l.quiet.failed + l.flooded.failed === 0,
+    })),
+    ...r.heavy.map((h) => ({
+      name: `isolation: the flooding person's ${h.kind}, answered`,
+      budget: 'reported',
+      // Each refusal with the start of its message: a slot's 429 and the gateway's per-minute 429 share a code.
+      measured: `${h.sent} sent: ${Object.entries(h.answers)
+        .sort(([, x], [, y]) => y - x)
+        .map(([key, n]) => `${n}× ${key}${h.examples[key] ? ` (“${h.examples[key].slice(0, 60)}…”)` : ''}`)
+        .join(', ')}`,
+      ok: null,
+    })),
+    {
+      name: 'isolation: chat memory (VmRSS) before / peak during / after the flood',
+      budget: '≤ 150 MB above before',
+      measured: `${chat.beforeMb} / ${chat.peakMb} / ${chat.afterMb} MB (+${chatGrowth} MB)`,
+      ok: chatGrowth <= 150,
+    },
+    {
+      name: 'isolation: voice memory (VmRSS) before / peak during / after the flood',
+      budget: 'reported',
+      measured:
+        `${voice.beforeMb} / ${voice.peakMb} / ${voice.afterMb} MB; with the eSpeak and ffmpeg processes it starts ` +
+        `${voiceWithChildren.beforeMb} / ${voiceWithChildren.peakMb} / ${voiceWithChildren.afterMb} MB`,
+      ok: null,
+    },
+    {
+      name: `isolation: ${r.signIn.attempts} wrong passwords at once for one account`,
+      budget: '≤ 5 checked (401), the rest 429',
+      measured:
+        `${r.signIn.checked} checked (401), ${r.signIn.refused} refused (429)` +
+        (Object.keys(r.signIn.other).length ? `, other: ${answers(r.signIn.other)}` : ''),
+      ok: r.signIn.checked <= 5 && r.signIn.refused === r.signIn.attempts - r.signIn.checked,
+    },
+  ];
+}
+
 /** @type {Array<{ area: string, run: () => Promise<Row[]> }>} */
 const suites = [
   { area: 'gateway', run: async () => gatewayRows(await require('./gateway').runGatewayBench()) },
@@ -243,6 +302,7 @@ const suites = [
   { area: 'detection', run: async () => detectionRows(await require('./detection.ts').runDetectionBench()) },
   { area: 'analytics', run: async () => analyticsRows(await require('./analytics.ts').runAnalyticsBench()) },
   { area: 'database', run: async () => databaseRows(await require('./database').runDatabaseBench()) },
+  { area: 'isolation', run: async () => isolationRows(await require('./isolation.ts').runIsolationBench()) },
 ];
 
 /** Budgets whose part is not built yet (none at the moment). @type {{ name: string, budget: string }[]} */

@@ -18,6 +18,7 @@ import { renderOverlay, type Overlay } from './support/kustomize';
 import { networkPolicyProblems } from './support/networkChecks';
 import { find, ofKind, type K8sObject } from './support/objects';
 import { schemaProblems } from './support/schema';
+import { memoryProblems } from './support/memoryChecks';
 import { autoscalerProblems, deploymentProblems, disruptionBudgetProblems } from './support/workloadChecks';
 
 // Each case breaks one thing in a real render and expects the checks to name the object and the problem.
@@ -75,6 +76,31 @@ describe('the deployment checks', () => {
       'Deployment/chat: the pod does not set runAsNonRoot: true',
       'Deployment/chat: container chat has no readinessProbe',
       'Deployment/chat: container chat has no memory limit',
+    ]);
+  });
+
+  it("report a pod that is not restarted, and heap limits that leave no room or no memory for the pod's workers", () => {
+    const objects = broken('prod', (o) => {
+      deployment(o, 'status').spec!.template.spec!.restartPolicy = 'OnFailure';
+      // The limit chat had before its worker pool: the pool alone is larger.
+      container(o, 'chat').resources!.limits!.memory = '384Mi';
+      // More heavy processes at once, without a larger limit.
+      configMap(o, 'voice-config').data!.VOICE_PROCESS_POOL_SIZE = '4';
+      container(o, 'gateway').env = container(o, 'gateway').env!.filter((e) => e.name !== 'NODE_OPTIONS');
+      container(o, 'auth').env!.find((e) => e.name === 'NODE_OPTIONS')!.value = '--max-old-space-size=32';
+    });
+    expect(deploymentProblems(deployment(objects, 'status'))).toEqual([
+      "Deployment/status: the pod's restartPolicy is OnFailure",
+    ]);
+    const { setups } = componentSetups(objects, placeholderSecrets(renderOverlay('dev')));
+    expect(memoryProblems(setups)).toEqual([
+      'Deployment/auth: container auth has a heap limit of 32 MiB, under half of the 180 MiB its 256Mi memory limit ' +
+        "leaves after 76 MiB for argon2id hashes of 19 MiB each, 4 at once on libuv's threads",
+      'Deployment/chat: container chat has a 384Mi memory limit, which leaves its main process -320 MiB after 704 MiB ' +
+        'for 2 attachment worker threads of 256 + 32 MB heap and ~64 MiB more each: too little to run in',
+      'Deployment/gateway: container gateway sets no heap limit (NODE_OPTIONS=--max-old-space-size) below its memory limit',
+      'Deployment/voice: container voice has a 2560Mi memory limit, which leaves its main process -128 MiB after ' +
+        "2688 MiB for 4 heavy processes of up to 640 MB each and geoip-lite's ~128 MiB of data: too little to run in",
     ]);
   });
 

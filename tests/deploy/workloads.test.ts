@@ -1,4 +1,7 @@
+import { componentSetups } from './support/configChecks';
+import { placeholderSecrets } from './support/environment';
 import { OVERLAYS, renderOverlay } from './support/kustomize';
+import { memoryProblems } from './support/memoryChecks';
 import { ofKind } from './support/objects';
 import {
   autoscalerProblems,
@@ -16,8 +19,14 @@ const REPLICAS = { dev: [1, 1], prod: [2, Number.POSITIVE_INFINITY] } satisfies 
 describe.each(OVERLAYS)('the workloads of k8s/overlays/%s', (overlay) => {
   const objects = renderOverlay(overlay);
 
-  it('probe /readyz and /healthz, have requests and limits, and run as a locked-down non-root user', () => {
+  it('probe /readyz and /healthz, restart always, have requests and limits, and run as a locked-down non-root user', () => {
     expect(ofKind(objects, 'Deployment').flatMap(deploymentProblems)).toEqual([]);
+  });
+
+  it("give every main process a heap limit a bit below what its memory limit leaves after its pod's workers", () => {
+    const { setups } = componentSetups(objects, placeholderSecrets(renderOverlay('dev')));
+    expect(setups).toHaveLength(5);
+    expect(memoryProblems(setups)).toEqual([]);
   });
 
   it('are each reached through a Service whose ports lead to their containers', () => {

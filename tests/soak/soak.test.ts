@@ -2,14 +2,17 @@ import {
   AnalyticsResponse,
   AnalyticsSessionsResponse,
   ApiKeyList,
+  Attachment,
   AuthResponse,
+  CheckoutResponse,
   CreateApiKeyResponse,
   PlatformStatusResponse,
   ServicesStatusResponse,
   Session,
+  SynthesizeResponse,
   UsageResponse,
 } from '@kasa/contracts';
-import { newAccount } from '@kasa/test-kit';
+import { makeDocx, makePdf, newAccount } from '@kasa/test-kit';
 import fs from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,6 +39,10 @@ if (!Number.isFinite(SECONDS) || SECONDS < 30) throw new Error('KASA_SOAK_SECOND
 const SCALE = Math.min(1, Math.max(0.1, SECONDS / 600));
 const POLL_MS = 30_000 * SCALE;
 const ANALYTICS_MS = 20_000 * SCALE;
+/** How often the Pro reader uploads a small document and asks about it (every 20 s; a 100-s run: every 3.3 s). */
+const DOCUMENT_MS = 20_000 * SCALE;
+/** How often the Pro listener has a short sentence read aloud (every 10 s; a 100-s run: every 1.7 s). */
+const SPEECH_MS = 10_000 * SCALE;
 const SAMPLE_MS = Math.max(1_000, 5_000 * SCALE);
 /**
  * People with the developer portal open (KASA_SOAK_PORTAL_PEOPLE, default 50: fewer only to tell whether a problem
@@ -44,6 +51,15 @@ const SAMPLE_MS = Math.max(1_000, 5_000 * SCALE);
 const PORTAL_PEOPLE = Number(process.env.KASA_SOAK_PORTAL_PEOPLE ?? 50);
 if (!Number.isInteger(PORTAL_PEOPLE) || PORTAL_PEOPLE < 8) throw new Error('KASA_SOAK_PORTAL_PEOPLE must be 8 or more');
 const CHATTERS = 8;
+/** Sentences the listener has read aloud, in turn (each time synthesized and stored anew: only samples are cached). */
+const SENTENCES = [
+  'Akwaaba, welcome to Kasa.',
+  'Your meeting starts in ten minutes.',
+  'The market opens at seven tomorrow morning.',
+  'Drink some water and rest for a while.',
+  'Here is a summary of the document you sent.',
+  'It will rain in Accra this afternoon.',
+];
 /**
  * Sessions each chatter already has when the run starts, as someone who has used Kasa for a while. The status service
  * keeps a person's newest sessions in one document (100, trimmed back to that once it holds 150); people who start
@@ -108,7 +124,7 @@ afterAll(async () => {
 });
 
 it(
-  `holds ${SECONDS} s of streamed chats, ${PORTAL_PEOPLE} developer portals, analytics and API-key calls with no failed request and flat memory`,
+  `holds ${SECONDS} s of streamed chats, ${PORTAL_PEOPLE} developer portals, analytics, API-key calls, documents and speech with no failed request and flat memory`,
   async () => {
     const pids = platform.pids?.();
     if (!pids) throw new Error('the soak reads one process per part: run it without KASA_TEST_SCALE_OUT');
@@ -116,7 +132,10 @@ it(
     const base = platform.baseUrl;
     const chat = new ChatClient(base, dispatcher);
 
-    /** One JSON call with a token or key, timed and counted; a non-2xx or an answer off the contract is a failure. */
+    /**
+     * One call with a token or key (a JSON body, or a file's bytes), timed and counted; a non-2xx or an answer off the
+     * contract is a failure.
+     */
     const call = <T>(
       kind: string,
       method: string,
@@ -132,9 +151,12 @@ it(
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           headers: {
             ...(credential ? { authorization: `Bearer ${credential}` } : {}),
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(body === undefined
+              ? {}
+              : { 'content-type': Buffer.isBuffer(body) ? 'application/octet-stream' : 'application/json' }),
           },
-          body: body === undefined ? undefined : JSON.stringify(body),
+          // A Buffer is a file, sent as it is (an attachment's upload); anything else is JSON.
+          body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
         });
         const text = await res.body.text();
         const status = res.statusCode;
@@ -159,13 +181,28 @@ it(
     const key = owner
       ? await call('setup.api-key', 'POST', '/api/developer/keys', owner, CreateApiKeyResponse, { name: 'Soak' })
       : undefined;
-    if (tokens.length < PORTAL_PEOPLE || !key) {
+    // Two Pro people beside the crowd: a reader who sends documents and asks about them, and a listener who has
+    // sentences read aloud (both are Pro features). The built-in payment provider completes the checkout at once.
+    const [reader, listener] = await Promise.all(
+      ['soakreader', 'soaklistener'].map(async (prefix) => {
+        const auth = await call('setup.register', 'POST', '/api/auth/register', '', AuthResponse, newAccount(prefix));
+        const checkout = auth
+          ? await call('setup.checkout', 'POST', '/api/billing/checkout', auth.token, CheckoutResponse, {
+              planId: 'pro',
+            })
+          : undefined;
+        return checkout?.outcome === 'checkout' ? checkout.token : undefined;
+      }),
+    );
+    if (tokens.length < PORTAL_PEOPLE || !key || !reader || !listener) {
       throw new Error(`set-up failed: ${[...tally.failures.keys()].join('; ')}`);
     }
-    // The chatters' history, created one session after another per person (eight people side by side), then waited
-    // for until the status service lists it: its document is at its kept size before the memory is first read.
+    const historyPeople = [...tokens.slice(0, CHATTERS), reader];
+    // The chatters' (and the reader's) history, created one session after another per person (nine people side by
+    // side), then waited for until the status service lists it: its document is at its kept size before the memory is
+    // first read.
     await Promise.all(
-      tokens.slice(0, CHATTERS).map(async (token) => {
+      historyPeople.map(async (token) => {
         for (let i = 0; i < HISTORY_SESSIONS; i++) {
           await call('setup.history', 'POST', '/api/chat/sessions', token, Session, {
             personaId: 'kasa',
@@ -187,7 +224,7 @@ it(
       }
       throw new Error("the status service did not list the chatters' earlier sessions within 60 s");
     };
-    await Promise.all(tokens.slice(0, CHATTERS).map(historyListed));
+    await Promise.all(historyPeople.map(historyListed));
     if (tally.failures.size > 0) throw new Error(`set-up failed: ${[...tally.failures.keys()].join('; ')}`);
 
     // The machine may be shared: its load before and after says how far the latencies are the platform's own.
@@ -254,6 +291,115 @@ it(
       }
     };
 
+    /**
+     * Every DOCUMENT_MS, uploads a small document (a PDF and a Word document in turn, each with a fact of its own),
+     * asks about it in a streamed turn (a new session every 10 documents, as the chatters do), checks that its text
+     * reached the provider's prompt, then deletes it, so that what is stored stays the same size through the run.
+     */
+    const documentReader = async (token: string, offsetMs: number) => {
+      await pause(offsetMs);
+      let session: Session | undefined;
+      let next = Date.now();
+      for (let n = 0; Date.now() < deadline; n++) {
+        // Short lines: a PDF's text is read within its page, and an 18-point line longer than about 60 characters
+        // runs off it.
+        const fact = `The festival starts on day ${n % 28}.`;
+        const pdf = n % 2 === 0;
+        const file = pdf
+          ? makePdf([`Soak notes ${n}`, fact])
+          : makeDocx([
+              { heading: `Soak notes ${n}`, paragraphs: [fact, 'Kasa keeps this document for its owner only.'] },
+            ]);
+        const name = pdf ? 'notes.pdf' : 'notes.docx';
+        const attachment = await call(
+          'attachment.upload',
+          'POST',
+          `/api/chat/attachments?name=${name}`,
+          token,
+          Attachment,
+          file,
+        );
+        if (n % 10 === 0 || !session)
+          session = await call('chat.session', 'POST', '/api/chat/sessions', token, Session, {
+            personaId: 'kasa',
+            title: 'Soak documents',
+          });
+        if (attachment && session) {
+          const sessionId = session.id;
+          await tally.time('attachment.stream', async () => {
+            const sent = provider.requests.length;
+            const turn = await chat.streamTurn(token, sessionId, {
+              signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+              content: 'When does the festival start, according to my document?',
+              attachmentIds: [attachment.id],
+            });
+            // The provider's requests since this turn began (other people's turns among them).
+            const prompted = provider.requests.slice(sent).some((r) => JSON.stringify(r.body.messages).includes(fact));
+            const problem =
+              turn.status !== 200
+                ? turn.error
+                : turn.error !== undefined
+                  ? `event: error ${turn.error}`
+                  : !turn.done
+                    ? 'the stream ended without done'
+                    : normalise(turn.text) !== REPLY
+                      ? `the reply differs from the provider's: ${turn.text.slice(0, 80)}`
+                      : !prompted
+                        ? "the document's text did not reach the provider's prompt"
+                        : undefined;
+            return { outcome: { status: turn.status, problem } };
+          });
+        }
+        if (attachment) {
+          await tally.time('attachment.delete', async () => {
+            const res = await request(`${base}/api/chat/attachments/${attachment.id}`, {
+              method: 'DELETE',
+              dispatcher,
+              signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+              headers: { authorization: `Bearer ${token}` },
+            });
+            const text = await res.body.text();
+            return {
+              outcome: { status: res.statusCode, problem: res.statusCode === 204 ? undefined : text.slice(0, 2_000) },
+            };
+          });
+        }
+        next += DOCUMENT_MS;
+        await pause(next - Date.now());
+      }
+    };
+
+    /** Every SPEECH_MS, has a short sentence read aloud (synthesized, then its audio fetched as a player does). */
+    const speechListener = async (token: string, offsetMs: number) => {
+      await pause(offsetMs);
+      let next = Date.now();
+      for (let n = 0; Date.now() < deadline; n++) {
+        const speech = await call('speech.synthesize', 'POST', '/api/voice/synthesize', token, SynthesizeResponse, {
+          text: SENTENCES[n % SENTENCES.length],
+          language: 'en',
+        });
+        if (speech) {
+          await tally.time('speech.audio', async () => {
+            const res = await request(new URL(speech.audioUrl, base), {
+              dispatcher,
+              signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+            });
+            const bytes = Buffer.from(await res.body.arrayBuffer());
+            const type = String(res.headers['content-type'] ?? '');
+            const problem =
+              res.statusCode !== 200
+                ? bytes.toString('utf8', 0, 2_000)
+                : !type.startsWith('audio/') || bytes.length === 0
+                  ? `not audio: ${type}, ${bytes.length} bytes`
+                  : undefined;
+            return { outcome: { status: res.statusCode, problem } };
+          });
+        }
+        next += SPEECH_MS;
+        await pause(next - Date.now());
+      }
+    };
+
     /** An integration calling the OpenAI-compatible API with the key, in turn plain and streamed, about once a second. */
     const integration = async (secret: string) => {
       for (let i = 0; Date.now() < deadline; i++) {
@@ -297,6 +443,8 @@ it(
         .slice(0, CHATTERS)
         .map((token, i) => analyst(token, (ANALYTICS_MS * i) / CHATTERS, i === 0 ? key.key.id : undefined)),
       integration(key.secret),
+      documentReader(reader, DOCUMENT_MS / 2),
+      speechListener(listener, SPEECH_MS / 3),
     ]);
     clearTimeout(samplingEnd);
     sampler.stop();
@@ -325,7 +473,8 @@ it(
     console.log(
       [
         `soak: ${SECONDS} s of traffic (then ${drainSeconds} s for the last answers); ${PORTAL_PEOPLE} portals ` +
-          `refreshing every ${POLL_MS / 1_000} s, ${CHATTERS} chatters, memory read every ${SAMPLE_MS / 1_000} s, ` +
+          `refreshing every ${POLL_MS / 1_000} s, ${CHATTERS} chatters, a document every ${round(DOCUMENT_MS / 1_000)} s, ` +
+          `a sentence read aloud every ${round(SPEECH_MS / 1_000)} s, memory read every ${SAMPLE_MS / 1_000} s, ` +
           `warm-up ${WARM_UP_FRACTION * 100} % of the run, growth bound ${MEMORY_BOUND * 100} %; machine load ${loadBefore.toFixed(1)} before, ` +
           `${os.loadavg()[0]!.toFixed(1)} after (${os.cpus().length} cores)`,
         requestsTable(tally, window),
@@ -343,7 +492,18 @@ it(
     // them would otherwise pass by carrying less load.
     const expectedPolls = PORTAL_PEOPLE * Math.floor((SECONDS * 1_000) / POLL_MS);
     const shortfalls = [
-      ...['chat.stream', 'apikey.completion', 'apikey.completion.stream', 'analytics.sessions', 'analytics.key-usage']
+      ...[
+        'chat.stream',
+        'apikey.completion',
+        'apikey.completion.stream',
+        'analytics.sessions',
+        'analytics.key-usage',
+        'attachment.upload',
+        'attachment.stream',
+        'attachment.delete',
+        'speech.synthesize',
+        'speech.audio',
+      ]
         .filter((kind) => tally.count(kind) === 0)
         .map((kind) => `${kind}: none sent`),
       ...PORTAL_CALLS.filter(([kind]) => tally.count(kind) < expectedPolls * 0.8).map(

@@ -80,6 +80,8 @@ export class ChatClient {
       signal?: AbortSignal;
       resumable?: boolean;
       content?: string;
+      /** Attachments uploaded before (POST /api/chat/attachments) that the message carries. */
+      attachmentIds?: string[];
       onFirstToken?: (meta: { messageId?: string }) => void;
     } = {},
   ): Promise<TurnOutcome> {
@@ -98,6 +100,7 @@ export class ChatClient {
         content: options.content ?? 'Tell me about Kasa.',
         type: 'text',
         resumable: options.resumable,
+        attachmentIds: options.attachmentIds,
       }),
     });
     if (res.statusCode !== 200) {

@@ -16,7 +16,9 @@ export type FakeMode =
   /** Streams a numbered word every `intervalMs`, forever, until the client goes away. */
   | { kind: 'endless'; intervalMs: number }
   /** Answers 200 with `body` exactly as given (e.g. malformed or hostile stream events), then ends. */
-  | { kind: 'raw'; body: string; contentType?: string };
+  | { kind: 'raw'; body: string; contentType?: string }
+  /** Answers each request as `choose` says from its body: e.g. one caller's replies slow, another's quick. */
+  | { kind: 'choose'; choose: (body: FakeRequest['body']) => Exclude<FakeMode, { kind: 'choose' }> };
 
 export interface FakeRequest {
   body: {
@@ -64,7 +66,7 @@ export class FakeOpenAI {
     const record: FakeRequest = { body: JSON.parse(raw), startedAt: Date.now() };
     this.requests.push(record);
     res.on('close', () => (record.closedAt = Date.now()));
-    const mode = this.mode;
+    const mode = this.mode.kind === 'choose' ? this.mode.choose(record.body) : this.mode;
     if (mode.kind === 'status') {
       res.writeHead(mode.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `fake ${mode.status}`, type: 'server_error' } }));

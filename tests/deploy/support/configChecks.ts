@@ -14,12 +14,15 @@ import { minReplicas } from './workloadChecks';
 
 const LOOPBACK = /127\.0\.0\.1|localhost|\[::1\]/;
 
+/** Variables that Node.js itself reads, not the component's configuration. */
+const READ_BY_NODE = new Set(['NODE_OPTIONS']);
+
 /** What a component's configuration makes of an environment: refusals, names it ignores, loopback addresses. */
 export function environmentProblems(component: Component, values: Record<string, string | undefined>): string[] {
   const reading = readComponentConfig(component, values);
   const problems = reading.problems.map((p) => `${component} would refuse to start: ${p}`);
   for (const name of Object.keys(values)) {
-    if (!reading.read.has(name))
+    if (!reading.read.has(name) && !READ_BY_NODE.has(name))
       problems.push(`sets ${name}, which ${component}'s configuration (src/config.ts) never reads`);
   }
   for (const name of loopbackDefaults(component)) {

@@ -46,6 +46,8 @@ export function deploymentProblems(deployment: IDeployment & K8sObject): string[
   if (!selects(deployment.spec?.selector as LabelSelector, podLabels(deployment))) {
     problems.push('spec.selector does not select the pod template labels');
   }
+  // A process that exits is restarted in place by the kubelet, with backoff: only Always gives that to a Deployment.
+  if ((pod?.restartPolicy ?? 'Always') !== 'Always') problems.push(`the pod's restartPolicy is ${pod?.restartPolicy}`);
 
   for (const container of containersOf(deployment)) {
     const name = `container ${container.name}`;
