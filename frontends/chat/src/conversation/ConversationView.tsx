@@ -1,3 +1,4 @@
+import { allows } from '@kasa/contracts/src/plans';
 import styled from '@emotion/styled';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -185,9 +186,9 @@ export function ConversationView({
   const { query, messages, turn, busy, send: sendMessage } = conversation;
   const plan = useAuth().user?.subscriptionTier;
   // Video generation is Enterprise's: its replies offer "Make a video".
-  const videoAllowed = plan === 'enterprise';
+  const videoAllowed = allows(plan, 'video');
   // Images and documents in messages are Pro's and Enterprise's (spec section 6).
-  const attachmentsAllowed = plan === 'pro' || plan === 'enterprise';
+  const attachmentsAllowed = allows(plan, 'attachments');
   const scroller = useRef<HTMLDivElement>(null);
   // Following: the view keeps the newest text in sight. Scrolling up stops that (and offers "Jump to latest");
   // coming back to the bottom, or the button, starts it again.

@@ -1,3 +1,4 @@
+import { allows } from '@kasa/contracts/src/plans';
 import styled from '@emotion/styled';
 import { describeFailure, useAuth } from '@kasa/api-client';
 import type { VideoJob } from '@kasa/contracts';
@@ -373,7 +374,7 @@ function PanelContent({ initialPrompt, onClose }: { initialPrompt: string; onClo
   return (
     <>
       {/* Video generation is an Enterprise feature (spec section 6): other plans are told, and nothing is asked. */}
-      {user?.subscriptionTier === 'enterprise' ? <VideosBody initialPrompt={initialPrompt} /> : <UpgradeNotice />}
+      {allows(user?.subscriptionTier, 'video') ? <VideosBody initialPrompt={initialPrompt} /> : <UpgradeNotice />}
       <DialogActions>
         <Button type="button" variant="ghost" onClick={onClose}>
           {t('videos.close')}

@@ -1,3 +1,4 @@
+import { allows } from '@kasa/contracts/src/plans';
 import type { SubscriptionTier } from '@kasa/contracts';
 
 // What the chat remembers about voice (browser local storage): whether replies are spoken, and how fast.
@@ -8,9 +9,9 @@ const SPEED_KEY = 'kasa_chat_voice_speed';
 /** The playback speeds offered on every reply. */
 export const PLAYBACK_SPEEDS: readonly number[] = [0.75, 1, 1.25, 1.5, 2];
 
-/** Voice (speaking, listening, spoken replies) is part of the Pro and Enterprise plans (spec section 6). */
+/** Voice (speaking, listening, spoken replies): the plans table decides (Pro and Enterprise, spec section 6). */
 export function planHasVoice(tier: SubscriptionTier | string | null | undefined): boolean {
-  return tier === 'pro' || tier === 'enterprise';
+  return allows(tier, 'voice');
 }
 
 function read(key: string): string | null {

@@ -1,3 +1,4 @@
+import { allows } from '@kasa/contracts/src/plans';
 import styled from '@emotion/styled';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -254,7 +255,7 @@ function NoTeam({ confirm }: { confirm: (pending: Pending) => void }) {
   const t = usePanelsT();
   const { user } = useAuth();
   // Without a known tier the form is offered and the API's answer (403 naming the plan) says the rest.
-  const mayCreate = !user || user.subscriptionTier === 'enterprise';
+  const mayCreate = !user || allows(user.subscriptionTier, 'teams');
   return (
     <Stack>
       <InvitationsForMe confirm={confirm} />
