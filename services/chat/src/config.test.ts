@@ -103,6 +103,7 @@ describe('chat configuration', () => {
       CHAT_DOCX_MAX_COMPRESSION_RATIO: '20',
       CHAT_PDF_MAX_PAGES: '5',
       CHAT_IMAGE_MAX_PIXELS: '1000000',
+      CHAT_ATTACHMENT_IDLE_MS: '1000',
     });
     expect(config.attachmentProcessing).toEqual({
       minThreads: 0,
@@ -117,6 +118,7 @@ describe('chat configuration', () => {
       docxCompressionRatio: 20,
       pdfPages: 5,
       imagePixels: 1_000_000,
+      idleTimeoutMs: 1_000,
     });
   });
 

@@ -62,6 +62,8 @@ const base = baseServiceEnv.extend({
   /** Each worker's V8 heap (old generation), in MB; a file that needs more gets 422 and its worker is replaced. */
   CHAT_ATTACHMENT_WORKER_MEMORY_MB: count(PROCESSING.workerMemoryMb, 16, 65_536),
   CHAT_ATTACHMENT_WORKER_YOUNG_MEMORY_MB: count(PROCESSING.workerYoungMemoryMb, 1, 4_096),
+  /** How long an idle worker stays before it exits (and gives its memory back). */
+  CHAT_ATTACHMENT_IDLE_MS: ms(PROCESSING.idleTimeoutMs, 0),
   /** Files inside a Word document. */
   CHAT_DOCX_MAX_ENTRIES: count(PROCESSING.docxEntries, 1, 1_000_000),
   /** Bytes a Word document may unpack to, all its files together. */
@@ -98,6 +100,7 @@ function attachmentProcessingOf(settings: z.output<typeof base>): ProcessingSett
     jobMs: settings.CHAT_ATTACHMENT_JOB_TIMEOUT_MS,
     workerMemoryMb: settings.CHAT_ATTACHMENT_WORKER_MEMORY_MB,
     workerYoungMemoryMb: settings.CHAT_ATTACHMENT_WORKER_YOUNG_MEMORY_MB,
+    idleTimeoutMs: settings.CHAT_ATTACHMENT_IDLE_MS,
     docxEntries: settings.CHAT_DOCX_MAX_ENTRIES,
     docxUnpackedBytes: settings.CHAT_DOCX_MAX_UNPACKED_BYTES,
     docxCompressionRatio: settings.CHAT_DOCX_MAX_COMPRESSION_RATIO,

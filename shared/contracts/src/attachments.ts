@@ -50,13 +50,18 @@ export const ATTACHMENT_PROCESSING_LIMITS = {
   workerMemoryMb: 256,
   /** The V8 young generation of each worker. */
   workerYoungMemoryMb: 32,
-  /** Worker threads the pool keeps running, and the most it starts (this machine kind has two cores). */
-  minThreads: 1,
+  /**
+   * Worker threads the pool keeps running, and the most it starts (this machine kind has two cores). None is kept:
+   * an idle worker exits after `idleTimeoutMs`, and its heap (up to `workerMemoryMb`) goes back to the system with it.
+   */
+  minThreads: 0,
   maxThreads: 2,
   /** Files waiting for a worker; one more is answered 503 with Retry-After (the replica is busy, try again). */
   maxQueue: 8,
   /** The longest a file waits for a worker before it is answered 503 with Retry-After. */
   queueWaitMs: 10_000,
+  /** How long a worker with nothing to read stays before it exits (starting one again takes about 0.1 s). */
+  idleTimeoutMs: 15_000,
 } as const;
 
 /** The media types an upload may turn out to be, decided from its bytes (never from the declared Content-Type). */

@@ -8,6 +8,9 @@ import type { FileLimits, ProcessingSettings, Refusal } from './fileLimits';
 import { AttachmentsBusyError, FileTooComplexError } from './processingErrors';
 import type { ExtractedText } from './textExtraction';
 
+/** How much lower than the service's the workers' CPU priority is (Linux nice; see the pool's options). */
+const WORKER_NICE = 5;
+
 /**
  * The worker piscina runs: the compiled attachmentWorker.js beside this module's own compiled file. The service and
  * the integration tests run dist/, where it is; unit tests run src/ through swc, where there is no .js to start a
@@ -83,7 +86,10 @@ export class AttachmentProcessor {
           // Never reached: no more than maxThreads files are handed to piscina at once (see admit).
           maxQueue: Math.max(settings.maxQueue, settings.maxThreads),
           concurrentTasksPerWorker: 1,
-          idleTimeout: 60_000,
+          idleTimeout: settings.idleTimeoutMs,
+          // Reading files yields the CPU to the services' event loops (people waiting on short answers): at nice 5 a
+          // worker gets about a quarter of a core that a request wants too, and all of an idle one.
+          niceIncrement: WORKER_NICE,
           resourceLimits: {
             maxOldGenerationSizeMb: settings.workerMemoryMb,
             maxYoungGenerationSizeMb: settings.workerYoungMemoryMb,
