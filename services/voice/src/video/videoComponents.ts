@@ -91,6 +91,8 @@ export async function createVideoComponents(deps: {
     scope: 'video',
     limit: settings.VOICE_VIDEO_MAX_ACTIVE_JOBS,
     ttlMs: VIDEO_SLOT_TTL_MS,
+    // Released by whichever replica's worker ran the job.
+    releasedWhereTaken: false,
   });
   const offline = await OfflineRenderer.create({
     ffmpeg: deps.ffmpeg,

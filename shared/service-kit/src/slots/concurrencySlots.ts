@@ -72,6 +72,12 @@ export class MongoConcurrencySlots implements ConcurrencySlots {
     options: SlotOptions & {
       /** The collection (default `concurrency_slots`). */
       collection?: string;
+      /**
+       * Slots are given back by the process that took them (a request's slot, released when its response ends), so
+       * this process may refuse an owner who holds the limit here without asking the database (default). False when
+       * another process may release them (a queued job's slot, released by whichever worker ran the job).
+       */
+      releasedWhereTaken?: boolean;
       runWrite?: SlotWriteRunner;
     },
   ) {
@@ -80,9 +86,17 @@ export class MongoConcurrencySlots implements ConcurrencySlots {
     this.scope = options.scope ?? '';
     this.docs = slotsModel(db, options.collection ?? 'concurrency_slots');
     this.runWrite = options.runWrite ?? runDirectly;
+    this.countHere = options.releasedWhereTaken ?? true;
   }
 
+  private readonly countHere: boolean;
+
   private readonly runWrite: SlotWriteRunner;
+  /**
+   * Slots this process holds, per key. The database's count is the truth across replicas; but an owner who already
+   * holds the limit here is at it everywhere, so a flood of refused requests costs the database nothing.
+   */
+  private readonly heldHere = new Map<string, number>();
 
   private key(ownerId: string): string {
     return this.scope ? `${this.scope}:${ownerId}` : ownerId;
@@ -90,6 +104,25 @@ export class MongoConcurrencySlots implements ConcurrencySlots {
 
   async acquire(ownerId: string): Promise<string | undefined> {
     const key = this.key(ownerId);
+    if (this.countHere && (this.heldHere.get(key) ?? 0) >= this.limit) return undefined;
+    const slot = await this.reserve(key);
+    if (slot && this.countHere) this.heldHere.set(key, (this.heldHere.get(key) ?? 0) + 1);
+    return slot;
+  }
+
+  async release(ownerId: string, slot: string): Promise<void> {
+    const key = this.key(ownerId);
+    const held = this.heldHere.get(key) ?? 0;
+    if (held <= 1) this.heldHere.delete(key);
+    else this.heldHere.set(key, held - 1);
+    // (A slot's release is counted here even if its database write fails: the slot then expires there by itself.)
+    await this.runWrite(
+      () => this.docs.updateOne({ _id: key }, { $pull: { slots: slot } }).maxTimeMS(QUERY_TIME_LIMIT_MS),
+      'later',
+    );
+  }
+
+  private async reserve(key: string): Promise<string | undefined> {
     const slot = newSlot(this.ttlMs);
     if (await this.push(key, slot)) return slot;
     // Full, or the document was created by a concurrent first reservation: expired slots go, then one more try.
@@ -102,13 +135,6 @@ export class MongoConcurrencySlots implements ConcurrencySlots {
         'first',
       );
     return (await this.push(key, slot)) ? slot : undefined;
-  }
-
-  async release(ownerId: string, slot: string): Promise<void> {
-    await this.runWrite(
-      () => this.docs.updateOne({ _id: this.key(ownerId) }, { $pull: { slots: slot } }).maxTimeMS(QUERY_TIME_LIMIT_MS),
-      'later',
-    );
   }
 
   private async push(key: string, slot: string): Promise<boolean> {
