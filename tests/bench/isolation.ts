@@ -388,7 +388,15 @@ async function measure(platform: RunningPlatform, dispatcher: Dispatcher): Promi
     }
   };
 
-  const flood = Promise.all([uploads(), syntheses(), completions()]);
+  // BENCH_ISOLATION_FLOOD=uploads,syntheses,completions (default: all three) floods with some of them only, to see
+  // which one another person feels.
+  const kinds = (process.env.BENCH_ISOLATION_FLOOD ?? 'uploads,syntheses,completions').split(',');
+  const floods = { uploads, syntheses, completions };
+  const flood = Promise.all(
+    Object.entries(floods)
+      .filter(([kind]) => kinds.includes(kind))
+      .map(([, run]) => run()),
+  );
   await sleep(RAMP_MS);
   const flooded = await sample(SAMPLES, () => !flooding());
   stopped = true;

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { FfmpegProgram } from './engines';
 import { ProcessLimits } from './processLimits';
-import { runProcess } from './runProcess';
+import { deprioritize, runProcess } from './runProcess';
 import { wavHeader } from './wav';
 
 export type AudioFormat = 'mp3' | 'ogg' | 'wav';
@@ -43,6 +43,8 @@ export interface EncodingJob {
   /** Ends the input; resolves once the encoder finished cleanly. */
   end(): Promise<void>;
   abort(): void;
+  /** Lowers the encoder's CPU priority (an encoder in its own process), as the later chunks of a long text are. */
+  background(): void;
 }
 
 type EncoderProcess = ChildProcessByStdio<Writable, Readable, Readable>;
@@ -189,6 +191,9 @@ function ffmpegJob(child: EncoderProcess): EncodingJob {
     abort() {
       child.kill('SIGKILL');
     },
+    background() {
+      deprioritize(child);
+    },
   };
 }
 
@@ -205,6 +210,9 @@ function wavJob(sampleRate: number): EncodingJob {
     },
     abort() {
       stream.destroy();
+    },
+    background() {
+      // On the service's thread: nothing to lower.
     },
   };
 }
@@ -236,6 +244,9 @@ function lameJob(Mp3Encoder: Mp3EncoderClass, sampleRate: number): EncodingJob {
     abort() {
       aborted = true;
       stream.destroy();
+    },
+    background() {
+      // On the service's thread, already in slices with other work between them.
     },
   };
 }

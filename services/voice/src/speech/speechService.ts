@@ -251,6 +251,8 @@ export class SpeechService {
       samples += audio.pcm.length / 2;
       job ??= startEncoding();
       await job.write(audio.pcm);
+      // The first audio is on its way: the rest of a long text is encoded at the background priority too.
+      if (i === 0 && chunks.length > 1) job.background();
       if (i === 0) startNext();
     }
     await (job ?? startEncoding()).end();
