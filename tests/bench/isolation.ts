@@ -44,8 +44,9 @@ const MAX_FLOOD_MS = Number(process.env.BENCH_ISOLATION_MAX_FLOOD_SECONDS ?? 300
 const WARM_UP = 5;
 /** The flood runs this long before the light user's flooded samples start, so that every loop is under way. */
 const RAMP_MS = 3_000;
-/** How long after the flood ends the memory "after" is read (workers wind down, garbage is collected). */
-const SETTLE_MS = 5_000;
+/** How long after the flood ends the memory "after" is read: idle attachment workers exit after 15 s (their heap goes
+ * back to the system), and garbage is collected. */
+const SETTLE_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 120_000;
 /** What marks the heavy user's completions, which the fake provider streams slowly. */
 const FLOOD_MARK = 'flood';

@@ -55,7 +55,11 @@ export const ATTACHMENT_PROCESSING_LIMITS = {
    * an idle worker exits after `idleTimeoutMs`, and its heap (up to `workerMemoryMb`) goes back to the system with it.
    */
   minThreads: 0,
-  maxThreads: 2,
+  /**
+   * One by default: a worker with pdf.js, mammoth and sharp loaded is 60–90 MB, and on the embedded default's two cores
+   * a second one would compete with the services rather than help them (a deployment sets more: k8s/base/chat).
+   */
+  maxThreads: 1,
   /** Files waiting for a worker; one more is answered 503 with Retry-After (the replica is busy, try again). */
   maxQueue: 8,
   /** The longest a file waits for a worker before it is answered 503 with Retry-After. */
