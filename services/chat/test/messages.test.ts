@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { Types } from 'mongoose';
 import request from 'supertest';
+import { makePdf } from './attachmentFixtures';
 import { FakeOpenAI, TestEnvironment, parseSse, userHeaders } from './support';
 
 const env = new TestEnvironment('messages');
@@ -345,6 +346,44 @@ describe('the offline provider through the API', () => {
     expect(res.body.content).toMatch(expected);
     expect(res.body.content).toMatch(/Sources: /);
     expect(res.body.content).not.toMatch(/CHAT_PROVIDERS|restart/);
+  });
+
+  it.each([
+    ['dokta', 'I have a headache', /Most headaches come from tension[\s\S]*not a diagnosis or a prescription/],
+    ['dokta', 'How can I save money each month?', /^That is outside what I can help with in offline mode; Merla/],
+    ['merla', 'How can I save money each month?', /pay yourself first[\s\S]*not regulated financial advice/],
+    ['kasa', 'What is the capital of Ghana?', /Ghana's capital and largest city is Accra/],
+  ])(
+    'answers %s the question a new person asks first, %p, from its own field or says who may know',
+    async (persona, question, expected) => {
+      const headers = userHeaders();
+      const sessionId = await newSession(headers, persona);
+      const res = await send(app, headers, sessionId, { role: 'user', content: question, type: 'text' });
+      expect(res.status).toBe(201);
+      expect(res.body.content).toMatch(expected);
+      expect(res.body.content).not.toMatch(/1,000 requests per minute|West Africa Time/);
+    },
+  );
+
+  it('answers a question about an attached PDF by quoting its page, cited as the document prompt labels it', async () => {
+    const headers = userHeaders('pro');
+    const pdf = await request(app)
+      .post('/api/chat/attachments?name=report.pdf')
+      .set(headers)
+      .set('content-type', 'application/octet-stream')
+      .send(makePdf(['Cocoa exports rose.', 'The budget owner is Ama Mensah.']));
+    expect(pdf.status).toBe(201);
+    const sessionId = await newSession(headers, 'kasa');
+    const res = await send(app, headers, sessionId, {
+      role: 'user',
+      content: 'Who is the budget owner?',
+      type: 'text',
+      attachmentIds: [pdf.body.id],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.provider).toBe('offline');
+    expect(res.body.content).toContain('"The budget owner is Ama Mensah." [report.pdf, p. 2]');
+    expect(res.body.content).not.toMatch(/Cocoa|do not cover that/);
   });
 
   it('says plainly when its notes do not cover a question', async () => {

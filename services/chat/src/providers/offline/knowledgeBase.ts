@@ -1,6 +1,6 @@
-import MiniSearch, { type SearchResult } from 'minisearch';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { MIN_RELEVANCE, PassageIndex } from './passageIndex';
 
 /** One section (`## heading`) of a knowledge file. */
 export interface KnowledgeSection {
@@ -9,46 +9,42 @@ export interface KnowledgeSection {
   source: string;
   heading: string;
   text: string;
-  /** Persona ids this section serves, or ['all']. */
+  /**
+   * The fields this section belongs to, as the ids of the personas whose fields they are (front matter `personas:`,
+   * e.g. `dokta`, or `kasa, nana`), or ['all'] for Kasa's own documentation, which belongs to every field.
+   */
   personas: string[];
   /** The language the section is written in (front matter `language:`, English by default). */
   language: string;
+  /**
+   * The id of the section that goes with every answer drawn from this one: its file's front matter `notice:` names
+   * it by heading (the health notes' safety notice, the finance notes' disclaimer).
+   */
+  notice?: string;
 }
 
 export interface KnowledgeHit {
   section: KnowledgeSection;
+  /** BM25+ score, to order the hits of one question. */
   score: number;
-  /** Share of the question's meaningful words that this section matched, 0..1. */
-  coverage: number;
+  /** How much of the question the section answers, 0..1 (see PassageHit). */
+  relevance: number;
+}
+
+/** What a persona's notes say to a question (see KnowledgeBase.lookup). */
+export interface KnowledgeLookup {
+  hits: KnowledgeHit[];
+  /** When `hits` is empty: the fields (persona ids) whose notes answer the question, best first. */
+  others: string[];
 }
 
 /** Where the knowledge files live: services/chat/knowledge, both from src/ (tests) and dist/ (built). */
 export const DEFAULT_KNOWLEDGE_DIR = path.resolve(__dirname, '../../../knowledge');
 
-// Words that carry no meaning for retrieval; without them "how much does Pro cost" searches "pro cost".
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be been but by can could did do does doing for from get got had has have how i if in into is it ' +
-    'its just me more much my of on or our please say should so some tell than that the their them then there these they ' +
-    'this to too us was we what when where which who whom why will with would you your yours about any anything know ' +
-    'explain give want need like use using many there here kind sort way ok okay hi hello hey thanks thank'
-  ).split(/\s+/),
-);
-
-/** Lower-cased words of two letters or more, without stop words. */
-export function meaningfulTerms(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .toLowerCase()
-        .normalize('NFKD')
-        .replace(/[\u0300-\u036f]/g, '')
-        .split(/[^\p{L}\p{N}$]+/u)
-        .map((w) => w.replace(/^\$/, ''))
-        .filter((w) => w.length >= 2 && !STOP_WORDS.has(w)),
-    ),
-  ];
-}
+/** A second section is quoted only when it scores nearly as well as the first. */
+const NEAR_BEST = 0.6;
+/** A persona's own notes answer unless another field's score more than twice as well. */
+const OTHER_FIELD_MARGIN = 0.5;
 
 function parseFile(file: string, raw: string): KnowledgeSection[] {
   const front = /^---\n([\s\S]*?)\n---\n/.exec(raw);
@@ -61,7 +57,7 @@ function parseFile(file: string, raw: string): KnowledgeSection[] {
   const source = meta.title ?? path.basename(file, '.md');
   const personas = (meta.personas ?? 'all').split(',').map((p) => p.trim().toLowerCase());
   const language = (meta.language ?? 'en').trim().toLowerCase();
-  return body
+  const sections = body
     .split(/^## /m)
     .map((chunk) => chunk.trim())
     .filter(Boolean)
@@ -77,37 +73,31 @@ function parseFile(file: string, raw: string): KnowledgeSection[] {
       };
     })
     .filter((s) => s.text.length > 0);
+  const notice = sections.find((s) => s.heading === meta.notice?.trim());
+  if (meta.notice && !notice) throw new Error(`${file}: no section "${meta.notice}" for its notice`);
+  return notice ? sections.map((s) => ({ ...s, notice: notice.id })) : sections;
 }
 
+/** Whether a section belongs to a persona's field: Kasa's own documentation (`all`) belongs to every field. */
+const serves = (section: KnowledgeSection, field: string): boolean =>
+  section.personas.includes('all') || section.personas.includes(field);
+
 /**
- * Kasa's own documentation plus short basics of each persona's field, indexed for full-text retrieval with MiniSearch
- * (BM25 with prefix and light fuzzy matching). Kept in the repository (services/chat/knowledge/*.md), loaded once.
+ * Kasa's own documentation plus short basics of each persona's field, kept in the repository
+ * (services/chat/knowledge/*.md) and loaded once: one BM25+ index (MiniSearch) per language the notes are written in,
+ * each with that language's analyzer (see textAnalyzer.ts).
  */
 export class KnowledgeBase {
-  private readonly index: MiniSearch<KnowledgeSection>;
+  private readonly indexes = new Map<string, PassageIndex<KnowledgeSection>>();
   private readonly sections = new Map<string, KnowledgeSection>();
 
   constructor(sections: KnowledgeSection[]) {
-    this.index = new MiniSearch<KnowledgeSection>({
-      fields: ['heading', 'text', 'source'],
-      storeFields: ['id'],
-      processTerm: (term) => {
-        const word = term.toLowerCase();
-        return word.length < 2 || STOP_WORDS.has(word) ? null : word;
-      },
-      tokenize: (text) =>
-        text
-          .normalize('NFKD')
-          .replace(/[\u0300-\u036f]/g, '')
-          .split(/[^\p{L}\p{N}]+/u),
-      searchOptions: {
-        boost: { heading: 2.5, text: 1, source: 0.5 },
-        prefix: (term) => term.length >= 4,
-        fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
-      },
-    });
-    for (const section of sections) this.sections.set(section.id, section);
-    this.index.addAll(sections);
+    const byLanguage = new Map<string, KnowledgeSection[]>();
+    for (const section of sections) {
+      this.sections.set(section.id, section);
+      byLanguage.set(section.language, [...(byLanguage.get(section.language) ?? []), section]);
+    }
+    for (const [language, written] of byLanguage) this.indexes.set(language, new PassageIndex(written, language));
   }
 
   static load(dir = DEFAULT_KNOWLEDGE_DIR): KnowledgeBase {
@@ -130,36 +120,48 @@ export class KnowledgeBase {
 
   /** Whether any section is written in this language (a primary subtag such as `fr`). */
   hasLanguage(language: string): boolean {
-    for (const section of this.sections.values()) if (section.language === language) return true;
-    return false;
+    return this.indexes.has(language);
   }
 
   /**
-   * The best sections for a persona's question, best first; empty when nothing relevant matched. With a language,
-   * sections written in it come first when any of them is relevant; otherwise the best in any language.
+   * The sections that answer a question (of every field), best first, in the first language that has any: the
+   * person's, then English, then the others.
    */
-  search(question: string, personaId: string, limit = 2, language?: string): KnowledgeHit[] {
-    const terms = meaningfulTerms(question);
-    if (terms.length === 0) return [];
-    const results: SearchResult[] = this.index.search(terms.join(' '), {
-      filter: (r) => {
-        const s = this.sections.get(r.id as string);
-        return !!s && (s.personas.includes('all') || s.personas.includes(personaId));
-      },
-    });
-    const hits = results.map((r) => {
-      // A query word counts as covered when a matched document term starts with it or it with the term (plurals).
-      const covered = terms.filter((t) =>
-        r.terms.some((m) => m.startsWith(t) || t.startsWith(m) || r.queryTerms.includes(t)),
-      );
-      return { section: this.sections.get(r.id as string)!, score: r.score, coverage: covered.length / terms.length };
-    });
-    // Honest rather than loosely related: at least half of the question's words must match the section.
-    const matching = hits.filter((h) => h.coverage >= 0.5);
-    const own = language ? matching.filter((h) => h.section.language === language) : [];
-    const relevant = own.length > 0 ? own : matching;
-    const best = relevant[0];
-    if (!best) return [];
-    return relevant.filter((h) => h.score >= best.score * 0.6).slice(0, limit);
+  private relevant(question: string, language: string | undefined): KnowledgeHit[] {
+    for (const written of new Set([language, 'en', ...this.indexes.keys()])) {
+      const index = written === undefined ? undefined : this.indexes.get(written);
+      if (!index) continue;
+      const hits = index
+        .search(question, language)
+        .filter((h) => h.relevance >= MIN_RELEVANCE)
+        .map((h) => ({ section: h.passage, score: h.score, relevance: h.relevance }));
+      if (hits.length > 0) return hits;
+    }
+    return [];
+  }
+
+  /**
+   * What a persona's notes say to a question. `field`: the persona id whose field it answers from (with Kasa's own
+   * documentation). `hits`: the best sections of that field, best first, at most `limit`; empty when none answers it,
+   * or when another field's notes answer it far better (Kasa's list of personas mentions savings, but it is Merla's
+   * notes that answer "How can I save money?"). Then `others`: those fields, best first, at most two.
+   */
+  lookup(question: string, field: string, options: { limit?: number; language?: string } = {}): KnowledgeLookup {
+    const all = this.relevant(question, options.language);
+    const own = all.filter((h) => serves(h.section, field));
+    const best = own[0];
+    if (best && best.score >= all[0]!.score * OTHER_FIELD_MARGIN) {
+      const hits = own.filter((h) => h.score >= best.score * NEAR_BEST).slice(0, options.limit ?? 2);
+      return { hits, others: [] };
+    }
+    const others = all.filter((h) => h.score > (best?.score ?? 0)).flatMap((h) => h.section.personas);
+    return { hits: [], others: [...new Set(others)].filter((id) => id !== field && id !== 'all').slice(0, 2) };
+  }
+
+  /** The notices that go with these sections (their files' `notice:` sections), each once, none already among them. */
+  noticesFor(sections: KnowledgeSection[]): KnowledgeSection[] {
+    const shown = new Set(sections.map((s) => s.id));
+    const ids = sections.flatMap((s) => (s.notice && !shown.has(s.notice) ? [s.notice] : []));
+    return [...new Set(ids)].map((id) => this.sections.get(id)!);
   }
 }
