@@ -24,6 +24,8 @@ describe('routing', () => {
     ['GET', '/api/billing/plans', 'auth', false],
     ['POST', '/api/billing/checkout', 'auth', true],
     ['GET', '/api/billing/checkout/KASA-0000000000', 'auth', true],
+    ['POST', '/api/billing/webhooks/stripe', 'auth', false],
+    ['POST', '/api/billing/webhooks/paystack', 'auth', false],
     ['POST', '/api/newsletter', 'auth', false],
     ['POST', '/api/contact', 'auth', false],
     ['GET', '/api/developer/keys', 'auth', true],
@@ -97,6 +99,29 @@ describe('routing', () => {
           }
         : shared,
     );
+  });
+
+  it('passes a payment processor’s webhook to auth byte for byte, with its signature, without a token', async () => {
+    // Bytes that parsing and serializing JSON again would change: the signature covers exactly these.
+    const body = Buffer.from('{ "id": "evt_1",\n  "amount": 1.50, "name": "Akwaaba \\u00e9 ✓" }\n', 'utf8');
+    for (const [path, header] of [
+      ['/api/billing/webhooks/stripe', 'stripe-signature'],
+      ['/api/billing/webhooks/paystack', 'x-paystack-signature'],
+    ] as const) {
+      const res = await call(h.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [header]: 't=1,v1=abc' },
+        body,
+      });
+      expect(res.status).toBe(200);
+      const seen = h.services.auth.last();
+      expect(seen.url).toBe(path);
+      expect(Buffer.from(seen.body, 'utf8').equals(body)).toBe(true);
+      expect(seen.headers[header]).toBe('t=1,v1=abc');
+      expect(seen.headers['x-kasa-user-id']).toBeUndefined();
+    }
+    // Only POST is public there: anything else is an ordinary billing route, which needs a token.
+    expect((await call(`${h.url}/api/billing/webhooks/stripe`)).status).toBe(401);
   });
 
   it("passes the auth service's JWKS document through, publicly", async () => {

@@ -412,6 +412,21 @@ describe('every documented operation with valid input, through the built platfor
       params: { reference: paid.body.reference },
     });
     expect(payment.body).toMatchObject({ reference: paid.body.reference, planId: 'pro', status: 'completed' });
+
+    // The success page's call; the subscription the checkout started (test mode here), its page, cancel and resume.
+    const verified = await exercise('POST /api/billing/checkout/{reference}/verify', 200, {
+      token: pro.token,
+      params: { reference: paid.body.reference },
+    });
+    expect(verified.body).toMatchObject({ status: 'completed', user: { subscriptionTier: 'pro' } });
+    const subscription = await exercise('GET /api/billing/subscription', 200, { token: pro.token });
+    expect(subscription.body.subscription).toMatchObject({ processor: 'builtin', planId: 'pro', status: 'active' });
+    const portal = await exercise('POST /api/billing/portal', 200, { token: pro.token });
+    expect(portal.body.processor).toBe('builtin');
+    const cancelled = await exercise('POST /api/billing/subscription/cancel', 200, { token: pro.token });
+    expect(cancelled.body.subscription).toMatchObject({ cancelAtPeriodEnd: true });
+    const resumed = await exercise('POST /api/billing/subscription/resume', 200, { token: pro.token });
+    expect(resumed.body.subscription).toMatchObject({ cancelAtPeriodEnd: false });
   });
 
   it('takes a newsletter subscription and a contact message from the public site', async () => {

@@ -20,6 +20,8 @@ const NOT_API: Record<string, string> = {
 /** Served API paths the document leaves out on purpose, each with why. */
 const UNDOCUMENTED: Record<string, string> = {
   '/api/openapi.json': 'the document itself',
+  '/api/billing/webhooks/stripe': 'Stripe’s signed events, not an API for clients (services/auth/README.md)',
+  '/api/billing/webhooks/paystack': 'Paystack’s signed events, not an API for clients (services/auth/README.md)',
 };
 
 const config = parse(readFileSync(path.join(__dirname, '../../gateway/config/gateway.config.yml'), 'utf8')) as {

@@ -26,7 +26,7 @@ describe('the maxBodyBytes option of kasa-proxy', () => {
     'refuses %p at start-up with a message naming the route and what is allowed',
     (value) => {
       expect(() => parseMaxBodyBytes(value, DEFAULT, 'kasa-proxy (serviceEndpoint chat)')).toThrow(
-        /^kasa-proxy \(serviceEndpoint chat\): maxBodyBytes .* is not valid: use a number of bytes \(1 to 104857600\) or the name of a shared limit \(auth, chat, openAI, voice, attachments, transcription, status\)$/,
+        /^kasa-proxy \(serviceEndpoint chat\): maxBodyBytes .* is not valid: use a number of bytes \(1 to 104857600\) or the name of a shared limit \(auth, chat, openAI, voice, attachments, transcription, status, webhooks\)$/,
       );
     },
   );

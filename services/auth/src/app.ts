@@ -8,11 +8,11 @@ import {
   type SpanRecorder,
 } from '@kasa/service-kit';
 import cookieParser from 'cookie-parser';
-import { Router, type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Connection } from 'mongoose';
 import { createApiKeyRouter, createApiKeyVerifyRouter } from './apiKeys/apiKeyRouter';
 import type { AuthComponents } from './authComponents';
-import { createBillingRouter } from './billing/billingRouter';
+import { BILLING_WEBHOOK_PATH, createBillingRouter } from './billing/billingRouter';
 import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
 import { createTeamRouter } from './teams/teamRouter';
@@ -44,7 +44,7 @@ export function createApp(deps: AuthAppDeps): Express {
   cookies.use(cookieParser());
   const { apiKeys, teams } = deps;
 
-  return createServiceApp({
+  const service = createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     readiness: deps.readiness,
@@ -64,4 +64,27 @@ export function createApp(deps: AuthAppDeps): Express {
       createOutreachRouter(deps),
     ],
   });
+
+  // The payment processors sign the exact bytes they send, so their webhooks' bodies are read raw, up to their own
+  // limit, before the kit's JSON parser (which would parse them: they are application/json) sees the request; a body
+  // already read is left alone by it. Everything else is the service app as the kit makes it.
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(BILLING_WEBHOOK_PATH, rawBody(BODY_LIMITS.webhooks));
+  app.use(service);
+  return app;
+}
+
+/**
+ * Reads the body as bytes (any type). A body it cannot read (over the limit, cut off) is not answered here: the
+ * route finds no bytes and answers with the shared error body (see billingRouter.ts).
+ */
+function rawBody(limit: number): RequestHandler {
+  const read = express.raw({ type: () => true, limit });
+  return (req, res, next) =>
+    read(req, res, (err?: unknown) => {
+      if (err) res.locals.rawBodyError = err;
+      next();
+    });
 }

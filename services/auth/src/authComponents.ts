@@ -4,7 +4,8 @@ import { apiKeyModel, type ApiKeyDocument } from './apiKeys/apiKeyModel';
 import { ApiKeyService } from './apiKeys/apiKeyService';
 import { ApiKeyUsageRecorder } from './apiKeys/apiKeyUsage';
 import { createBillingService, type BillingService } from './billing/billingService';
-import { paymentProviderFor, type PaymentProvider } from './billing/paymentProvider';
+import type { PaymentProvider } from './billing/paymentProvider';
+import { paymentProvidersFor, type PaymentSettings } from './billing/paymentProviders';
 import type { AuthConfig } from './config';
 import { teamInvitationModel, teamModel } from './teams/teamModel';
 import { TeamService } from './teams/teamService';
@@ -23,7 +24,10 @@ export type AuthComponentSettings = Pick<
   AuthConfig,
   'JWT_PRIVATE_KEY' | 'AUTH_KEYS_DIR' | 'JWT_TTL_SECONDS' | 'API_KEY_USAGE_FLUSH_MS' | 'API_KEY_USAGE_MAX_PENDING'
 > &
-  Partial<Pick<AuthConfig, 'NODE_ENV' | 'KASA_PAYMENTS'>>;
+  Partial<PaymentSettings> &
+  Partial<Pick<AuthConfig, 'KASA_PUBLIC_URL' | 'WEB_ORIGIN' | 'BILLING_GRACE_DAYS'>>;
+
+const DAY_MS = 24 * 3600_000;
 
 /** Everything the auth service is made of, built once over its database and bus. */
 export interface AuthComponents {
@@ -49,14 +53,16 @@ export function createAuthComponents(deps: {
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   settings: AuthComponentSettings;
-  /** A provider of the caller's own (a test's); otherwise the one KASA_PAYMENTS and NODE_ENV choose. */
-  paymentProvider?: PaymentProvider;
+  /** Providers of the caller's own (a test's); otherwise the ones KASA_PAYMENTS, the keys and NODE_ENV choose. */
+  paymentProvider?: PaymentProvider | readonly PaymentProvider[];
   /** A signing key of the caller's own (a test's); otherwise JWT_PRIVATE_KEY, or the one kept in AUTH_KEYS_DIR. */
   signingKey?: SigningKey;
   /** Where API keys' "last used" times are written: the keys themselves unless given (a test's stuck store). */
   lastUsedStore?: Model<ApiKeyDocument>;
   /** Sign-in delays other than the defaults (a test's shorter ones) and the clock they read. */
   loginThrottle?: { settings?: Partial<LoginThrottleSettings>; now?: () => Date };
+  /** The clock billing reads (a test's, to reach the end of a period or of a grace). */
+  billingClock?: () => Date;
 }): AuthComponents {
   const { db, bus, logger, settings } = deps;
   const signingKey =
@@ -69,10 +75,13 @@ export function createAuthComponents(deps: {
     db,
     users,
     provider:
-      deps.paymentProvider ??
-      paymentProviderFor({ NODE_ENV: settings.NODE_ENV ?? 'development', KASA_PAYMENTS: settings.KASA_PAYMENTS }),
+      deps.paymentProvider ?? paymentProvidersFor({ ...settings, NODE_ENV: settings.NODE_ENV ?? 'development' }),
     bus,
     logger,
+    // Where the processors send people back: the public address, else the web app's first origin.
+    publicUrl: settings.KASA_PUBLIC_URL ?? settings.WEB_ORIGIN?.[0] ?? 'http://localhost:8080',
+    graceMs: (settings.BILLING_GRACE_DAYS ?? 7) * DAY_MS,
+    now: deps.billingClock,
   });
   const keys = apiKeyModel(db);
   const apiKeyUsage = new ApiKeyUsageRecorder({

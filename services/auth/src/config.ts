@@ -2,6 +2,10 @@ import { baseServiceEnv, envBoolean, envPort, loadConfig } from '@kasa/service-k
 import path from 'node:path';
 import { z } from 'zod';
 
+/** What KASA_PAYMENTS may name. */
+export const PAYMENT_CHOICES = ['builtin', 'none', 'stripe', 'paystack'] as const;
+export type PaymentChoice = (typeof PAYMENT_CHOICES)[number];
+
 const schema = baseServiceEnv.extend({
   AUTH_PORT: envPort(4001),
   AUTH_HOST: z.string().default('127.0.0.1'),
@@ -16,11 +20,49 @@ const schema = baseServiceEnv.extend({
     .max(30 * 24 * 3600)
     .default(7 * 24 * 3600),
   /**
-   * Who takes payments: `builtin` completes every checkout locally with no money (development, tests, the local
-   * platform of `npm start`, with a test-mode banner); `none` sells nothing. Default: builtin outside production,
-   * none in production.
+   * Who takes payments (docs/adr/0014-payments-webhooks-and-reconciliation.md): `stripe`, `paystack`, or both
+   * (`stripe,paystack`: each sells in its own currencies); `builtin` completes every checkout locally with no money
+   * (development, tests, the local platform of `npm start`, with a test-mode banner); `none` sells nothing. Default:
+   * the processors whose secret key is set; else builtin outside production and none in production.
    */
-  KASA_PAYMENTS: z.enum(['builtin', 'none']).optional(),
+  KASA_PAYMENTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      value === undefined || value.trim() === ''
+        ? undefined
+        : [...new Set(value.split(',').map((name) => name.trim().toLowerCase()))],
+    )
+    .pipe(z.array(z.enum(PAYMENT_CHOICES, { error: `must list ${PAYMENT_CHOICES.join(', ')}` })).optional())
+    .refine((choices) => !choices || choices.length === 1 || choices.every((c) => c === 'stripe' || c === 'paystack'), {
+      error: 'builtin and none stand alone; only stripe and paystack combine (stripe,paystack)',
+    }),
+  /** Where people reach Kasa (the gateway's public origin): the processors send them back to its pages. */
+  KASA_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** Stripe: the secret key (`sk_live_…`, `sk_test_…`), the webhook endpoint's signing secret and Pro's Price. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_PRICE_PRO: z.string().min(1).optional(),
+  /** Another address for Stripe's API (stripe-mock in tests), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** How old a signed Stripe event may be, in seconds (replays of older ones are refused). */
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  /** Paystack: the secret key (it also signs Paystack's webhooks) and the currency the account charges in. */
+  PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
+  PAYSTACK_CURRENCY: z.enum(['GHS', 'NGN', 'KES']).default('GHS'),
+  /**
+   * Pro's Paystack plan code (`PLN_…`, monthly, in PAYSTACK_CURRENCY): Paystack then renews by card every month. Without
+   * it, a Paystack payment buys one month (cards and mobile money) that does not renew.
+   */
+  PAYSTACK_PLAN_PRO: z.string().min(1).optional(),
+  /** Another address for Paystack's API (a fake in tests). */
+  PAYSTACK_API_BASE: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default('https://api.paystack.co'),
+  /** Days a plan is kept after a renewal fails, while the processor retries; then the account is on Free. */
+  BILLING_GRACE_DAYS: z.coerce.number().min(0).max(60).default(7),
+  /** How often subscriptions and pending payments are reconciled with the processors. */
+  BILLING_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
   /** Mark the session cookie Secure (set true behind HTTPS). */
   COOKIE_SECURE: envBoolean(false),
   /** API keys' "last used" times are written in one batch this often (never while the gateway waits). */
@@ -44,8 +86,38 @@ const schema = baseServiceEnv.extend({
     .transform((urls) => urls.map((url) => new URL(url).origin)),
 });
 
+/** A processor named by KASA_PAYMENTS must have its keys; in production the processors need the public URL. */
+const withPaymentChecks = schema.superRefine((env, ctx) => {
+  const chosen = paymentChoicesOf(env);
+  const need = (name: keyof typeof env, why: string) => {
+    if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `is required ${why}` });
+  };
+  if (chosen.includes('stripe')) {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PRO'] as const)
+      need(name, 'when Stripe takes payments');
+  }
+  if (chosen.includes('paystack')) need('PAYSTACK_SECRET_KEY', 'when Paystack takes payments');
+  if (env.NODE_ENV === 'production' && chosen.some((c) => c === 'stripe' || c === 'paystack'))
+    need('KASA_PUBLIC_URL', 'in production with a payment processor (where the processors send people back)');
+});
+
+/**
+ * Who takes payments: KASA_PAYMENTS when set; else the processors whose secret key is set; else the built-in provider
+ * outside production and none in production.
+ */
+export function paymentChoicesOf(
+  env: Pick<AuthConfig, 'NODE_ENV' | 'KASA_PAYMENTS' | 'STRIPE_SECRET_KEY' | 'PAYSTACK_SECRET_KEY'>,
+): PaymentChoice[] {
+  if (env.KASA_PAYMENTS) return env.KASA_PAYMENTS;
+  const configured: PaymentChoice[] = [];
+  if (env.STRIPE_SECRET_KEY) configured.push('stripe');
+  if (env.PAYSTACK_SECRET_KEY) configured.push('paystack');
+  if (configured.length > 0) return configured;
+  return [env.NODE_ENV === 'production' ? 'none' : 'builtin'];
+}
+
 export type AuthConfig = z.output<typeof schema>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  return loadConfig(schema, env);
+  return loadConfig(withPaymentChecks, env);
 }

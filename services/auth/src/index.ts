@@ -16,6 +16,11 @@ runMain(async () => {
   runtime.onShutdown('API key usage', () => auth.apiKeyUsage.close());
   runtime.every(30_000, 'republish pending registrations', () => auth.users.republishPending());
   runtime.every(30_000, 'republish pending plan changes', () => auth.billing.republishPending());
+  // Webhooks are applied right after their answer; those that could not be yet are retried from the inbox.
+  runtime.every(15_000, 'apply waiting billing webhooks', () => auth.billing.processWebhooks());
+  runtime.every(config.BILLING_SYNC_INTERVAL_MS, 'reconcile subscriptions with the payment processors', () =>
+    auth.billing.reconcile(),
+  );
   runtime.every(3_600_000, 'prune expired revocations', () => auth.tokens.pruneExpired());
   runtime.every(30_000, 'republish pending e-mail notices', () => auth.notices.republishPending());
   runtime.every(600_000, 'prune forgotten sign-in failures', () => auth.loginThrottle.pruneExpired());

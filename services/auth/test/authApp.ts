@@ -24,12 +24,14 @@ export function createTestAuthApp(deps: {
   name: string;
   readiness?: Record<string, ReadinessCheck>;
   signingKey?: SigningKey;
-  paymentProvider?: PaymentProvider;
+  paymentProvider?: PaymentProvider | readonly PaymentProvider[];
   lastUsedStore?: Model<ApiKeyDocument>;
   /** How often "last used" times are written (the service's default is 5 s). */
   lastUsedFlushMs?: number;
   /** Sign-in delays other than the service's (1 s after 5 failures, doubling up to 15 minutes) and their clock. */
   loginThrottle?: { settings?: Partial<LoginThrottleSettings>; now?: () => Date };
+  /** The clock billing reads (moved forward to reach the end of a period or of a grace). */
+  billingClock?: () => Date;
 }): { app: Express; auth: AuthComponents } {
   const auth = createAuthComponents({
     db: deps.db,
@@ -45,6 +47,7 @@ export function createTestAuthApp(deps: {
     paymentProvider: deps.paymentProvider,
     lastUsedStore: deps.lastUsedStore,
     loginThrottle: deps.loginThrottle,
+    billingClock: deps.billingClock,
   });
   const app = createApp({
     ...auth,

@@ -395,3 +395,72 @@ describe('GET /api/billing/checkout/:reference', () => {
     expect((await request(app).get('/api/billing/checkout/KASA-0000000000')).status).toBe(401);
   });
 });
+
+describe('the subscription (built-in provider, test mode)', () => {
+  it('answers none before a purchase, then a monthly test-mode subscription that cancels at the period’s end and resumes', async () => {
+    const { user, identity } = await signUp();
+    const none = await request(app).get('/api/billing/subscription').set(identity);
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ subscription: null, testMode: true });
+    expect((await request(app).post('/api/billing/portal').set(identity)).status).toBe(404);
+    expect((await request(app).post('/api/billing/subscription/cancel').set(identity)).status).toBe(404);
+
+    const paid = await request(app).post('/api/billing/checkout').set(identity).send({ planId: 'pro' });
+    expect(paid.status).toBe(201);
+    const view = await request(app).get('/api/billing/subscription').set(identity);
+    expect(view.body).toEqual({
+      testMode: true,
+      subscription: {
+        processor: 'builtin',
+        planId: 'pro',
+        planName: 'Pro',
+        status: 'active',
+        effectiveTier: 'pro',
+        amount: 29,
+        currency: 'USD',
+        currentPeriodEnd: expect.any(String),
+        cancelAtPeriodEnd: false,
+        graceUntil: null,
+        endedAt: null,
+        reference: paid.body.reference,
+        canManage: true,
+        canCancel: true,
+        canResume: false,
+      },
+    });
+    const periodEnd = new Date(view.body.subscription.currentPeriodEnd).getTime();
+    expect(periodEnd - Date.now()).toBeGreaterThan(27 * 24 * 3600_000);
+    // Test mode has no processor's page: the portal is Kasa's own settings.
+    const portal = await request(app).post('/api/billing/portal').set(identity);
+    expect(portal.body).toEqual({ processor: 'builtin', url: 'http://localhost:8080/settings' });
+
+    const cancelled = await request(app).post('/api/billing/subscription/cancel').set(identity);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.subscription).toMatchObject({
+      cancelAtPeriodEnd: true,
+      canResume: true,
+      effectiveTier: 'pro',
+    });
+    expect((await users.findById(user.id)).subscriptionTier).toBe('pro');
+    const resumed = await request(app).post('/api/billing/subscription/resume').set(identity);
+    expect(resumed.body.subscription).toMatchObject({ cancelAtPeriodEnd: false, canCancel: true });
+    expect((await request(app).post('/api/billing/subscription/resume').set(identity)).status).toBe(409);
+  });
+
+  it('verifies a checkout that completed at once without asking anyone, with a fresh token', async () => {
+    const { user, identity } = await signUp();
+    const paid = await request(app).post('/api/billing/checkout').set(identity).send({ planId: 'pro' });
+    const verified = await request(app).post(`/api/billing/checkout/${paid.body.reference}/verify`).set(identity);
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({
+      outcome: 'checkout',
+      status: 'completed',
+      user: { id: user.id, subscriptionTier: 'pro' },
+    });
+    expect(await tokens.verify(verified.body.token)).toMatchObject({ sub: user.id, tier: 'pro' });
+    const stranger = await signUp();
+    expect(
+      (await request(app).post(`/api/billing/checkout/${paid.body.reference}/verify`).set(stranger.identity)).status,
+    ).toBe(404);
+  });
+});

@@ -1,5 +1,5 @@
 import { SubscriptionTier, User } from './auth';
-import { PLANS } from './plans';
+import { PLAN_CURRENCIES, PLANS } from './plans';
 import { z } from './zod';
 
 /** A plan's id is the subscription tier it gives. */
@@ -61,9 +61,20 @@ export const PlansResponse = z
   .openapi('PlansResponse');
 export type PlansResponse = z.infer<typeof PlansResponse>;
 
+/** A currency Kasa charges in: US dollars (Stripe), and the cedi, naira and shilling (Paystack). */
+export const PaymentCurrency = z
+  .enum(PLAN_CURRENCIES, { error: `currency must be one of: ${PLAN_CURRENCIES.join(', ')}` })
+  .openapi('PaymentCurrency');
+
 export const CheckoutRequest = z
   .object({
     planId: z.enum(PlanId.options, { error: `planId must be one of: ${PlanId.options.join(', ')}` }),
+    /**
+     * What to pay in; the server's first currency when absent (USD where Stripe or the built-in provider sells,
+     * else the Paystack account's currency). The price is the plan's in that currency (`PLANS[plan].prices`); a
+     * currency no configured processor takes is a 400.
+     */
+    currency: PaymentCurrency.optional(),
   })
   .openapi('CheckoutRequest');
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
@@ -85,9 +96,10 @@ export const Payment = z
     planId: PlanId,
     planName: z.string(),
     status: PaymentStatus,
-    /** US dollars. */
+    /** In `currency`'s major unit (dollars, cedis, naira, shillings). */
     amount: z.number().nonnegative(),
-    currency: z.literal('USD'),
+    currency: PaymentCurrency,
+    /** Who takes the money: `stripe`, `paystack`, or `builtin` (test mode: no money). */
     provider: z.string(),
     createdAt: z.string().datetime(),
     completedAt: z.string().datetime().nullable(),
@@ -126,3 +138,69 @@ export const CheckoutResponse = z
   ])
   .openapi('CheckoutResponse');
 export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
+
+/** Who bills a subscription: Stripe, Paystack, or the built-in provider (test mode, no money). */
+export const BillingProcessor = z.enum(['stripe', 'paystack', 'builtin']).openapi('BillingProcessor');
+export type BillingProcessor = z.infer<typeof BillingProcessor>;
+
+/**
+ * - `active`: paid for the current period (it renews unless `cancelAtPeriodEnd`);
+ * - `past_due`: a renewal failed; the plan is kept until `graceUntil` while the processor retries, then Free;
+ * - `canceled`: ended; the plan is kept until `endedAt` (the end of the period paid for), then Free.
+ * Moving to Free keeps every conversation, key and setting: only what the plan allows changes.
+ */
+export const SubscriptionStatus = z.enum(['active', 'past_due', 'canceled']).openapi('SubscriptionStatus');
+export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
+
+/** The caller's subscription as Kasa's billing knows it (GET /api/billing/subscription). */
+export const Subscription = z
+  .object({
+    processor: BillingProcessor,
+    planId: PlanId,
+    planName: z.string(),
+    status: SubscriptionStatus,
+    /** The plan the account has because of this subscription right now (`free` once it has lapsed). */
+    effectiveTier: SubscriptionTier,
+    /** In `currency`'s major unit, per month. */
+    amount: z.number().nonnegative(),
+    currency: PaymentCurrency,
+    /** The end of the period paid for; null until the processor has said. */
+    currentPeriodEnd: z.string().datetime().nullable(),
+    /** The subscription ends at `currentPeriodEnd` instead of renewing (it can be resumed until then). */
+    cancelAtPeriodEnd: z.boolean(),
+    /** While `past_due`: when the plan goes back to Free unless a payment goes through. */
+    graceUntil: z.string().datetime().nullable(),
+    /** While `canceled`: when the plan ended or ends. */
+    endedAt: z.string().datetime().nullable(),
+    /** The payment that started it. */
+    reference: PaymentReference,
+    /** POST /api/billing/portal answers a page to change the card or cancel (false for a prepaid month). */
+    canManage: z.boolean(),
+    /** POST /api/billing/subscription/cancel applies. */
+    canCancel: z.boolean(),
+    /** POST /api/billing/subscription/resume applies. */
+    canResume: z.boolean(),
+  })
+  .openapi('Subscription');
+export type Subscription = z.infer<typeof Subscription>;
+
+/** GET /api/billing/subscription and the answer of cancel and resume. */
+export const SubscriptionResponse = z
+  .object({
+    /** null when the person has never bought a plan. */
+    subscription: Subscription.nullable(),
+    /** Checkouts take no money on this server (the built-in provider): the web app shows a test-mode banner. */
+    testMode: z.boolean(),
+  })
+  .openapi('SubscriptionResponse');
+export type SubscriptionResponse = z.infer<typeof SubscriptionResponse>;
+
+/** POST /api/billing/portal: where the person changes their card or cancels, for a few minutes. */
+export const BillingPortalResponse = z
+  .object({
+    /** Stripe's Customer Portal, Paystack's subscription page, or Kasa's own settings page in test mode. */
+    url: z.string(),
+    processor: BillingProcessor,
+  })
+  .openapi('BillingPortalResponse');
+export type BillingPortalResponse = z.infer<typeof BillingPortalResponse>;

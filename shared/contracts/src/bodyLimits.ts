@@ -37,6 +37,12 @@ export const BODY_LIMITS = {
   transcription: TRANSCRIBE_MAX_AUDIO_BYTES + MULTIPART_OVERHEAD_BYTES,
   /** Status and analytics (small JSON). */
   status: 100 * KB,
+  /**
+   * `POST /api/billing/webhooks/*`: a payment processor's signed event, read as raw bytes (the signature covers
+   * them). A Stripe event carries a whole object (an invoice lists up to 10 lines in an event; typically 5–20 KB);
+   * 512 KB leaves room without letting anyone send megabytes before the signature is checked.
+   */
+  webhooks: 512 * KB,
 } as const satisfies Record<string, number>;
 export type BodyLimitName = keyof typeof BODY_LIMITS;
 

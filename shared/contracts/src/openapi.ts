@@ -2,7 +2,15 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import type { ZodObject, ZodType } from 'zod';
 import { ApiKeyList, CreateApiKeyRequest, CreateApiKeyResponse } from './apiKeys';
 import { AuthResponse, JsonWebKeySet, LoginRequest, LogoutResponse, MeResponse, RegisterRequest } from './auth';
-import { CheckoutRequest, CheckoutResponse, Payment, PaymentReference, PlansResponse } from './billing';
+import {
+  BillingPortalResponse,
+  CheckoutRequest,
+  CheckoutResponse,
+  Payment,
+  PaymentReference,
+  PlansResponse,
+  SubscriptionResponse,
+} from './billing';
 import { CreateMessageRequest, CreateSessionRequest, Message, Persona, Session } from './chat';
 import { ErrorBody } from './common';
 import { GeoLookupQuery, GeoLookupResponse } from './geo';
@@ -241,6 +249,65 @@ export const operations: Operation[] = [
     response: Payment,
     errors: [404],
     params: { reference: PaymentReference },
+  },
+  {
+    method: 'post',
+    path: '/api/billing/checkout/{reference}/verify',
+    summary:
+      'Ask the payment processor about one of the caller’s checkouts (the success page calls it on return): once ' +
+      'the processor confirms the payment, amount and currency, the plan changes and the answer carries a fresh ' +
+      'token with the new tier; until then `status: pending`. Changes nothing on a payment the processor does not ' +
+      'confirm',
+    tag: 'Billing',
+    auth: true,
+    response: CheckoutResponse,
+    successStatus: 200,
+    errors: [404],
+    params: { reference: PaymentReference },
+  },
+  {
+    method: 'get',
+    path: '/api/billing/subscription',
+    summary:
+      'The caller’s subscription: processor, plan, status (active, past_due, canceled), the end of the period paid ' +
+      'for, whether it ends there, the grace period after a failed renewal, and what can be done with it',
+    tag: 'Billing',
+    auth: true,
+    response: SubscriptionResponse,
+  },
+  {
+    method: 'post',
+    path: '/api/billing/portal',
+    summary:
+      'A page of the payment processor where the caller changes their card or cancels (Stripe’s Customer Portal, ' +
+      'Paystack’s subscription page); 404 without a subscription, 409 when it has nothing to manage',
+    tag: 'Billing',
+    auth: true,
+    response: BillingPortalResponse,
+    successStatus: 200,
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: '/api/billing/subscription/cancel',
+    summary:
+      'Cancel at the end of the period paid for: the plan stays until `currentPeriodEnd`, then the account is on ' +
+      'Free with its data kept; resume until then',
+    tag: 'Billing',
+    auth: true,
+    response: SubscriptionResponse,
+    successStatus: 200,
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: '/api/billing/subscription/resume',
+    summary: 'Undo a cancellation before the period ends: the subscription renews again',
+    tag: 'Billing',
+    auth: true,
+    response: SubscriptionResponse,
+    successStatus: 200,
+    errors: [404, 409],
   },
   {
     method: 'post',

@@ -1,9 +1,16 @@
-import { CheckoutRequest, PaymentReference, z, type CheckoutResponse } from '@kasa/contracts';
-import { identityOf, parseInput, requestIdOf, requireIdentity } from '@kasa/service-kit';
-import { Router } from 'express';
+import {
+  CheckoutRequest,
+  PaymentReference,
+  z,
+  type BillingPortalResponse,
+  type CheckoutResponse,
+  type SubscriptionResponse,
+} from '@kasa/contracts';
+import { identityOf, parseInput, requestIdOf, requireIdentity, type Logger } from '@kasa/service-kit';
+import { Router, type Request, type Response } from 'express';
 import type { TokenService } from '../tokens/tokenService';
 import { setSessionCookie } from '../users/authRouter';
-import type { BillingService } from './billingService';
+import type { BillingService, CheckoutResult } from './billingService';
 import { PLANS_RESPONSE } from './plans';
 
 export interface BillingRouterDeps {
@@ -11,41 +18,28 @@ export interface BillingRouterDeps {
   tokens: Pick<TokenService, 'issue'>;
   tokenTtlSeconds: number;
   cookieSecure: boolean;
+  logger: Logger;
 }
 
 const ReferenceParams = z.object({ reference: PaymentReference });
+const WebhookParams = z.object({ processor: z.enum(['stripe', 'paystack']) });
+
+/** The paths of the processors' webhooks: their bodies reach the router as raw bytes (see app.ts). */
+export const BILLING_WEBHOOK_PATH = '/api/billing/webhooks';
 
 /**
- * /api/billing: the public plans, and for a signed-in person (identity from the gateway) the checkout and their
- * payments. A completed checkout answers with a fresh token carrying the new tier (also put in the session
- * cookie), since the tier travels in the token; the old token keeps working with the old tier until it expires.
+ * /api/billing: the public plans; for a signed-in person (identity from the gateway) the checkout, its verification
+ * with the processor, their payments and their subscription (the processor's portal, cancel, resume); and the
+ * processors' signed webhooks (public, raw body). An answer that changed the tier carries a fresh token with it (also
+ * put in the session cookie), since the tier travels in the token; the old token keeps its old tier until it expires.
  */
 export function createBillingRouter(deps: BillingRouterDeps): Router {
   const router = Router();
 
-  router.get('/api/billing/plans', (_req, res) => {
-    // The plans change with a deploy only.
-    res.set('Cache-Control', 'public, max-age=300').json(PLANS_RESPONSE);
-  });
-
-  router.use('/api/billing/checkout', requireIdentity(), (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
-
-  router.post('/api/billing/checkout', async (req, res) => {
-    const { planId } = parseInput(CheckoutRequest, req.body);
-    const result = await deps.billing.checkout(identityOf(res).userId, planId, requestIdOf(req));
-    if (result.outcome === 'already_on_plan') {
-      res.json(result satisfies CheckoutResponse);
-      return;
-    }
-    if (result.outcome === 'inquiry_received') {
-      res.status(202).json(result satisfies CheckoutResponse);
-      return;
-    }
+  /** Answers a checkout outcome, with a fresh token when the account was updated. */
+  const answerCheckout = (res: Response, result: CheckoutResult, status: number) => {
     let body: CheckoutResponse = result;
-    if (result.user) {
+    if (result.outcome === 'checkout' && result.user) {
       const token = deps.tokens.issue({
         id: result.user.id,
         username: result.user.username,
@@ -54,12 +48,81 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
       setSessionCookie(res, token, deps);
       body = { ...result, token };
     }
-    res.status(201).json(body);
+    res.status(status).json(body);
+  };
+
+  router.get('/api/billing/plans', (_req, res) => {
+    // The plans change with a deploy only.
+    res.set('Cache-Control', 'public, max-age=300').json(PLANS_RESPONSE);
+  });
+
+  router.use(
+    ['/api/billing/checkout', '/api/billing/subscription', '/api/billing/portal'],
+    requireIdentity(),
+    (_req, res, next) => {
+      res.set('Cache-Control', 'no-store');
+      next();
+    },
+  );
+
+  router.post('/api/billing/checkout', async (req, res) => {
+    const { planId, currency } = parseInput(CheckoutRequest, req.body);
+    const result = await deps.billing.checkout(identityOf(res).userId, planId, requestIdOf(req), currency);
+    if (result.outcome === 'already_on_plan') {
+      res.json(result satisfies CheckoutResponse);
+      return;
+    }
+    if (result.outcome === 'inquiry_received') {
+      res.status(202).json(result satisfies CheckoutResponse);
+      return;
+    }
+    answerCheckout(res, result, 201);
   });
 
   router.get('/api/billing/checkout/:reference', async (req, res) => {
     const { reference } = parseInput(ReferenceParams, req.params, 'reference');
     res.json(await deps.billing.getPayment(identityOf(res).userId, reference));
+  });
+
+  // The success page's call when the person comes back from the processor: nothing changes unless the processor
+  // confirms the payment (GET stays free of effects).
+  router.post('/api/billing/checkout/:reference/verify', async (req, res) => {
+    const { reference } = parseInput(ReferenceParams, req.params, 'reference');
+    answerCheckout(res, await deps.billing.verify(identityOf(res).userId, reference, requestIdOf(req)), 200);
+  });
+
+  router.get('/api/billing/subscription', async (_req, res) => {
+    res.json((await deps.billing.getSubscription(identityOf(res).userId)) satisfies SubscriptionResponse);
+  });
+
+  router.post('/api/billing/portal', async (req, res) => {
+    const answer = await deps.billing.portal(identityOf(res).userId, requestIdOf(req));
+    res.json(answer satisfies BillingPortalResponse);
+  });
+
+  router.post('/api/billing/subscription/cancel', async (req, res) => {
+    res.json((await deps.billing.cancel(identityOf(res).userId, requestIdOf(req))) satisfies SubscriptionResponse);
+  });
+
+  router.post('/api/billing/subscription/resume', async (req, res) => {
+    res.json((await deps.billing.resume(identityOf(res).userId, requestIdOf(req))) satisfies SubscriptionResponse);
+  });
+
+  // Server to server: the signature is checked over the raw bytes, the event is stored, the processor gets its 2xx
+  // at once, and the event is applied after the answer (and retried from the inbox if it cannot be yet).
+  router.post(`${BILLING_WEBHOOK_PATH}/:processor`, async (req: Request, res) => {
+    const { processor } = parseInput(WebhookParams, req.params, 'processor');
+    // Over the limit or cut off: the kit's error handler answers what the raw reader found (413, 400).
+    if (res.locals.rawBodyError) throw res.locals.rawBodyError;
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const { id, outcome } = await deps.billing.receiveWebhook(processor, raw, req.headers);
+    res.json({ received: true, duplicate: outcome === 'duplicate' });
+    if (outcome === 'queued')
+      setImmediate(() => {
+        deps.billing
+          .processWebhook(id)
+          .catch((err: unknown) => deps.logger.warn({ err, eventId: id }, 'webhook not applied; the inbox retries'));
+      });
   });
 
   return router;

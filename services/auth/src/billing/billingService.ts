@@ -1,27 +1,48 @@
-import type { CheckoutResponse, Payment, PlanId, User } from '@kasa/contracts';
+import {
+  PLANS,
+  type CheckoutResponse,
+  type Payment,
+  type PlanCurrency,
+  type PlanId,
+  type Subscription,
+  type SubscriptionResponse,
+  type User,
+} from '@kasa/contracts';
 import {
   AuthenticationError,
   ConflictError,
+  createMongoProcessedEventStore,
+  InputError,
   NotFoundError,
   ServiceUnavailableError,
   type EventBus,
   type Logger,
+  type ProcessedEventStore,
 } from '@kasa/service-kit';
 import type { Connection, Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ZodError } from 'zod';
 import type { UserService } from '../users/userService';
+import { waitForConfirm } from '../events/waitForConfirm';
+import { WebhookSignatureError, type BillingFact } from './billingFacts';
 import { checkoutClaimModel, CheckoutClaims, type CheckoutClaimDocument } from './checkoutClaims';
 import { enterpriseInquiryModel, type EnterpriseInquiryDocument } from './enterpriseInquiryModel';
-import type { PaymentProvider } from './paymentProvider';
+import { currenciesOf, type PaymentProvider, type ProviderSubscription } from './paymentProvider';
 import { paymentModel, toPublicPayment, type PaymentDocument } from './paymentModel';
 import { planById } from './plans';
 import { newPaymentReference } from './references';
-import { waitForConfirm } from '../events/waitForConfirm';
+import { SubscriptionLedger, type FactOutcome } from './subscriptionLedger';
+import { subscriptionModel, type SubscriptionDocument } from './subscriptionModel';
+import { applyChange, entitledTier } from './subscriptionState';
+import { inboxEventModel, WebhookInbox, type InboxEventDocument } from './webhookInbox';
 
 const DUPLICATE_KEY = 11000;
+const DAY_MS = 24 * 3600_000;
 
 export const ENTERPRISE_INQUIRY_MESSAGE = 'Our sales team will contact you shortly to discuss enterprise solutions.';
 export const SUPPORT_EMAIL = 'support@kasa.example';
+const PROVIDER_DOWN = 'The payment provider is unavailable. Please try again shortly.';
 
 /** The answer of a checkout before the router adds a fresh token (when `user` is set, the tier changed). */
 export type CheckoutResult = Exclude<CheckoutResponse, { outcome: 'checkout' }> | CheckoutOutcome;
@@ -31,45 +52,89 @@ export interface BillingServiceDeps {
   payments: Model<PaymentDocument>;
   inquiries: Model<EnterpriseInquiryDocument>;
   claims: Model<CheckoutClaimDocument>;
+  subscriptions: Model<SubscriptionDocument>;
+  inbox: Model<InboxEventDocument>;
+  /** Ids of the processors' events already applied (the kit's store, in auth's database). */
+  processedEvents: ProcessedEventStore & { prune?(olderThan: Date): Promise<number> };
   users: Pick<UserService, 'findById' | 'changeTier'>;
-  provider: PaymentProvider;
+  /** Who takes payments, in order of preference (a checkout goes to the first that sells in its currency). */
+  providers: readonly PaymentProvider[];
   bus: Pick<EventBus, 'publish'>;
   logger: Logger;
+  /** Where people reach Kasa: the processors' pages send them back to its pages. */
+  publicUrl: string;
+  /** How long a plan is kept after a renewal fails. */
+  graceMs: number;
   now?: () => Date;
 }
 
-/** How long a person's pending checkout is answered again instead of a new one (a processor's page stays open). */
-const CHECKOUT_CLAIM_TTL_MS = 30 * 60_000;
+/**
+ * How long a person's pending checkout is answered again instead of a new one (a processor's page stays open):
+ * longer than a Stripe Checkout Session lives (31 minutes, see stripeProvider.ts).
+ */
+const CHECKOUT_CLAIM_TTL_MS = 35 * 60_000;
 /** How long a checkout sent at the same time as another waits for the other's payment to be recorded. */
 const CONCURRENT_CHECKOUT_WAIT_MS = 10_000;
+/** A checkout not paid within this is given up (the processors' pages expire sooner: Stripe's after 24 hours). */
+const PENDING_CHECKOUT_MAX_AGE_MS = 2 * DAY_MS;
+/** The sync asks about a pending checkout once it is this old (the person is usually still on the page before). */
+const PENDING_CHECKOUT_SYNC_AFTER_MS = 60_000;
+/** The sync asks the processor about each live subscription at most this often. */
+const SUBSCRIPTION_SYNC_EVERY_MS = 3600_000;
+/** Ids of applied webhooks are kept this long (beyond any processor's retries: Paystack's 72 hours, Stripe's 3 days). */
+const PROCESSED_EVENTS_KEPT_MS = 30 * DAY_MS;
 
 export function successUrl(reference: string): string {
   return `/billing/success?reference=${encodeURIComponent(reference)}`;
 }
 
-/** Plan changes: checkouts through the payment provider, Enterprise inquiries, and the payments' history. */
+/**
+ * Plan changes: checkouts through the payment providers (verified with the processor before anything changes), the
+ * processors' signed webhooks (kept in an inbox, applied after the answer), subscriptions (cancel, resume, the
+ * processor's card and cancellation page), the reconciliation sync, Enterprise inquiries and the payments' history.
+ */
 export class BillingService {
   private readonly now: () => Date;
   private readonly claims: CheckoutClaims;
+  private readonly ledger: SubscriptionLedger;
+  private readonly inbox: WebhookInbox;
+  private readonly publicUrl: string;
 
   constructor(private readonly deps: BillingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
     this.claims = new CheckoutClaims(deps.claims, CHECKOUT_CLAIM_TTL_MS, this.now);
+    this.publicUrl = deps.publicUrl.replace(/\/+$/, '');
+    this.ledger = new SubscriptionLedger({
+      subscriptions: deps.subscriptions,
+      payments: deps.payments,
+      claims: this.claims,
+      users: deps.users,
+      bus: deps.bus,
+      logger: deps.logger,
+      graceMs: deps.graceMs,
+      now: this.now,
+    });
+    this.inbox = new WebhookInbox(deps.inbox, deps.processedEvents, this.now);
   }
 
-  async checkout(userId: string, planId: PlanId, requestId?: string): Promise<CheckoutResult> {
+  /** Checkouts take no money here (the built-in provider): the web app shows a test-mode banner. */
+  get testMode(): boolean {
+    return this.deps.providers.some((provider) => provider.testMode);
+  }
+
+  async checkout(userId: string, planId: PlanId, requestId?: string, currency?: PlanCurrency): Promise<CheckoutResult> {
     const user = await this.deps.users.findById(userId).catch(() => {
       throw new AuthenticationError('This account no longer exists');
     });
     const current = user.subscriptionTier;
     const plan = planById(planId);
-    if (planId === current) {
+    if (planId === current && !(await this.canBuyAnotherMonth(userId, planId))) {
       return { outcome: 'already_on_plan', planId, message: `You are already on the ${plan.name} plan.` };
     }
     if (planId === 'free') {
       throw new ConflictError(
-        `You are on the ${planById(current).name} plan. To move to the Free plan, write to ${SUPPORT_EMAIL}; ` +
-          'your plan stays active until then.',
+        `You are on the ${planById(current).name} plan. To move to the Free plan, cancel your subscription in your ` +
+          `billing settings (or write to ${SUPPORT_EMAIL}); your plan stays active until the end of the period paid for.`,
         { currentTier: current },
       );
     }
@@ -77,7 +142,8 @@ export class BillingService {
     if (current === 'enterprise') {
       throw new ConflictError('Your Enterprise plan already includes everything in Pro.', { currentTier: current });
     }
-    return this.payFor(user, planId, requestId);
+    const { provider, chosenCurrency } = this.providerFor(currency);
+    return this.payFor(user, planId, provider, chosenCurrency, requestId);
   }
 
   /** One of the person's payments; somebody else's reference is answered exactly like an unknown one. */
@@ -87,7 +153,161 @@ export class BillingService {
     return toPublicPayment(doc);
   }
 
-  /** Re-applies and re-announces plan changes whose event the broker never confirmed (same event id). */
+  /**
+   * The success page's question: asks the processor about a pending checkout of the caller's and applies what it
+   * confirms (the amount and currency must be what was asked); answers the checkout as it stands, with the updated
+   * account once paid. A payment the processor does not confirm changes nothing.
+   */
+  async verify(userId: string, reference: string, requestId?: string): Promise<CheckoutOutcome> {
+    let payment = await this.deps.payments.findOne({ reference, userId }).lean();
+    if (!payment) throw new NotFoundError('Payment not found');
+    const provider = this.providerNamed(payment.provider);
+    if (payment.status === 'pending' && provider?.checkCheckout) {
+      let fact: BillingFact | null;
+      try {
+        fact = await provider.checkCheckout({ reference, providerReference: payment.providerReference });
+      } catch (err) {
+        this.deps.logger.error({ err, reference, provider: provider.name }, 'payment provider failed to verify');
+        throw new ServiceUnavailableError(PROVIDER_DOWN);
+      }
+      if (fact && fact.kind !== 'subscription' && fact.reference === reference)
+        await this.apply(fact, provider.name, requestId);
+      payment = (await this.deps.payments.findOne({ reference, userId }).lean()) ?? payment;
+    }
+    const plan = planById(payment.planId);
+    const completed = payment.status === 'completed';
+    return {
+      outcome: 'checkout',
+      planId: payment.planId,
+      reference,
+      status: payment.status,
+      redirectUrl: completed || !payment.redirectUrl ? successUrl(reference) : payment.redirectUrl,
+      payment: toPublicPayment(payment),
+      ...(completed ? { user: await this.deps.users.findById(userId) } : {}),
+      message: completed
+        ? `Payment received. Welcome to Kasa ${plan.name}!`
+        : payment.status === 'failed'
+          ? 'This payment did not go through, and your plan has not changed.'
+          : 'We are waiting for the payment provider to confirm your payment.',
+    };
+  }
+
+  /** The caller's subscription, with what can be done with it. */
+  async getSubscription(userId: string): Promise<SubscriptionResponse> {
+    const doc = await this.ledger.get(userId);
+    return { subscription: doc ? this.toPublicSubscription(doc) : null, testMode: this.testMode };
+  }
+
+  /** A page of the processor where the person changes their card or cancels (Kasa's settings in test mode). */
+  async portal(userId: string, requestId?: string): Promise<{ url: string; processor: Subscription['processor'] }> {
+    const doc = await this.requireSubscription(userId);
+    const view = this.toPublicSubscription(doc);
+    if (!view.canManage)
+      throw new ConflictError('This plan has nothing to manage with the payment provider.', { status: doc.status });
+    const returnUrl = `${this.publicUrl}/settings`;
+    if (doc.processor === 'builtin') return { url: returnUrl, processor: 'builtin' };
+    const provider = this.providerNamed(doc.processor);
+    try {
+      const url = await provider!.portalUrl!(providerSubscription(doc), {
+        returnUrl,
+        idempotencyKey: `${doc.reference}:portal:${requestId ?? randomUUID()}`,
+      });
+      return { url, processor: doc.processor };
+    } catch (err) {
+      this.deps.logger.error({ err, reference: doc.reference, provider: doc.processor }, 'billing portal failed');
+      throw new ServiceUnavailableError(PROVIDER_DOWN);
+    }
+  }
+
+  /** Cancels at the end of the period paid for; the plan stays until then. */
+  cancel(userId: string, requestId?: string): Promise<SubscriptionResponse> {
+    return this.setCancelAtPeriodEnd(userId, true, requestId);
+  }
+
+  /** Undoes a cancellation before the period ends. */
+  resume(userId: string, requestId?: string): Promise<SubscriptionResponse> {
+    return this.setCancelAtPeriodEnd(userId, false, requestId);
+  }
+
+  /**
+   * A processor's webhook: its signature is checked over the raw body (a forged one is a 400 and stores nothing),
+   * then it is kept in the inbox and answered; `processWebhook` applies it after the answer. A repeated delivery is
+   * answered the same and changes nothing more.
+   */
+  async receiveWebhook(
+    processor: string,
+    rawBody: Buffer,
+    headers: IncomingHttpHeaders,
+  ): Promise<{ id: string; outcome: 'queued' | 'duplicate' }> {
+    const provider = this.providerNamed(processor);
+    if (!provider?.verifyWebhook) throw new NotFoundError(`This server takes no ${processor} webhooks`);
+    let verified: { id: string; type: string };
+    try {
+      verified = provider.verifyWebhook(rawBody, headers);
+    } catch (err) {
+      if (!(err instanceof WebhookSignatureError)) throw err;
+      this.deps.logger.warn({ processor, reason: err.message }, 'webhook refused: its signature does not check out');
+      throw new InputError('The webhook signature does not check out.');
+    }
+    const outcome = await this.inbox.receive({ ...verified, processor, body: rawBody.toString('utf8') });
+    return { id: verified.id, outcome };
+  }
+
+  /** Applies one waiting webhook (after its answer went out); one that cannot be applied yet waits for a retry. */
+  async processWebhook(id: string): Promise<void> {
+    const event = await this.inbox.take(id);
+    if (!event) return;
+    const provider = this.providerNamed(event.processor);
+    if (!provider?.factsOfWebhook) {
+      await this.inbox.later(event, `no ${event.processor} provider configured`);
+      return;
+    }
+    try {
+      const outcomes: FactOutcome[] = [];
+      for (const fact of provider.factsOfWebhook(event.body, event.receivedAt))
+        outcomes.push(await this.apply(fact, provider.name));
+      if (outcomes.includes('unmatched')) {
+        const kept = await this.inbox.later(event, 'not linked to a subscription yet');
+        if (!kept) this.deps.logger.warn({ eventId: event._id, type: event.type }, 'webhook dropped: never matched');
+        return;
+      }
+      await this.inbox.done(event);
+    } catch (err) {
+      if (err instanceof ZodError || err instanceof SyntaxError) {
+        // A signed event of a shape Kasa does not read: retrying would not change it.
+        this.deps.logger.error({ err, eventId: event._id, type: event.type }, 'webhook of an unexpected shape');
+        await this.inbox.done(event);
+        return;
+      }
+      this.deps.logger.warn({ err, eventId: event._id, type: event.type }, 'webhook not applied yet; will retry');
+      await this.inbox.later(event, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** Applies the webhooks that are due (new ones whose first attempt failed, and retries). */
+  async processWebhooks(limit = 50): Promise<number> {
+    const due = await this.inbox.due(limit);
+    for (const id of due) await this.processWebhook(id);
+    return due.length;
+  }
+
+  /**
+   * The reconciliation sync: asks the processors about pending checkouts and live subscriptions and applies what they
+   * say (so a lost webhook cannot leave a paid person on Free, nor an unpaid one on a paid plan), moves plans whose
+   * grace or period has run out, applies waiting webhooks and forgets old event ids.
+   */
+  async reconcile(
+    options: { checkoutsAfterMs?: number; subscriptionsEveryMs?: number; limit?: number } = {},
+  ): Promise<void> {
+    const limit = options.limit ?? 50;
+    await this.syncPendingPayments(options.checkoutsAfterMs ?? PENDING_CHECKOUT_SYNC_AFTER_MS, limit);
+    await this.syncSubscriptions(options.subscriptionsEveryMs ?? SUBSCRIPTION_SYNC_EVERY_MS, limit);
+    await this.ledger.applyClock(limit);
+    await this.processWebhooks(limit);
+    await this.deps.processedEvents.prune?.(new Date(this.now().getTime() - PROCESSED_EVENTS_KEPT_MS));
+  }
+
+  /** Re-applies and re-announces plan changes whose event the broker never confirmed (same event ids). */
   async republishPending(olderThanMs = 10_000): Promise<number> {
     const stale = await this.deps.payments
       .find({
@@ -100,7 +320,200 @@ export class BillingService {
       await this.deps.users.changeTier(doc.userId, doc.planId);
       await this.publishPlanChanged(doc);
     }
-    return stale.length;
+    return stale.length + (await this.ledger.republishPending(olderThanMs));
+  }
+
+  private async apply(fact: BillingFact, processor: string, requestId?: string): Promise<FactOutcome> {
+    switch (fact.kind) {
+      case 'payment_succeeded':
+        return this.ledger.paymentSucceeded(fact, processor, requestId);
+      case 'payment_ended':
+        return this.ledger.paymentEnded(fact, processor);
+      case 'subscription':
+        return this.ledger.subscriptionChanged(fact, processor, requestId);
+    }
+  }
+
+  private async syncPendingPayments(afterMs: number, limit: number): Promise<void> {
+    const now = this.now();
+    const askable = this.deps.providers.filter((provider) => provider.checkCheckout).map((provider) => provider.name);
+    if (askable.length === 0) return;
+    const pending = await this.deps.payments
+      .find({
+        status: 'pending',
+        provider: { $in: askable },
+        updatedAt: { $lte: new Date(now.getTime() - afterMs) },
+      })
+      .sort({ updatedAt: 1 })
+      .limit(limit)
+      .lean();
+    for (const payment of pending) {
+      const provider = this.providerNamed(payment.provider)!;
+      try {
+        const fact = await provider.checkCheckout!({
+          reference: payment.reference,
+          providerReference: payment.providerReference,
+        });
+        if (fact && fact.kind !== 'subscription' && fact.reference === payment.reference)
+          await this.apply(fact.kind === 'payment_ended' ? { ...fact, at: now } : fact, provider.name);
+        else if (now.getTime() - payment.createdAt.getTime() > PENDING_CHECKOUT_MAX_AGE_MS)
+          await this.ledger.paymentEnded(
+            { kind: 'payment_ended', reference: payment.reference, why: 'expired', at: now },
+            provider.name,
+          );
+      } catch (err) {
+        this.deps.logger.warn({ err, reference: payment.reference, provider: provider.name }, 'checkout not synced');
+      }
+      // Asked: the next runs take the others first.
+      await this.deps.payments.updateOne({ _id: payment._id, status: 'pending' }, { $set: { updatedAt: now } });
+    }
+  }
+
+  private async syncSubscriptions(everyMs: number, limit: number): Promise<void> {
+    const now = this.now();
+    const askable = this.deps.providers
+      .filter((provider) => provider.fetchSubscription)
+      .map((provider) => provider.name);
+    if (askable.length === 0) return;
+    const due = await this.deps.subscriptions
+      .find({
+        processor: { $in: askable },
+        $and: [
+          { $or: [{ status: { $in: ['active', 'past_due'] } }, { appliedTier: { $ne: 'free' } }] },
+          { $or: [{ syncedAt: null }, { syncedAt: { $lte: new Date(now.getTime() - everyMs) } }] },
+        ],
+      })
+      .sort({ syncedAt: 1 })
+      .limit(limit)
+      .lean();
+    for (const doc of due) {
+      const provider = this.providerNamed(doc.processor)!;
+      try {
+        const fact = await provider.fetchSubscription!(providerSubscription(doc));
+        // The processor's answer is its state as of now, by Kasa's clock (the clock the rest of the state is read by).
+        if (fact) await this.ledger.subscriptionChanged({ ...fact, at: this.now() }, provider.name);
+      } catch (err) {
+        this.deps.logger.warn({ err, userId: doc._id, provider: provider.name }, 'subscription not synced');
+      }
+      await this.deps.subscriptions.updateOne({ _id: doc._id }, { $set: { syncedAt: now } });
+    }
+  }
+
+  private async setCancelAtPeriodEnd(userId: string, cancel: boolean, requestId?: string) {
+    const doc = await this.requireSubscription(userId);
+    const view = this.toPublicSubscription(doc);
+    if (cancel && !view.canCancel)
+      throw new ConflictError(
+        doc.cancelAtPeriodEnd || doc.status === 'canceled'
+          ? 'Your subscription is already set to end.'
+          : 'This subscription cannot be cancelled here.',
+        { status: doc.status, cancelAtPeriodEnd: doc.cancelAtPeriodEnd },
+      );
+    if (!cancel && !view.canResume)
+      throw new ConflictError('There is no cancellation to undo: the subscription renews, or has already ended.', {
+        status: doc.status,
+        cancelAtPeriodEnd: doc.cancelAtPeriodEnd,
+      });
+    if (doc.processor !== 'builtin') {
+      const provider = this.providerNamed(doc.processor)!;
+      try {
+        await provider.setCancelAtPeriodEnd!(
+          providerSubscription(doc),
+          cancel,
+          `${doc.reference}:${cancel ? 'cancel' : 'resume'}:${requestId ?? randomUUID()}`,
+        );
+      } catch (err) {
+        this.deps.logger.error(
+          { err, reference: doc.reference, provider: doc.processor },
+          'subscription change failed',
+        );
+        throw new ServiceUnavailableError(PROVIDER_DOWN);
+      }
+    }
+    const at = this.now();
+    const updated = await this.ledger.change(userId, (current) =>
+      current.reference === doc.reference
+        ? applyChange(
+            current,
+            {
+              kind: 'subscription',
+              subscriptionId: null,
+              customerId: null,
+              reference: null,
+              status: 'active',
+              cancelAtPeriodEnd: cancel,
+              at: at > current.stateAt ? at : current.stateAt,
+            },
+            this.deps.graceMs,
+          )
+        : null,
+    );
+    return { subscription: updated ? this.toPublicSubscription(updated) : null, testMode: this.testMode };
+  }
+
+  private async requireSubscription(userId: string): Promise<SubscriptionDocument> {
+    const doc = await this.ledger.get(userId);
+    if (!doc) throw new NotFoundError('You have no subscription.');
+    return doc;
+  }
+
+  /** A Paystack month bought without a plan may be followed by another before it ends (it starts when that ends). */
+  private async canBuyAnotherMonth(userId: string, planId: PlanId): Promise<boolean> {
+    const doc = await this.ledger.get(userId);
+    return Boolean(
+      doc && !doc.renews && doc.planId === planId && doc.status === 'active' && this.providerNamed(doc.processor),
+    );
+  }
+
+  private toPublicSubscription(doc: SubscriptionDocument): Subscription {
+    const now = this.now();
+    const provider = this.providerNamed(doc.processor);
+    const builtin = doc.processor === 'builtin';
+    const live =
+      doc.status === 'active' && !(doc.currentPeriodEnd && doc.currentPeriodEnd <= now && doc.cancelAtPeriodEnd);
+    const changeable =
+      builtin ||
+      Boolean(
+        provider?.setCancelAtPeriodEnd && doc.subscriptionId && (doc.processor !== 'paystack' || doc.subscriptionToken),
+      );
+    const manageable =
+      builtin || Boolean(provider?.portalUrl && (doc.processor === 'stripe' ? doc.customerId : doc.subscriptionId));
+    return {
+      processor: doc.processor,
+      planId: doc.planId,
+      planName: planById(doc.planId).name,
+      status: doc.status,
+      effectiveTier: entitledTier(doc, now),
+      amount: doc.amount,
+      currency: doc.currency,
+      currentPeriodEnd: doc.currentPeriodEnd?.toISOString() ?? null,
+      cancelAtPeriodEnd: doc.cancelAtPeriodEnd,
+      graceUntil: doc.status === 'past_due' ? (doc.graceUntil?.toISOString() ?? null) : null,
+      endedAt: doc.status === 'canceled' ? (doc.endedAt?.toISOString() ?? null) : null,
+      reference: doc.reference,
+      canManage: manageable && doc.status !== 'canceled',
+      canCancel: live && doc.renews && !doc.cancelAtPeriodEnd && changeable,
+      canResume: live && doc.renews && doc.cancelAtPeriodEnd && changeable,
+    };
+  }
+
+  private providerNamed(name: string): PaymentProvider | undefined {
+    return this.deps.providers.find((provider) => provider.name === name);
+  }
+
+  /** The first provider that sells in the currency asked for (or the first provider and its first currency). */
+  private providerFor(currency?: PlanCurrency): { provider: PaymentProvider; chosenCurrency: PlanCurrency } {
+    const [first] = this.deps.providers;
+    if (!first) throw new ServiceUnavailableError('Payments are not configured on this server.');
+    if (!currency) return { provider: first, chosenCurrency: currenciesOf(first)[0] ?? 'USD' };
+    const provider = this.deps.providers.find((candidate) => currenciesOf(candidate).includes(currency));
+    if (!provider) {
+      const offered = [...new Set(this.deps.providers.flatMap(currenciesOf))];
+      throw new InputError(`Plans are not sold in ${currency} here; choose one of: ${offered.join(', ')}.`, [
+        { path: 'currency', message: `one of ${offered.join(', ')}` },
+      ]);
+    }
+    return { provider, chosenCurrency: currency };
   }
 
   private async recordEnterpriseInquiry(user: User): Promise<CheckoutResult> {
@@ -142,14 +555,20 @@ export class BillingService {
    * One checkout per person at a time: the first claims it and pays; checkouts sent meanwhile are answered with the
    * same payment (pending with the same page to finish it on, or completed), never a second one.
    */
-  private async payFor(user: User, planId: PlanId, requestId?: string): Promise<CheckoutResult> {
-    if (this.deps.provider.unavailable) throw new ServiceUnavailableError(this.deps.provider.unavailable);
+  private async payFor(
+    user: User,
+    planId: PlanId,
+    provider: PaymentProvider,
+    currency: PlanCurrency,
+    requestId?: string,
+  ): Promise<CheckoutResult> {
+    if (provider.unavailable) throw new ServiceUnavailableError(provider.unavailable);
     const reference = newPaymentReference();
     const holder = await this.claims.claim(user.id, reference);
     if (holder !== reference) return this.answerHeldCheckout(user.id, holder);
     let keepClaim = false;
     try {
-      const result = await this.startPayment(user, planId, reference, requestId);
+      const result = await this.startPayment(user, planId, provider, currency, reference, requestId);
       // A payment to finish on the processor's page keeps the claim: asking again answers the same page.
       keepClaim = result.outcome === 'checkout' && result.status === 'pending';
       return result;
@@ -168,8 +587,7 @@ export class BillingService {
       const doc = await this.deps.payments.findOne({ reference, userId }).lean();
       const settled = doc && (doc.status !== 'pending' || doc.redirectUrl);
       if (doc && settled) {
-        if (doc.status === 'failed')
-          throw new ServiceUnavailableError('The payment provider is unavailable. Please try again shortly.');
+        if (doc.status === 'failed') throw new ServiceUnavailableError(PROVIDER_DOWN);
         const plan = planById(doc.planId);
         const completed = doc.status === 'completed';
         return {
@@ -194,36 +612,44 @@ export class BillingService {
   private async startPayment(
     user: User,
     planId: PlanId,
+    provider: PaymentProvider,
+    currency: PlanCurrency,
     reference: string,
     requestId?: string,
   ): Promise<CheckoutResult> {
     const plan = planById(planId);
+    const amount = PLANS[planId].prices[currency];
     const created = (
       await this.deps.payments.create({
         reference,
         userId: user.id,
         planId,
-        amount: plan.price,
-        currency: plan.currency,
-        provider: this.deps.provider.name,
+        amount,
+        currency,
+        provider: provider.name,
         status: 'pending',
       })
     ).toObject();
+    const earlier = await this.ledger.get(user.id);
 
     let checkout: Awaited<ReturnType<PaymentProvider['createCheckout']>>;
     try {
-      checkout = await this.deps.provider.createCheckout({
+      checkout = await provider.createCheckout({
         reference,
         userId: user.id,
+        email: user.email,
         planId,
-        amount: plan.price,
-        currency: plan.currency,
+        amount,
+        currency,
         description: `Kasa ${plan.name} plan, 1 ${plan.period}`,
+        successUrl: `${this.publicUrl}${successUrl(reference)}`,
+        cancelUrl: `${this.publicUrl}/pricing`,
+        customerId: earlier?.processor === provider.name ? earlier.customerId : null,
       });
     } catch (err) {
-      this.deps.logger.error({ err, reference, provider: this.deps.provider.name }, 'payment provider failed');
+      this.deps.logger.error({ err, reference, provider: provider.name }, 'payment provider failed');
       await this.deps.payments.updateOne({ _id: created._id }, { $set: { status: 'failed' } });
-      throw new ServiceUnavailableError('The payment provider is unavailable. Please try again shortly.');
+      throw new ServiceUnavailableError(PROVIDER_DOWN);
     }
 
     if (checkout.status === 'pending') {
@@ -248,6 +674,7 @@ export class BillingService {
     const completed = await this.complete(reference, checkout.providerReference, user, requestId);
     const { user: upgraded } = await this.deps.users.changeTier(user.id, planId);
     await this.publishPlanChanged(completed, requestId);
+    if (provider.name === 'builtin') await this.ledger.startBuiltIn(completed, this.now());
     return {
       outcome: 'checkout',
       planId,
@@ -318,15 +745,48 @@ export class BillingService {
   }
 }
 
-/** A BillingService over the auth database's payments and inquiries. */
+/** The ids a provider needs to ask about a subscription or act on it. */
+function providerSubscription(doc: SubscriptionDocument): ProviderSubscription {
+  return {
+    subscriptionId: doc.subscriptionId,
+    customerId: doc.customerId,
+    subscriptionToken: doc.subscriptionToken,
+    reference: doc.reference,
+  };
+}
+
+/** A BillingService over the auth database's payments, subscriptions, inquiries and webhook inbox. */
 export function createBillingService(
-  deps: Omit<BillingServiceDeps, 'payments' | 'inquiries' | 'claims'> & { db: Connection },
+  deps: Omit<
+    BillingServiceDeps,
+    | 'payments'
+    | 'inquiries'
+    | 'claims'
+    | 'subscriptions'
+    | 'inbox'
+    | 'processedEvents'
+    | 'providers'
+    | 'publicUrl'
+    | 'graceMs'
+  > & {
+    db: Connection;
+    /** One provider, or several in order of preference. */
+    provider: PaymentProvider | readonly PaymentProvider[];
+    publicUrl?: string;
+    graceMs?: number;
+  },
 ): BillingService {
-  const { db, ...rest } = deps;
+  const { db, provider, publicUrl, graceMs, ...rest } = deps;
   return new BillingService({
     ...rest,
+    providers: Array.isArray(provider) ? provider : [provider as PaymentProvider],
+    publicUrl: publicUrl ?? 'http://localhost:8080',
+    graceMs: graceMs ?? 7 * DAY_MS,
     payments: paymentModel(db),
     inquiries: enterpriseInquiryModel(db),
     claims: checkoutClaimModel(db),
+    subscriptions: subscriptionModel(db),
+    inbox: inboxEventModel(db),
+    processedEvents: createMongoProcessedEventStore(db),
   });
 }

@@ -1,4 +1,4 @@
-import type { Payment, PaymentStatus, PlanId, SubscriptionTier } from '@kasa/contracts';
+import type { Payment, PaymentStatus, PlanCurrency, PlanId, SubscriptionTier } from '@kasa/contracts';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import { planById } from './plans';
 
@@ -8,10 +8,11 @@ export interface PaymentDocument {
   reference: string;
   userId: string;
   planId: PlanId;
-  /** US dollars. */
+  /** In `currency`'s major unit: what the checkout asks the processor for (PLANS[plan].prices). */
   amount: number;
-  currency: 'USD';
+  currency: PlanCurrency;
   provider: string;
+  /** The processor's handle of the checkout: Stripe's Checkout Session id, Paystack's access code. */
   providerReference: string | null;
   /** Where the person finishes a pending payment (the processor's page); null once settled or when none. */
   redirectUrl: string | null;
@@ -31,7 +32,7 @@ const paymentSchema = new Schema<PaymentDocument>(
     userId: { type: String, required: true, index: true },
     planId: { type: String, enum: ['free', 'pro', 'enterprise'], required: true },
     amount: { type: Number, required: true },
-    currency: { type: String, enum: ['USD'], required: true },
+    currency: { type: String, enum: ['USD', 'GHS', 'NGN', 'KES'], required: true },
     provider: { type: String, required: true },
     providerReference: { type: String, default: null },
     redirectUrl: { type: String, default: null },
@@ -42,6 +43,8 @@ const paymentSchema = new Schema<PaymentDocument>(
   },
   { timestamps: true, versionKey: false, collection: 'payments' },
 );
+// The reconciliation sync asks the processors about pending checkouts, least recently changed first.
+paymentSchema.index({ status: 1, updatedAt: 1 });
 
 export function paymentModel(connection: Connection): Model<PaymentDocument> {
   return connection.models.Payment ?? connection.model<PaymentDocument>('Payment', paymentSchema);

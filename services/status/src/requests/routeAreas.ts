@@ -17,6 +17,7 @@ const ROUTES: Record<string, RouteArea> = {
   authCredentials: { service: 'auth', area: 'auth', monthlyQuota: false },
   authPublic: { service: 'auth', area: 'auth', monthlyQuota: false },
   publicForms: { service: 'auth', area: 'auth', monthlyQuota: false },
+  billingWebhooks: { service: 'auth', area: 'auth', monthlyQuota: false },
   auth: { service: 'auth', area: 'auth', monthlyQuota: false },
   chatShared: { service: 'chat', area: 'chat', monthlyQuota: false },
   chat: { service: 'chat', area: 'chat', monthlyQuota: true },
