@@ -143,16 +143,33 @@ function onSignal() {
   process.exit(130);
 }
 
+/** The services' default ports, by the prefix of their variables (AUTH_PORT, AUTH_SERVICE_URL...). */
+const SERVICE_PORTS = { AUTH: 4001, CHAT: 4002, VOICE: 4003, STATUS: 4004 };
+
+/**
+ * The environment every part is started with: production mode unless --dev, the built-in payment provider (the
+ * platform on one machine takes no real money unless told to, and the web app shows its test-mode banner; a
+ * deployment without a processor sells nothing instead, services/auth/README.md), and each service's address on
+ * this machine. Production mode requires every peer's address (`serviceUrl` in the service kit refuses a loopback
+ * default there), and here every part does listen on loopback, at its port. What `base` sets wins.
+ * @param {NodeJS.ProcessEnv} base @param {{ dev: boolean }} options @returns {NodeJS.ProcessEnv}
+ */
+function launcherEnv(base, options) {
+  /** @type {NodeJS.ProcessEnv} */
+  const env = { NODE_ENV: options.dev ? 'development' : 'production', KASA_PAYMENTS: 'builtin', ...base };
+  for (const [name, port] of Object.entries(SERVICE_PORTS)) {
+    env[`${name}_SERVICE_URL`] ??= `http://127.0.0.1:${env[`${name}_PORT`] || port}`;
+  }
+  return env;
+}
+
 async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // The terminal was closed: without this, we would die at once and leave the database running on its port.
   process.on('SIGHUP', onSignal);
 
-  /** @type {NodeJS.ProcessEnv} */
-  // The platform on one machine takes no real money unless told to: the built-in payment provider, with the web
-  // app's test-mode banner (a deployment without a processor sells nothing instead; services/auth/README.md).
-  const env = { NODE_ENV: dev ? 'development' : 'production', KASA_PAYMENTS: 'builtin', ...process.env };
+  const env = launcherEnv(process.env, { dev });
   if (!env.MONGO_URL) {
     const port = Number(process.env.KASA_MONGO_PORT ?? 27017);
     await startDatabase(port, process.env.KASA_MONGO_DATA_DIR || path.join(ROOT, '.data', 'mongo'));
@@ -196,7 +213,11 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  log('kasa', `could not start: ${err instanceof Error ? err.message : String(err)}`);
-  void stop(1);
-});
+module.exports = { launcherEnv };
+
+if (require.main === module) {
+  main().catch((err) => {
+    log('kasa', `could not start: ${err instanceof Error ? err.message : String(err)}`);
+    void stop(1);
+  });
+}

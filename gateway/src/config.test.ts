@@ -61,6 +61,28 @@ describe('loadGatewayConfig', () => {
     expect(() => loadGatewayConfig({ PLAN_FREE_MONTHLY_CALLS: value })).toThrow(/PLAN_FREE_MONTHLY_CALLS/);
   });
 
+  it('requires the address of every service in production, where the loopback default would be the container itself', () => {
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    let problems: string[] = [];
+    try {
+      loadGatewayConfig({ NODE_ENV: 'production', CHAT_SERVICE_URL: 'http://chat:4002' });
+    } catch (err) {
+      problems = (err as ConfigError).problems;
+    }
+    expect(problems.map((p) => p.split(':')[0])).toEqual([
+      'AUTH_SERVICE_URL',
+      'VOICE_SERVICE_URL',
+      'STATUS_SERVICE_URL',
+    ]);
+    const urls = {
+      AUTH_SERVICE_URL: 'http://auth:4001',
+      CHAT_SERVICE_URL: 'http://chat:4002',
+      VOICE_SERVICE_URL: 'http://voice:4003',
+      STATUS_SERVICE_URL: 'http://status:4004',
+    };
+    expect(loadGatewayConfig({ NODE_ENV: 'production', ...urls })).toMatchObject(urls);
+  });
+
   it('fails fast, naming every variable that is wrong', () => {
     let error: unknown;
     try {

@@ -1,16 +1,10 @@
 import path from 'node:path';
 import { DEFAULT_MONTHLY_API_CALLS } from '@kasa/contracts';
-import { envDeployment, envHeartbeatInterval, envPort, loadConfig } from '@kasa/service-kit';
+import { envDeployment, envHeartbeatInterval, envPort, loadConfig, serviceUrl } from '@kasa/service-kit';
 import { z } from 'zod';
 
 /** Where the built frontends live in this repository: <repo>/frontends (the same from src/ and dist/). */
 export const DEFAULT_WEB_DIST_DIR = path.resolve(__dirname, '..', '..', 'frontends');
-
-const serviceUrl = (fallback: string) =>
-  z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .default(fallback)
-    .transform((value) => value.replace(/\/+$/, ''));
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

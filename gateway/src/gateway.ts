@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createSpanRecorder, ServiceMetrics, type Logger } from '@kasa/service-kit';
+import { createSpanRecorder, packageVersion, ServiceMetrics, type Logger } from '@kasa/service-kit';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { createJwtPolicy } from './auth/jwtPolicy';
 import { startRevocationFeed, type RevocationFeed } from './auth/revocationFeed';
@@ -43,8 +43,8 @@ const MAX_TRACKED_ADDRESS_WINDOWS = 200_000;
  */
 const MEMORY_IDEMPOTENCY_LIMITS = { maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 };
 
-/** Reported in the gateway's heartbeat. */
-const GATEWAY_VERSION = '0.1.0';
+/** The gateway's release (its package.json), in its heartbeat and spans. */
+const GATEWAY_VERSION = packageVersion(__dirname);
 
 /** The issuer and audience the auth service puts in every access token. */
 export const TOKEN_ISSUER = 'kasa-auth';

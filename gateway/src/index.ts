@@ -1,9 +1,8 @@
-import { createLogger, runMain } from '@kasa/service-kit';
+import { createLogger, packageVersion, runMain } from '@kasa/service-kit';
 import { loadGatewayConfig } from './config';
 import { startGateway } from './gateway';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { version } = require('../package.json') as { version: string };
+const version = packageVersion(__dirname);
 
 /** Wiring only: config (fails fast, naming every wrong variable) → logger → gateway → graceful shutdown. */
 runMain(async () => {

@@ -153,6 +153,10 @@ describe('the deployment checks', () => {
     expect(configProblems(objects)).toEqual([
       "Deployment/auth: sets AUTH_PROT, which auth's configuration (src/config.ts) never reads",
       'Deployment/auth: container port http is 4001, but AUTH_PORT is unset',
+      // chat runs with NODE_ENV=production, where a peer's address is required (serviceUrl in the service kit).
+      expect.stringMatching(
+        /^Deployment\/chat: chat would refuse to start: VOICE_SERVICE_URL: is required when NODE_ENV=production/,
+      ),
       'Deployment/chat: leaves VOICE_SERVICE_URL at its default, the loopback address (unreachable between containers)',
       'Deployment/status: keeps service links, whose variables STATUS_PORT status reads as settings',
     ]);

@@ -1,4 +1,4 @@
-import { runMain, ServiceRuntime } from '@kasa/service-kit';
+import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
 import { createAuthComponents } from './authComponents';
 import { readConfig } from './config';
@@ -7,7 +7,7 @@ runMain(async () => {
   const config = readConfig();
   const runtime = await ServiceRuntime.create({
     service: 'auth',
-    version: '0.1.0',
+    version: packageVersion(__dirname),
     config,
     dbName: config.AUTH_DB_NAME,
   });

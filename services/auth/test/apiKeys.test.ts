@@ -29,6 +29,7 @@ let bus: EventBus;
 let observer: EventBus;
 let app: Express;
 const revocations: Array<KasaEvent<'auth.apikey.revoked'>> = [];
+const creations: Array<KasaEvent<'auth.apikey.created'>> = [];
 
 let usage: ApiKeyUsageRecorder;
 
@@ -81,6 +82,9 @@ beforeAll(async () => {
   observer.subscribeBroadcast('auth.apikey.revoked', async (event) => {
     revocations.push(event);
   });
+  observer.subscribeBroadcast('auth.apikey.created', async (event) => {
+    creations.push(event);
+  });
   await Promise.all([bus.start(), observer.start()]);
   await Promise.all([userModel(db).init(), apiKeyModel(db).init()]);
   const built = createTestAuthApp({ db, bus, logger, name: 'auth-api-keys-test', lastUsedFlushMs: 100 });
@@ -120,6 +124,20 @@ describe('creating an API key', () => {
     const stored = await apiKeyModel(db).findById(key.id).lean();
     expect(stored?.hash).toBe(hashApiKey(secret));
     expect(JSON.stringify(stored)).not.toContain(secret);
+  });
+
+  it('announces auth.apikey.created with whose key it is, never the key', async () => {
+    const owner = await person();
+    const { secret, key } = await createKey(owner);
+    const event = await eventually(() => creations.find((e) => e.data.keyId === key.id));
+    expect(event.data).toEqual({
+      userId: owner.id,
+      keyId: key.id,
+      teamId: null,
+      prefix: secret.slice(0, 8),
+      createdAt: key.createdAt,
+    });
+    expect(JSON.stringify(event)).not.toContain(secret);
   });
 
   it('sets the expiry from expiresInDays and keeps the scopes asked for', async () => {

@@ -34,6 +34,7 @@ let observer: EventBus;
 let app: Express;
 let components: AuthComponents;
 const revocations: Array<KasaEvent<'auth.apikey.revoked'>> = [];
+const creations: Array<KasaEvent<'auth.apikey.created'>> = [];
 
 interface Person {
   id: string;
@@ -97,6 +98,9 @@ beforeAll(async () => {
     logger,
     consumerName: `auth-teams-test-${randomUUID().slice(0, 8)}`,
     processedEvents: createMongoProcessedEventStore(observerDb),
+  });
+  observer.subscribeBroadcast('auth.apikey.created', async (event) => {
+    creations.push(event);
   });
   observer.subscribeBroadcast('auth.apikey.revoked', async (event) => {
     revocations.push(event);
@@ -305,6 +309,9 @@ describe('team keys', () => {
     expect(created.status).toBe(201);
     const { secret, key } = created.body as CreateApiKeyResponse;
     expect(key.teamId).toEqual(expect.any(String));
+    // Announced as the team's key, created by the admin (status keeps who owns which key from this event).
+    const announced = await eventually(() => creations.find((e) => e.data.keyId === key.id));
+    expect(announced.data).toMatchObject({ userId: admin.id, teamId: key.teamId });
 
     expect((await request(app).post(KEYS).set(member.headers).send({ name: 'Mine', team: true })).status).toBe(403);
     const seen = (await request(app).get(KEYS).set(member.headers)).body as { keys: ApiKey[] };

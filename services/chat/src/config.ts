@@ -1,5 +1,5 @@
 import { ATTACHMENT_PROCESSING_LIMITS, PLANS } from '@kasa/contracts';
-import { ConfigError, baseServiceEnv, envPort, loadConfig } from '@kasa/service-kit';
+import { ConfigError, baseServiceEnv, envPort, loadConfig, serviceUrl } from '@kasa/service-kit';
 import { z } from 'zod';
 import type { ProcessingSettings } from './attachments/fileLimits';
 import { parseProviders, type ProviderSettings } from './providers/providerSettings';
@@ -35,7 +35,7 @@ const base = baseServiceEnv.extend({
   /** Pause between words of the offline provider, so it streams like a real one. */
   CHAT_OFFLINE_WORD_DELAY_MS: ms(15),
   /** The voice service, asked where the caller is (GET /api/geo) for the personas that use a location. */
-  VOICE_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4003'),
+  VOICE_SERVICE_URL: serviceUrl('http://127.0.0.1:4003'),
   /** Replies one person may have being written at once (streamed or not, on every replica); one more gets 429. */
   CHAT_MAX_CONCURRENT_REPLIES: z.coerce
     .number()

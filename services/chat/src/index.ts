@@ -1,5 +1,5 @@
 import { LanguageDetector } from '@kasa/language-detect';
-import { runMain, ServiceRuntime } from '@kasa/service-kit';
+import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { createChatComponents, DB_WRITE_CONCURRENCY, initChatDatabase } from './chatComponents';
@@ -11,7 +11,7 @@ runMain(async () => {
   const config = readConfig();
   const runtime = await ServiceRuntime.create({
     service: 'chat',
-    version: '0.1.0',
+    version: packageVersion(__dirname),
     config,
     dbName: config.CHAT_DB_NAME,
   });

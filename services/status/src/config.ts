@@ -1,8 +1,6 @@
 import { DEFAULT_MONTHLY_API_CALLS } from '@kasa/contracts';
-import { baseServiceEnv, envPort, loadConfig } from '@kasa/service-kit';
+import { baseServiceEnv, envPort, loadConfig, serviceUrl } from '@kasa/service-kit';
 import { z } from 'zod';
-
-const serviceUrl = (fallback: string) => z.string().url({ error: 'must be an http(s) URL' }).default(fallback);
 
 /** A plan's monthly call quota, as the gateway reads it: a positive whole number, or `unlimited` (null). */
 const monthlyCalls = (fallback: number | null) =>
@@ -26,6 +24,7 @@ const schema = baseServiceEnv.extend({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, "must be letters, digits, '.', '_' or '-'")
     .default('status'),
+  /** Where each service's /readyz is asked when its heartbeats stop; required in production (serviceUrl). */
   AUTH_SERVICE_URL: serviceUrl('http://127.0.0.1:4001'),
   CHAT_SERVICE_URL: serviceUrl('http://127.0.0.1:4002'),
   VOICE_SERVICE_URL: serviceUrl('http://127.0.0.1:4003'),

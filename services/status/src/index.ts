@@ -1,4 +1,4 @@
-import { runMain, ServiceRuntime } from '@kasa/service-kit';
+import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { subscribeStatusEvents } from './events/subscriptions';
@@ -9,7 +9,7 @@ runMain(async () => {
   const config = readConfig();
   const runtime = await ServiceRuntime.create({
     service: 'status',
-    version: '0.1.0',
+    version: packageVersion(__dirname),
     config,
     dbName: config.STATUS_DB_NAME,
     consumerName: config.STATUS_CONSUMER_NAME,

@@ -1,7 +1,7 @@
 import { createMongoProcessedEventStore, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { AnalyticsService } from './analytics/analyticsService';
-import { KeyOwnership } from './analytics/keyOwnership';
+import { ApiKeyOwners } from './apiKeys/apiKeyOwners';
 import { ChatActivityStore } from './chatActivity/chatActivityStore';
 import type { StatusConfig } from './config';
 import { HeartbeatStore } from './heartbeats/heartbeatStore';
@@ -17,7 +17,7 @@ const ROLLUP_CACHE_TTL_MS = 10 * 60_000;
 
 /** Everything the status service is made of, built once over its database. */
 export interface StatusComponents {
-  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore };
+  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore; apiKeys: ApiKeyOwners };
   /** The bus's record of handled event ids, pruned by the clean-up. */
   processedEvents: ReturnType<typeof createMongoProcessedEventStore>;
   servicesStatus: ServicesStatus;
@@ -49,6 +49,7 @@ export async function createStatusComponents(deps: {
     heartbeats: new HeartbeatStore(db, writer),
     requests: new RequestStore(collections, writer, cache),
     chat: new ChatActivityStore(collections, writer, cache),
+    apiKeys: new ApiKeyOwners(collections.apiKeyOwners),
   };
   await Promise.all([...Object.values(db.models).map((model) => model.init()), ensureIndexes(collections)]);
   const health = new DashboardHealth();
@@ -61,7 +62,6 @@ export async function createStatusComponents(deps: {
       chat: settings.CHAT_SERVICE_URL,
       voice: settings.VOICE_SERVICE_URL,
     },
-    voiceUrl: settings.VOICE_SERVICE_URL,
     probeTimeoutMs: settings.PROBE_TIMEOUT_MS,
     heartbeatIntervalMs: settings.HEARTBEAT_INTERVAL_MS,
     errorRateDegradedPercent: settings.ERROR_RATE_DEGRADED_PERCENT,
@@ -72,7 +72,7 @@ export async function createStatusComponents(deps: {
   const analytics = new AnalyticsService({
     requests: stores.requests,
     chat: stores.chat,
-    keys: new KeyOwnership({ authServiceUrl: settings.AUTH_SERVICE_URL, timeoutMs: settings.PROBE_TIMEOUT_MS }),
+    keys: stores.apiKeys,
     monthlyCalls: {
       free: settings.PLAN_FREE_MONTHLY_CALLS,
       pro: settings.PLAN_PRO_MONTHLY_CALLS,

@@ -3,11 +3,10 @@ import { ServiceMetrics, connectDatabase, createLogger } from '@kasa/service-kit
 import { ManualClock, eventually, identityHeaders, newIdentity, unique, type TestIdentity } from '@kasa/test-kit';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { AnalyticsService } from '../src/analytics/analyticsService';
-import { KeyOwnership } from '../src/analytics/keyOwnership';
+import { ApiKeyOwners } from '../src/apiKeys/apiKeyOwners';
 import { createApp } from '../src/app';
 import { ChatActivityStore } from '../src/chatActivity/chatActivityStore';
 import { HeartbeatStore } from '../src/heartbeats/heartbeatStore';
@@ -26,9 +25,18 @@ let collections: StatusCollections;
 let requests: RequestStore;
 let chat: ChatActivityStore;
 let analytics: AnalyticsService;
-let auth: Server;
-/** The keys the fake auth service lists, per user id. */
-const keysOf = new Map<string, string[]>();
+/** Whose each API key is, as auth's events tell the status service. */
+let owners: ApiKeyOwners;
+
+/** What the status service stores of auth.apikey.created for `keyId`, a personal key of `who`. */
+const keyCreated = (who: TestIdentity, keyId: string) =>
+  owners.recordCreated({
+    userId: who.userId,
+    keyId,
+    teamId: null,
+    prefix: 'ksk_ab12',
+    createdAt: new Date().toISOString(),
+  });
 
 type Call = EventData<'gateway.request.completed'>['requests'][number];
 const call = (who: TestIdentity, at: Date, overrides: Partial<Call> = {}): Call => ({
@@ -54,34 +62,16 @@ beforeAll(async () => {
   const writer = new RollupWriter({ cache });
   requests = new RequestStore(collections, writer, cache);
   chat = new ChatActivityStore(collections, writer, cache);
-  auth = createServer((req, res) => {
-    const keys = (keysOf.get(String(req.headers['x-kasa-user-id'])) ?? []).map((id) => ({
-      id,
-      name: 'key',
-      maskedKey: 'ksk_ab12…wxyz',
-      scopes: ['analytics'],
-      createdAt: new Date().toISOString(),
-      expiresAt: null,
-      lastUsedAt: null,
-      revokedAt: null,
-      teamId: null,
-    }));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
-  });
-  await new Promise<void>((resolve) => auth.listen(0, '127.0.0.1', resolve));
+  owners = new ApiKeyOwners(collections.apiKeyOwners);
   analytics = new AnalyticsService({
     requests,
     chat,
-    keys: new KeyOwnership({
-      authServiceUrl: `http://127.0.0.1:${(auth.address() as AddressInfo).port}`,
-      timeoutMs: 2_000,
-    }),
+    keys: owners,
     monthlyCalls: { free: 1000, pro: 50_000, enterprise: null },
   });
 }, 30_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => auth?.close(resolve));
   await db?.dropDatabase();
   await db?.close();
 });
@@ -262,7 +252,6 @@ describe('the analytics routes', () => {
         heartbeats: new HeartbeatStore(db, new RollupWriter()),
         requests,
         probeUrls: {},
-        voiceUrl: 'http://127.0.0.1:9',
         probeTimeoutMs: 200,
         heartbeatIntervalMs: 10_000,
         errorRateDegradedPercent: 5,
@@ -278,8 +267,7 @@ describe('the analytics routes', () => {
     const [ama, kofi] = [newIdentity(), newIdentity()];
     const amaKey = `key-${unique()}`;
     const kofiKey = `key-${unique()}`;
-    keysOf.set(ama.userId, [amaKey]);
-    keysOf.set(kofi.userId, [kofiKey]);
+    await Promise.all([keyCreated(ama, amaKey), keyCreated(kofi, kofiKey)]);
     await requests.storeBatch(randomUUID(), {
       requests: [call(ama, new Date(), { apiKeyId: amaKey }), call(ama, new Date())],
     });
@@ -322,7 +310,7 @@ describe('the analytics routes', () => {
         },
       } as unknown as RequestStore,
       chat,
-      keys: new KeyOwnership({ authServiceUrl: 'http://127.0.0.1:9', timeoutMs: 100 }),
+      keys: owners,
       monthlyCalls: { free: 1000, pro: 50_000, enterprise: null },
     });
     const server = app(stalled, 300, health);
@@ -351,7 +339,7 @@ describe('the analytics routes', () => {
         },
       } as unknown as RequestStore,
       chat,
-      keys: new KeyOwnership({ authServiceUrl: 'http://127.0.0.1:9', timeoutMs: 100 }),
+      keys: owners,
       monthlyCalls: { free: 1000, pro: 50_000, enterprise: null },
     });
     const server = app(stalled, 10_000).listen(0, '127.0.0.1');

@@ -1,6 +1,12 @@
 import type { EventData } from '@kasa/contracts';
-import { EventBus, connectDatabase, createLogger, createMongoProcessedEventStore } from '@kasa/service-kit';
-import { eventually as eventuallyKit, newIdentity } from '@kasa/test-kit';
+import {
+  EventBus,
+  NotFoundError,
+  connectDatabase,
+  createLogger,
+  createMongoProcessedEventStore,
+} from '@kasa/service-kit';
+import { eventually as eventuallyKit, newIdentity, type TestIdentity } from '@kasa/test-kit';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -11,7 +17,7 @@ import { subscribeStatusEvents } from '../src/events/subscriptions';
 import { HeartbeatStore } from '../src/heartbeats/heartbeatStore';
 import { ServicesStatus } from '../src/health/servicesStatus';
 import { AnalyticsService } from '../src/analytics/analyticsService';
-import { KeyOwnership } from '../src/analytics/keyOwnership';
+import { ApiKeyOwners } from '../src/apiKeys/apiKeyOwners';
 import { RequestStore } from '../src/requests/requestStore';
 import { cleanUp } from '../src/retention';
 import { statusCollections, type StatusCollections } from '../src/rollups/collections';
@@ -28,7 +34,7 @@ const deployment = `status-it-${run}`;
 let db: Connection;
 let consumer: EventBus;
 let publisher: EventBus;
-let stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore };
+let stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore; apiKeys: ApiKeyOwners };
 const fakes: Server[] = [];
 
 /** A small HTTP server answering every path with `status` and `body`; its URL. */
@@ -87,11 +93,12 @@ beforeAll(async () => {
     heartbeats: new HeartbeatStore(db, writer),
     requests: new RequestStore(collections, writer),
     chat: new ChatActivityStore(collections, writer),
+    apiKeys: new ApiKeyOwners(collections.apiKeyOwners),
   };
   analytics = new AnalyticsService({
     requests: stores.requests,
     chat: stores.chat,
-    keys: new KeyOwnership({ authServiceUrl: 'http://127.0.0.1:9', timeoutMs: 200 }),
+    keys: stores.apiKeys,
     monthlyCalls: { free: 1000, pro: 50_000, enterprise: null },
   });
   consumer = new EventBus({
@@ -190,12 +197,6 @@ describe('events of another deployment on the same broker', () => {
 
 describe('the rules of the service status page', () => {
   it('tells operational, degraded and down apart from heartbeats, probes and error rates', async () => {
-    const voiceUrl = await fakeServer(200, {
-      status: 'ok',
-      engines: [{ name: 'espeak-ng', available: true, voices: 100 }],
-      encoder: { name: 'lame', available: true, format: 'mp3' },
-      translation: { status: 'degraded-offline', providers: [] },
-    });
     const status = new ServicesStatus({
       heartbeats: stores.heartbeats,
       requests: stores.requests,
@@ -204,7 +205,6 @@ describe('the rules of the service status page', () => {
         auth: await deadUrl(),
         voice: await deadUrl(),
       },
-      voiceUrl,
       probeTimeoutMs: 500,
       heartbeatIntervalMs: INTERVAL_MS,
       errorRateDegradedPercent: 5,
@@ -244,15 +244,58 @@ describe('the rules of the service status page', () => {
     expect(state('ai:offline')).toMatchObject({ status: 'operational', provider: 'offline' });
     // The one line for chat's AI providers: the only configured one is failing, so replies come from offline.
     expect(state('ai-providers')).toMatchObject({ status: 'degraded', provider: 'openai' });
-    expect(state('speech:espeak-ng')).toMatchObject({ status: 'operational', provider: 'espeak-ng' });
-    expect(state('translation')).toMatchObject({ status: 'degraded', provider: 'offline' });
-    expect(state('transcription')).toMatchObject({ status: 'unknown' });
+    // Voice has not reported its parts yet: its usual ones are listed, unknown; its engines are not known at all.
+    expect(state('transcription')).toMatchObject({ status: 'unknown', provider: 'unknown' });
+    expect(state('translation')).toMatchObject({ status: 'unknown', provider: 'unknown' });
+    expect(data.services.some((s) => s.name.startsWith('speech:'))).toBe(false);
     expect(data.overall).toMatchObject({ status: 'down', totalErrors: expect.any(Number) });
     expect(data.overall.totalRequests).toBeGreaterThanOrEqual(10);
 
     // Three intervals later without a heartbeat, auth is silent and its probe finds nothing: down.
     const later = await status.refresh(new Date(Date.now() + 4 * INTERVAL_MS));
     expect(later.services.find((s) => s.name === 'auth')!.status).toBe('down');
+  });
+
+  it('shows voice’s speech engines, transcription and translation from its heartbeats, unknown once they stop', async () => {
+    const status = new ServicesStatus({
+      heartbeats: stores.heartbeats,
+      requests: stores.requests,
+      probeUrls: { voice: await deadUrl() },
+      probeTimeoutMs: 500,
+      heartbeatIntervalMs: INTERVAL_MS,
+      errorRateDegradedPercent: 5,
+      errorRateMinRequests: 10,
+    });
+    // What voice reports on the offline defaults (services/voice/src/voiceStatus.ts): no process asks it over HTTP.
+    await publisher.publish(
+      'service.heartbeat',
+      heartbeat('voice', {
+        components: [
+          { name: 'speech:espeak-ng', provider: 'espeak-ng', state: 'operational' },
+          { name: 'transcription', provider: 'offline', state: 'down' },
+          { name: 'translation', provider: 'offline', state: 'degraded' },
+        ],
+      }),
+    );
+    await eventually(async () =>
+      (await stores.heartbeats.recentInstances(new Date(0))).some((i) => i.service === 'voice' && i.components.length),
+    );
+
+    const data = await status.refresh();
+    const state = (name: string) => data.services.find((s) => s.name === name);
+    expect(state('voice')).toMatchObject({ status: 'operational' });
+    expect(state('speech:espeak-ng')).toMatchObject({ status: 'operational', provider: 'espeak-ng', requests: 0 });
+    expect(state('transcription')).toMatchObject({ status: 'down', provider: 'offline' });
+    expect(state('translation')).toMatchObject({ status: 'degraded', provider: 'offline' });
+    // Parts never change the platform's state: the service around them answers, with its fallbacks.
+    expect(data.services.map((s) => s.name).slice(-3)).toEqual(['speech:espeak-ng', 'transcription', 'translation']);
+
+    // Three intervals without a heartbeat: voice is silent, its probe finds nothing, and nobody says how its parts are.
+    const later = await status.refresh(new Date(Date.now() + 4 * INTERVAL_MS));
+    const after = (name: string) => later.services.find((s) => s.name === name);
+    expect(after('voice')).toMatchObject({ status: 'down' });
+    expect(after('speech:espeak-ng')).toMatchObject({ status: 'unknown', provider: 'espeak-ng' });
+    expect(after('translation')).toMatchObject({ status: 'unknown', provider: 'offline' });
   });
 
   it('counts uptime as the share of expected heartbeats received since the service was first heard of', async () => {
@@ -264,6 +307,71 @@ describe('the rules of the service status page', () => {
     }
     expect(await stores.heartbeats.uptime(service, new Date(start + 10_000), 86_400_000, 1_000)).toBe(50);
     expect(await stores.heartbeats.uptime(`never-${run}`, new Date(), 86_400_000, 1_000)).toBeNull();
+  });
+});
+
+describe('whose API key is', () => {
+  const prefix = 'ksk_ab12';
+  const createdAt = () => new Date().toISOString();
+  const owned = (who: TestIdentity, keyId: string) => stores.apiKeys.isOwnedBy(who, keyId, LIMITS);
+  const usageOf = (who: TestIdentity, keyId: string) => analytics.usage(who, { days: 1, keyId }, LIMITS);
+
+  it('is learnt from auth’s events, without asking auth: the owner sees the key’s usage, anyone else a 404', async () => {
+    const [ama, kofi] = [newIdentity(), newIdentity()];
+    const [personal, team] = [`key-${randomUUID()}`, `key-${randomUUID()}`];
+    const teamId = `team-${run}`;
+    await publisher.publish('auth.apikey.created', {
+      userId: ama.userId,
+      keyId: personal,
+      teamId: null,
+      prefix,
+      createdAt: createdAt(),
+    });
+    await publisher.publish('auth.apikey.created', {
+      userId: ama.userId,
+      keyId: team,
+      teamId,
+      prefix,
+      createdAt: createdAt(),
+    });
+    await eventually(async () => (await owned(ama, personal)) && (await owned(ama, team)));
+
+    expect(await usageOf(ama, personal)).toMatchObject({ totalCalls: 0, byKey: [] });
+    await expect(usageOf(kofi, personal)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(usageOf(ama, `key-${randomUUID()}`)).rejects.toBeInstanceOf(NotFoundError);
+    // A team key is the team's (calls made with it act as team:<id>) and its creator's; auth announces no members.
+    expect(await owned(newIdentity('free', `team:${teamId}`), team)).toBe(true);
+    await expect(usageOf(kofi, team)).rejects.toBeInstanceOf(NotFoundError);
+
+    // Revoked, a key stays its owner's: its past calls are still hers to see (the portal lists revoked keys too).
+    await publisher.publish('auth.apikey.revoked', { userId: ama.userId, keyId: personal, prefix });
+    await eventually(async () => (await collections.apiKeyOwners.findOne({ _id: personal }))?.revokedAt !== undefined);
+    expect(await usageOf(ama, personal)).toMatchObject({ totalCalls: 0 });
+    await expect(usageOf(kofi, personal)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('does not depend on the order of the events: a revocation heard first keeps its owner, the creation fills in the team', async () => {
+    const ama = newIdentity();
+    const keyId = `key-${randomUUID()}`;
+    const teamId = `team-${randomUUID().slice(0, 8)}`;
+    await publisher.publish('auth.apikey.revoked', { userId: ama.userId, keyId, prefix });
+    await eventually(() => owned(ama, keyId));
+    await publisher.publish('auth.apikey.created', {
+      userId: ama.userId,
+      keyId,
+      teamId,
+      prefix,
+      createdAt: createdAt(),
+    });
+    await eventually(async () => (await collections.apiKeyOwners.findOne({ _id: keyId }))?.teamId === teamId);
+    const stored = await collections.apiKeyOwners.findOne({ _id: keyId });
+    expect(stored).toMatchObject({
+      userId: ama.userId,
+      teamId,
+      revokedAt: expect.any(Date),
+      createdAt: expect.any(Date),
+    });
+    expect(await owned(newIdentity('free', `team:${teamId}`), keyId)).toBe(true);
   });
 });
 

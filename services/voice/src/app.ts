@@ -23,8 +23,6 @@ export function createApp(deps: VoiceAppDeps): Express {
     // Text to speak is at most 5,000 characters; escaped as JSON (\uXXXX, surrogate pairs) that can reach ~60 KB.
     // (BODY_LIMITS in @kasa/contracts, as the gateway's voice routes; recordings have a route and limit of their own.)
     bodyLimit: BODY_LIMITS.voice,
-    // The status service reads the engines' state every second for its snapshot.
-    quietPaths: ['/api/voice/status'],
     routes: [
       createLanguageRouter(deps),
       createSpeechRouter(deps),

@@ -1,14 +1,15 @@
-import { runMain, ServiceRuntime } from '@kasa/service-kit';
+import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { createVideoComponents } from './video/videoComponents';
 import { createVoiceComponents } from './voiceComponents';
+import { heartbeatParts, voiceStatus } from './voiceStatus';
 
 runMain(async () => {
   const config = readConfig();
   const runtime = await ServiceRuntime.create({
     service: 'voice',
-    version: '0.1.0',
+    version: packageVersion(__dirname),
     config,
     dbName: config.VOICE_DB_NAME,
   });
@@ -27,6 +28,8 @@ runMain(async () => {
     voice.store.deleteOlderThan(new Date(Date.now() - voice.audioTtlMs)),
   );
   runtime.onShutdown('speech engines', async () => voice.close());
+  // The status page shows each speech engine, transcription and translation: their state travels in every heartbeat.
+  runtime.reportInHeartbeat(() => heartbeatParts(voiceStatus(voice)));
 
   const video = await createVideoComponents({
     settings: config,

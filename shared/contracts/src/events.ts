@@ -39,6 +39,19 @@ export const PlanChangedEvent = z.object({
   to: SubscriptionTier,
   reference: z.string().optional(),
 });
+/**
+ * Published after a key is stored: whose it is, so that a service needing to know (status, for the usage of a key)
+ * keeps its own record instead of asking auth with someone's identity. A team key belongs to the team (`teamId`);
+ * `userId` is the member who created it. Never the key itself.
+ */
+export const ApiKeyCreatedEvent = z.object({
+  userId: z.string(),
+  keyId: z.string(),
+  teamId: z.string().nullable(),
+  /** The key's first eight characters (`ksk_ab12`), never the key. */
+  prefix: z.string().max(16),
+  createdAt: z.string().datetime(),
+});
 /** Published after the revocation is stored; every gateway instance drops the key from its cache at once. */
 export const ApiKeyRevokedEvent = z.object({
   userId: z.string(),
@@ -152,6 +165,7 @@ export const EventSchemas = {
   'auth.user.registered': UserRegisteredEvent,
   'auth.token.revoked': TokenRevokedEvent,
   'auth.user.plan_changed': PlanChangedEvent,
+  'auth.apikey.created': ApiKeyCreatedEvent,
   'auth.apikey.revoked': ApiKeyRevokedEvent,
   'auth.email.requested': EmailRequestedEvent,
   'chat.session.created': SessionCreatedEvent,

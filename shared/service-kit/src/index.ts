@@ -16,3 +16,4 @@ export * from './traceContext';
 export * from './telemetry';
 export * from './slots';
 export * from './plans';
+export * from './packageVersion';

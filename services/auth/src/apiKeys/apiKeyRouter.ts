@@ -17,7 +17,7 @@ export function createApiKeyRouter(apiKeys: ApiKeyService): Router {
   router.post('/api/developer/keys', async (req, res) => {
     const { userId } = identityOf(res);
     const input = parseInput(CreateApiKeyRequest, req.body);
-    res.status(201).json(await apiKeys.create(userId, input));
+    res.status(201).json(await apiKeys.create(userId, input, requestIdOf(req)));
   });
 
   router.get('/api/developer/keys', async (_req, res) => {

@@ -8,6 +8,7 @@ import {
   type ApiKeyRejection,
   type CreateApiKeyRequest,
   type CreateApiKeyResponse,
+  type EventData,
   type VerifiedApiKey,
   teamPrincipalId,
 } from '@kasa/contracts';
@@ -69,7 +70,11 @@ export class ApiKeyService {
     this.deps.teams = teams;
   }
 
-  async create(userId: string, input: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
+  /**
+   * Creates a key and announces auth.apikey.created once stored (whose it is, never the key), so that services
+   * keep their own record of key owners instead of asking auth with the caller's identity.
+   */
+  async create(userId: string, input: CreateApiKeyRequest, requestId?: string): Promise<CreateApiKeyResponse> {
     const now = this.now();
     const teamId = input.team ? await this.teamKeyOwner(userId) : null;
     await this.assertRoomFor(userId, now);
@@ -90,6 +95,17 @@ export class ApiKeyService {
       await this.deps.keys.deleteOne({ _id: doc._id });
       throw this.tooMany();
     }
+    await this.announce(
+      'auth.apikey.created',
+      {
+        userId: doc.userId,
+        keyId: doc._id.toString(),
+        teamId: doc.teamId ?? null,
+        prefix: doc.prefix,
+        createdAt: doc.createdAt.toISOString(),
+      },
+      requestId,
+    );
     return {
       secret,
       key: toPublicApiKey(doc),
@@ -218,12 +234,26 @@ export class ApiKeyService {
     );
   }
 
-  private async announceRevocation(doc: ApiKeyDocument, requestId?: string): Promise<void> {
-    const keyId = doc._id.toString();
-    const publish = this.deps.bus
-      .publish('auth.apikey.revoked', { userId: doc.userId, keyId, prefix: doc.prefix }, { requestId })
-      .catch((err: unknown) => this.deps.logger.warn({ err, keyId }, 'auth.apikey.revoked not published'));
+  private announceRevocation(doc: ApiKeyDocument, requestId?: string): Promise<void> {
     // Without the broker the answer does not hang: gateways forget cached keys after at most API_KEY_CACHE_TTL_MS.
+    const data = { userId: doc.userId, keyId: doc._id.toString(), prefix: doc.prefix };
+    return this.announce('auth.apikey.revoked', data, requestId);
+  }
+
+  /**
+   * Publishes a key's event once the key is stored, waiting a little for the broker's confirm but never holding the
+   * answer longer (the bus goes on sending while the broker is away). An event lost all the same (auth stopped before
+   * the broker came back) is logged; for auth.apikey.created, status then answers 404 for the usage of that key until
+   * it has calls. The service kit's outbox, once it exists, closes that gap.
+   */
+  private async announce<T extends 'auth.apikey.created' | 'auth.apikey.revoked'>(
+    type: T,
+    data: EventData<T>,
+    requestId?: string,
+  ): Promise<void> {
+    const publish = this.deps.bus
+      .publish(type, data, { requestId })
+      .catch((err: unknown) => this.deps.logger.warn({ err, keyId: data.keyId }, `${type} not published`));
     await waitForConfirm(publish);
   }
 }

@@ -5,7 +5,7 @@ import {
   type AnalyticsSessionsResponse,
   type UsageResponse,
 } from '@kasa/contracts';
-import { identityOf, parseInput, requestIdOf, requireIdentity } from '@kasa/service-kit';
+import { identityOf, parseInput, requireIdentity } from '@kasa/service-kit';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import {
   ClientGoneError,
@@ -77,7 +77,7 @@ export function createAnalyticsRouter(analytics: AnalyticsService, options: Dash
     '/api/analytics/usage',
     dashboardRead(options, async (req, res, limits): Promise<UsageResponse> => {
       const query = parseInput(UsageQuery, req.query, 'query');
-      return { data: await analytics.usage(identityOf(res), query, limits, new Date(), requestIdOf(req)) };
+      return { data: await analytics.usage(identityOf(res), query, limits) };
     }),
   );
 

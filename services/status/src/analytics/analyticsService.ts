@@ -1,11 +1,11 @@
 import type { AnalyticsResponse, AnalyticsSession, SubscriptionTier, UsageQuery, UsageResponse } from '@kasa/contracts';
 import { NotFoundError, type Identity } from '@kasa/service-kit';
+import type { ApiKeyOwners } from '../apiKeys/apiKeyOwners';
 import type { ChatActivityStore } from '../chatActivity/chatActivityStore';
 import { dayKey, fieldKey, fromFieldKey, lastDays, monthOfDay, monthsOf } from '../rollups/buckets';
 import type { ReadLimits } from '../queries/queryLimits';
 import type { DayBucket, RequestStore, UsageMonth } from '../requests/requestStore';
 import { routeArea } from '../requests/routeAreas';
-import type { KeyOwnership } from './keyOwnership';
 
 const ANALYTICS_DAYS = 30;
 /** Lists (endpoints, statuses, keys) are capped at this many entries. */
@@ -21,7 +21,7 @@ export class AnalyticsService {
     private readonly deps: {
       requests: RequestStore;
       chat: ChatActivityStore;
-      keys: KeyOwnership;
+      keys: Pick<ApiKeyOwners, 'isOwnedBy'>;
       monthlyCalls: Record<SubscriptionTier, number | null>;
     },
   ) {}
@@ -82,13 +82,7 @@ export class AnalyticsService {
   }
 
   /** GET /api/analytics/usage: the caller's calls over the last `days` UTC days (today included). */
-  async usage(
-    who: Identity,
-    query: UsageQuery,
-    limits: ReadLimits,
-    now = new Date(),
-    requestId?: string,
-  ): Promise<UsageResponse['data']> {
+  async usage(who: Identity, query: UsageQuery, limits: ReadLimits, now = new Date()): Promise<UsageResponse['data']> {
     const { requests, keys } = this.deps;
     const days = lastDays(now, query.days);
     const months = monthsOf(days);
@@ -97,9 +91,9 @@ export class AnalyticsService {
       docs = await requests.userMonths(who.userId, months, limits);
     } else {
       const keyId = query.keyId;
-      // A key with calls stored under the caller's own id is theirs; else the auth service, which owns keys, decides.
+      // A key with calls stored under the caller's own id is theirs; else whose it is, as auth announced it, decides.
       docs = await requests.keyMonths(who.userId, keyId, months, limits);
-      if (docs.length === 0 && !(await keys.isOwnedBy(who, keyId, requestId, limits.signal)))
+      if (docs.length === 0 && !(await keys.isOwnedBy(who, keyId, limits)))
         throw new NotFoundError('API key not found');
     }
     const buckets = new Map(days.map((day) => [day, bucketOf(docs, day)]));

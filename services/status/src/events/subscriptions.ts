@@ -1,4 +1,5 @@
 import type { EventBus } from '@kasa/service-kit';
+import type { ApiKeyOwners } from '../apiKeys/apiKeyOwners';
 import type { ChatActivityStore } from '../chatActivity/chatActivityStore';
 import type { HeartbeatStore } from '../heartbeats/heartbeatStore';
 import type { RequestStore } from '../requests/requestStore';
@@ -6,13 +7,13 @@ import type { RequestStore } from '../requests/requestStore';
 /**
  * What the status service listens to on its durable queue `kasa.status`. The bus validates each event against its
  * contract and skips event ids it has already handled; the stores are idempotent as well (a gateway batch counts once
- per event id, a chat message or session once per id).
+ per event id, a chat message or session once per id, an API key's owner by the key's id).
  * Heartbeats and request batches count only when their `deployment` is this service's KASA_DEPLOYMENT (both unset
  * in production).
  */
 export function subscribeStatusEvents(
   bus: EventBus,
-  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore },
+  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore; apiKeys: ApiKeyOwners },
   options: { deployment?: string } = {},
 ): void {
   // Heartbeats and request batches of another deployment on the same broker are not this platform's health.
@@ -25,5 +26,8 @@ export function subscribeStatusEvents(
       if (ours(event.data)) await stores.requests.storeBatch(event.id, event.data);
     })
     .subscribe('chat.session.created', (event) => stores.chat.recordSession(event.data, event.time))
-    .subscribe('chat.message.created', (event) => stores.chat.recordMessage(event.data, event.time));
+    .subscribe('chat.message.created', (event) => stores.chat.recordMessage(event.data, event.time))
+    // Whose each API key is, for the usage of one key (see ApiKeyOwners): never asked of auth.
+    .subscribe('auth.apikey.created', (event) => stores.apiKeys.recordCreated(event.data))
+    .subscribe('auth.apikey.revoked', (event) => stores.apiKeys.recordRevoked(event.data, event.time));
 }

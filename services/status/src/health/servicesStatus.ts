@@ -5,14 +5,12 @@ import type { DashboardHealth } from '../queries/queryLimits';
 import type { CallFigures, RequestStore } from '../requests/requestStore';
 import { PLATFORM_SERVICES, type PlatformService } from '../requests/routeAreas';
 import { aiProvidersSummary } from './aiProviders';
-import { fetchVoiceStatus, voiceComponents, type ComponentState } from './voiceComponents';
 
 export interface ServicesStatusOptions {
   heartbeats: HeartbeatStore;
   requests: RequestStore;
   /** Where each service's /readyz is asked when its heartbeats stop (the gateway: its admin port). */
   probeUrls: Partial<Record<PlatformService, string>>;
-  voiceUrl: string;
   probeTimeoutMs: number;
   heartbeatIntervalMs: number;
   errorRateDegradedPercent: number;
@@ -29,6 +27,13 @@ const DAY_MS = 86_400_000;
 /** Heartbeats that may go missing before a service counts as silent. */
 const MISSED_HEARTBEATS = 3;
 const SEVERITY: Record<string, number> = { operational: 0, unknown: 0, degraded: 1, down: 2 };
+/**
+ * The parts a service shows before it has reported any (right after the platform starts, or after a day of silence):
+ * voice's transcription and translation, as `unknown`. Its speech engines are only known once it names them.
+ */
+const UNREPORTED_PARTS: Partial<Record<PlatformService, readonly string[]>> = {
+  voice: ['transcription', 'translation'],
+};
 
 /** The worse of two states. */
 const worse = (a: ServiceState, b: ServiceState): ServiceState => (SEVERITY[b]! > SEVERITY[a]! ? b : a);
@@ -40,8 +45,6 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
  * answers from it without a query. The rules are written out in services/status/README.md.
  */
 export class ServicesStatus {
-  /** The voice service's parts as last seen, so that they stay listed (as unknown) while voice is away. */
-  private lastVoiceParts: ComponentState[] = [];
   private snapshot?: { data: Snapshot; at: number };
   private inFlight?: Promise<Snapshot>;
 
@@ -93,10 +96,9 @@ export class ServicesStatus {
     const { heartbeats, requests, heartbeatIntervalMs } = this.options;
     const since24h = new Date(now.getTime() - DAY_MS);
     const limits = { maxTimeMS: this.options.queryTimeoutMs ?? 2_000 };
-    const [instances, figures, voiceBody, uptimes] = await Promise.all([
+    const [instances, figures, uptimes] = await Promise.all([
       heartbeats.recentInstances(since24h),
       requests.serviceFigures(now, limits),
-      fetchVoiceStatus(this.options.voiceUrl, this.options.probeTimeoutMs),
       Promise.all(PLATFORM_SERVICES.map((name) => heartbeats.uptime(name, now, DAY_MS, heartbeatIntervalMs))),
     ]);
     const zero: CallFigures = { calls: 0, errors: 0, durationMs: 0 };
@@ -123,10 +125,10 @@ export class ServicesStatus {
       }),
     );
 
-    const parts = [
-      ...this.chatParts(services.find((s) => s.entry.name === 'chat')!),
-      ...this.voiceParts(services.find((s) => s.entry.name === 'voice')!.entry, voiceBody, now),
-    ];
+    const of = (name: PlatformService) => services.find((s) => s.entry.name === name)!;
+    const chatParts = this.reportedParts('chat', of('chat'), now);
+    const summary = aiProvidersSummary(chatParts);
+    const parts = [...(summary ? [summary] : []), ...chatParts, ...this.reportedParts('voice', of('voice'), now)];
 
     // The platform is as well as its worst service. Parts (a provider whose circuit is open, translation without an
     // AI provider) show on their own lines: the service around them still answers, with its fallbacks.
@@ -186,43 +188,31 @@ export class ServicesStatus {
   }
 
   /**
-   * Chat's AI providers, from the components of its newest heartbeat (unknown while chat is down), and one summary
-   * line for them all (`ai-providers`), which says when no AI provider is configured.
+   * The parts a service reports in its heartbeats (chat: its AI providers; voice: its speech engines, transcription
+   * and translation), from its newest heartbeat that lists any. Each is `unknown` while the service is down or that
+   * heartbeat is no longer fresh (three intervals): nobody says how it is now. Parts have the uptime of their service
+   * and no request counts of their own.
    */
-  private chatParts(chat: { entry: ServiceStatus; instances: ServiceInstance[] }): ServiceStatus[] {
-    const newest = chat.instances.find((i) => i.components.length > 0);
-    if (!newest) return [];
-    const parts = newest.components.map((c) => ({
-      name: c.name,
-      status: chat.entry.status === 'down' ? 'unknown' : c.state,
-      provider: c.provider,
-      uptime: chat.entry.uptime,
-      lastResponse: newest.at.toISOString(),
+  private reportedParts(
+    name: PlatformService,
+    service: { entry: ServiceStatus; instances: ServiceInstance[] },
+    now: Date,
+  ): ServiceStatus[] {
+    const { entry, instances } = service;
+    const part = (partName: string, status: string, provider: string, lastResponse: string | null) => ({
+      name: partName,
+      status,
+      provider,
+      uptime: entry.uptime,
+      lastResponse,
       requests: 0,
       errors: 0,
-    }));
-    const summary = aiProvidersSummary(parts);
-    return summary ? [summary, ...parts] : parts;
-  }
-
-  /** Voice's speech engines and translation, as voice reports them now; unknown while it does not answer. */
-  private voiceParts(voice: ServiceStatus, body: unknown, now: Date): ServiceStatus[] {
-    const answered = body !== undefined;
-    const parts: ComponentState[] = answered
-      ? voiceComponents(body)
-      : this.lastVoiceParts.length > 0
-        ? this.lastVoiceParts.map((p) => ({ ...p, state: 'unknown' as const }))
-        : voiceComponents(undefined);
-    if (answered) this.lastVoiceParts = parts;
-    return parts.map((p) => ({
-      name: p.name,
-      status: p.state,
-      provider: p.provider,
-      uptime: voice.uptime,
-      lastResponse: answered ? now.toISOString() : voice.lastResponse,
-      requests: 0,
-      errors: 0,
-    }));
+    });
+    const newest = instances.find((i) => i.components.length > 0);
+    if (!newest) return (UNREPORTED_PARTS[name] ?? []).map((p) => part(p, 'unknown', 'unknown', entry.lastResponse));
+    const fresh = newest.at.getTime() >= now.getTime() - MISSED_HEARTBEATS * this.options.heartbeatIntervalMs;
+    const known = fresh && entry.status !== 'down';
+    return newest.components.map((c) => part(c.name, known ? c.state : 'unknown', c.provider, newest.at.toISOString()));
   }
 }
 

@@ -15,6 +15,7 @@ export type RollupCollection = mongo.Collection<Doc>;
  * - `recent_sessions_NN`: one document per person (`_id` = user id), their newest sessions with message counts.
  * - `request_batches` and `status_markers`: raw records that make the handlers idempotent (a gateway batch by event
  *   id, a chat message or session by its id); never read by a dashboard.
+ * - `api_key_owners`: whose each API key is, from auth's events (see ApiKeyOwners); read by `_id`.
  */
 export interface StatusCollections {
   /** The person's shard of `usage_months`. */
@@ -26,6 +27,7 @@ export interface StatusCollections {
   sessionShards: RollupCollection[];
   batches: RollupCollection;
   markers: RollupCollection;
+  apiKeyOwners: RollupCollection;
 }
 
 /**
@@ -73,6 +75,7 @@ export function statusCollections(connection: Pick<Connection, 'collection'>): S
     services: named('service_rollups'),
     batches: named('request_batches'),
     markers: named('status_markers'),
+    apiKeyOwners: named('api_key_owners'),
   };
 }
 

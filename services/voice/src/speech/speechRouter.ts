@@ -19,6 +19,7 @@ import { serveStoredFile } from './serveStoredFile';
 import type { SpeechService } from './speechService';
 import type { TranscriptionService } from '../transcription/transcriptionService';
 import type { TranslationService } from '../translation/translationService';
+import { voiceStatus } from '../voiceStatus';
 
 /**
  * Audio formats a client may ask to have streamed instead of a JSON answer. `Accept: audio/*` matches them; offering
@@ -49,12 +50,9 @@ export function createSpeechRouter(deps: {
   const { speech, chain, store, catalogue, logger } = deps;
   const router = Router();
 
+  // The same parts travel in voice's heartbeats, from which the status page reads them (see voiceStatus.ts).
   router.get('/api/voice/status', (_req, res) => {
-    res.json({
-      ...speech.status(),
-      ...(deps.transcription ? { transcription: deps.transcription.status() } : {}),
-      ...(deps.translation ? { translation: deps.translation.status() } : {}),
-    });
+    res.json(voiceStatus(deps));
   });
 
   router.get('/api/voice/samples', (_req, res) => {
