@@ -86,8 +86,9 @@ const PUBLIC_PAGES: readonly PublicPage[] = [
     texts: ['Most Popular', '$29', '$199', 'Premium Add-ons', 'Can I change plans at any time?', 'Go to Chat'],
   },
   {
+    // Only the account that paid can see a payment: a visitor is asked to sign in (tests/e2e/billing.e2e.test.ts).
     path: '/billing/success?reference=KASA-7M3QK9D2XH',
-    heading: 'Payment Successful!',
+    heading: 'Sign in to check your payment',
     texts: ['Transaction Reference', 'KASA-7M3QK9D2XH', 'Go to Developer Portal'],
   },
   {

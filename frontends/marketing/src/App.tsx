@@ -19,7 +19,10 @@ import StatusPage from './routes/StatusPage';
 import WelcomePage from './routes/WelcomePage';
 
 /** Running alone there is no shell to show toasts: they go to the console. */
-const notify = (toast: PageToast) => console.info(`[toast] ${toast.title}: ${toast.description ?? ''}`);
+const notify = (toast: PageToast) => {
+  console.info(`[toast] ${toast.title}: ${toast.description ?? ''}`);
+  return undefined;
+};
 
 function StandaloneRoutes() {
   const t = useT();

@@ -5,7 +5,12 @@ export interface PageToast {
   variant?: 'default' | 'success' | 'destructive';
 }
 
+/** A shown toast: the shell's `toast` answers one, so that a page can close a toast that no longer holds. */
+export interface ShownToast {
+  dismiss: () => void;
+}
+
 /** Props of the pages that show toasts: the shell passes its `toast` function. */
 export interface NotifyProps {
-  notify: (toast: PageToast) => void;
+  notify: (toast: PageToast) => ShownToast | undefined;
 }

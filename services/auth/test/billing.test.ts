@@ -16,7 +16,12 @@ import type { AuthComponents } from '../src/authComponents';
 import { createBillingService } from '../src/billing/billingService';
 import { enterpriseInquiryModel } from '../src/billing/enterpriseInquiryModel';
 import { paymentModel } from '../src/billing/paymentModel';
-import { BuiltInPaymentProvider, paymentProviderFor, type PaymentProvider } from '../src/billing/paymentProvider';
+import {
+  BuiltInPaymentProvider,
+  paymentProviderFor,
+  UnconfiguredPaymentProvider,
+  type PaymentProvider,
+} from '../src/billing/paymentProvider';
 import { generateSigningKey } from '../src/tokens/signingKey';
 import type { TokenService } from '../src/tokens/tokenService';
 import { userModel } from '../src/users/userModel';
@@ -125,6 +130,14 @@ describe('GET /api/billing/plans', () => {
     for (const plan of body.plans) for (const name of plan.addOns) expect(addOnNames).toContain(name);
     expect(body.faq.map((f) => f.question).join(' ')).toMatch(/change plans/i);
     expect(body.faq.map((f) => f.answer).join(' ')).toMatch(/prorated/i);
+    // The built-in provider takes no money: the web app shows its test-mode banner to everyone.
+    expect(body.testMode).toBe(true);
+  });
+
+  it('says testMode false when no provider of this server is a test one', async () => {
+    const res = await request(appWith(new UnconfiguredPaymentProvider())).get('/api/billing/plans');
+    expect(res.status).toBe(200);
+    expect((PlansResponseSchema.parse(res.body) as PlansResponse).testMode).toBe(false);
   });
 });
 

@@ -55,9 +55,18 @@ export type Plan = z.infer<typeof Plan>;
 export const FaqEntry = z.object({ question: z.string(), answer: z.string() }).openapi('FaqEntry');
 export type FaqEntry = z.infer<typeof FaqEntry>;
 
-/** GET /api/billing/plans: the three plans, the premium add-ons and the pricing FAQ. */
+/** GET /api/billing/plans: the three plans, the premium add-ons, the pricing FAQ, and whether payments are real. */
 export const PlansResponse = z
-  .object({ plans: z.array(Plan), addOns: z.array(AddOn), faq: z.array(FaqEntry) })
+  .object({
+    plans: z.array(Plan),
+    addOns: z.array(AddOn),
+    faq: z.array(FaqEntry),
+    /**
+     * Checkouts take no money on this server (the built-in provider): the web app shows a test-mode banner on every
+     * page, to signed-out visitors too (this answer is public). The same as `SubscriptionResponse.testMode`.
+     */
+    testMode: z.boolean(),
+  })
   .openapi('PlansResponse');
 export type PlansResponse = z.infer<typeof PlansResponse>;
 

@@ -222,7 +222,9 @@ export const operations: Operation[] = [
   {
     method: 'get',
     path: '/api/billing/plans',
-    summary: 'The plans (Free, Pro, Enterprise), the premium add-ons and the pricing FAQ',
+    summary:
+      'The plans (Free, Pro, Enterprise), the premium add-ons, the pricing FAQ, and testMode (checkouts take no ' +
+      'money on this server)',
     tag: 'Billing',
     auth: false,
     response: PlansResponse,

@@ -8,6 +8,13 @@ describe('formatsFor', () => {
     expect(en.price(4.5)).toBe('$4.50');
   });
 
+  it('shows an amount in the currency it was paid in', () => {
+    const en = formatsFor('en');
+    expect(en.money(29, 'USD')).toBe('$29');
+    expect(en.money(350, 'GHS')).toMatch(/^GH(₵|S)\s?350$/);
+    expect(en.money(4.5, 'KES')).toMatch(/4\.50$/);
+  });
+
   it('follows the interface language’s way of writing a price and a list', () => {
     const fr = formatsFor('fr');
     expect(fr.price(199).replace(/\s/g, ' ')).toBe('199 $US');

@@ -15,6 +15,8 @@ export function intlLocales(locale: Locale): string[] {
 export interface Formats {
   /** A price in US dollars, whole dollars without cents: `$29`, `$0`, `$4.50` in English; `29 $US` in French. */
   price: (amount: number) => string;
+  /** An amount in a given currency, cents only when there are some: `$29`, `GH₵350` in English. */
+  money: (amount: number, currency: string) => string;
   /** Items as a short list: `Extra API calls, Premium voices`. */
   list: (items: readonly string[]) => string;
   /** A language's name in the interface language (`fr` → `French`); the code itself when Intl does not know it. */
@@ -37,8 +39,20 @@ export function formatsFor(locale: Locale): Formats {
     const cents = new Intl.NumberFormat(locales, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
     const list = new Intl.ListFormat(locales, { style: 'short', type: 'unit' });
     const names = new Intl.DisplayNames(locales, { type: 'language', fallback: 'code' });
+    const currencies = new Map<string, Intl.NumberFormat>();
     known = {
       price: (amount) => (Number.isInteger(amount) ? whole : cents).format(amount),
+      money: (amount, currency) => {
+        const isWhole = Number.isInteger(amount);
+        const key = `${currency}:${isWhole}`;
+        let format = currencies.get(key);
+        if (!format) {
+          const digits = isWhole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {};
+          format = new Intl.NumberFormat(locales, { style: 'currency', currency, ...digits });
+          currencies.set(key, format);
+        }
+        return format.format(amount);
+      },
       list: (items) => list.format(items),
       languageName: (code) => {
         try {

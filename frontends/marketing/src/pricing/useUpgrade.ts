@@ -15,7 +15,8 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Spec section 4's upgrade flow, with a real checkout: sign-in first; Pro shows 'Processing...', toasts
  * 'Redirecting to payment processing...', pays, takes the fresh token (so the navigation bar shows the new tier at
- * once) and goes to /billing/success; Free answers 'Already on Free Plan'; Enterprise stores an inquiry.
+ * once) and goes to the processor's page, or to /billing/success (closing that toast: the success page says where the
+ * payment stands); Free answers 'Already on Free Plan'; Enterprise stores an inquiry.
  */
 export function useUpgrade({ notify }: NotifyProps) {
   const t = usePagesT();
@@ -41,7 +42,8 @@ export function useUpgrade({ notify }: NotifyProps) {
     if (!isAuthenticated) return requireSignIn();
     setProcessing(plan.id);
     const startedAt = Date.now();
-    if (plan.id === 'pro') notify({ title: t('upgrade.proTitle'), description: t('upgrade.proText') });
+    const redirecting =
+      plan.id === 'pro' ? notify({ title: t('upgrade.proTitle'), description: t('upgrade.proText') }) : undefined;
     try {
       const result = await startCheckout(plan.id);
       // The service's own message for these outcomes is English; the page says the same in the person's language.
@@ -63,8 +65,11 @@ export function useUpgrade({ notify }: NotifyProps) {
         }
         await wait(Math.max(0, UPGRADE_REDIRECT_MS - (Date.now() - startedAt)));
         if (!mounted.current) return;
-        if (result.redirectUrl.startsWith('/')) navigate(result.redirectUrl);
-        else if (/^https:\/\//.test(result.redirectUrl)) window.location.assign(result.redirectUrl);
+        if (result.redirectUrl.startsWith('/')) {
+          // 'Upgrading to Pro' is over once the success page shows: that page says where the payment stands.
+          redirecting?.dismiss();
+          navigate(result.redirectUrl);
+        } else if (/^https:\/\//.test(result.redirectUrl)) window.location.assign(result.redirectUrl);
         // 'Processing...' stays until the next page replaces this one.
         return;
       }

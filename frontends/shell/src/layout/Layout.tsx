@@ -5,6 +5,7 @@ import { RemoteErrorBoundary } from '../remotes/RemoteErrorBoundary';
 import { PageSkeleton } from '@kasa/ui';
 import { Footer } from './Footer';
 import { NavBar } from './NavBar';
+import { TestModeBanner } from './TestModeBanner';
 import { useT } from '../i18n/useT';
 
 const SkipLink = styled.a`
@@ -37,7 +38,10 @@ export function pageOf(pathname: string): string {
   return pathname.startsWith('/chat/') ? '/chat' : pathname;
 }
 
-/** Navigation bar, the routed page (in a boundary, so a failing page never blanks the app) and the footer. */
+/**
+ * The test-mode banner (when payments take no money), navigation bar, the routed page (in a boundary, so a failing
+ * page never blanks the app) and the footer.
+ */
 export function Layout() {
   const page = pageOf(useLocation().pathname);
   const main = useRef<HTMLElement>(null);
@@ -57,6 +61,7 @@ export function Layout() {
   return (
     <>
       <SkipLink href="#main">{t('layout.skip')}</SkipLink>
+      <TestModeBanner />
       <NavBar />
       <Main id="main" ref={main} tabIndex={-1}>
         <RemoteErrorBoundary key={page} name="this page" onRetry={() => window.location.reload()}>

@@ -63,11 +63,7 @@ export function marketingRoutes() {
       'nav.pricing',
       <RemotePage id="marketing/PricingPage" name="the pricing page" props={{ notify: toast }} />,
     ),
-    page(
-      'billing/success',
-      'app.paymentSuccessful',
-      <RemotePage id="marketing/BillingSuccessPage" name="the payment page" />,
-    ),
+    page('billing/success', 'app.payment', <RemotePage id="marketing/BillingSuccessPage" name="the payment page" />),
     page('features', 'footer.features', <RemotePage id="marketing/FeaturesPage" name="the features page" />),
     page('about', 'footer.about', <RemotePage id="marketing/AboutPage" name="the about page" />),
     page('privacy', 'footer.privacy', <RemotePage id="marketing/PrivacyPage" name="the privacy policy" />),

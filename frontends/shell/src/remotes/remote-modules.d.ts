@@ -29,9 +29,13 @@ declare module 'marketing/ComingSoonPage' {
 
 declare module 'marketing/PricingPage' {
   import type { ComponentType } from 'react';
-  /** The shell's `toast`, for the pages that show toasts. */
+  /** The shell's `toast`, for the pages that show toasts; what it answers closes the toast. */
   export interface NotifyProps {
-    notify: (toast: { title: string; description?: string; variant?: 'default' | 'success' | 'destructive' }) => void;
+    notify: (toast: {
+      title: string;
+      description?: string;
+      variant?: 'default' | 'success' | 'destructive';
+    }) => { dismiss: () => void } | undefined;
   }
   /** Route `/pricing`: plans from GET /api/billing/plans, current tier, the upgrade flow, add-ons and FAQ. */
   const PricingPage: ComponentType<NotifyProps>;
@@ -40,7 +44,10 @@ declare module 'marketing/PricingPage' {
 
 declare module 'marketing/BillingSuccessPage' {
   import type { ComponentType } from 'react';
-  /** Route `/billing/success`: the Transaction Reference from `?reference=` and the plan bought. */
+  /**
+   * Route `/billing/success`: verifies the payment of `?reference=` with the server (checking, paid with the plan, not
+   * confirmed yet, failed, unknown), stores the fresh token once paid, and shows the Transaction Reference.
+   */
   const BillingSuccessPage: ComponentType;
   export default BillingSuccessPage;
 }
@@ -101,9 +108,13 @@ declare module 'marketing/HelpPage' {
 
 declare module 'marketing/ContactPage' {
   import type { ComponentType } from 'react';
-  /** The shell's `toast`, for the pages that show toasts. */
+  /** The shell's `toast`, for the pages that show toasts; what it answers closes the toast. */
   export interface NotifyProps {
-    notify: (toast: { title: string; description?: string; variant?: 'default' | 'success' | 'destructive' }) => void;
+    notify: (toast: {
+      title: string;
+      description?: string;
+      variant?: 'default' | 'success' | 'destructive';
+    }) => { dismiss: () => void } | undefined;
   }
   /** Route `/contact`: the contact form (POST /api/contact) and the mailboxes. */
   const ContactPage: ComponentType<NotifyProps>;

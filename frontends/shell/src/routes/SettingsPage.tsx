@@ -1,6 +1,7 @@
 import styled from '@emotion/styled';
 import { useRedirectWhenSignedOut } from '../auth/useRedirectWhenSignedOut';
 import { AuthRequired } from '../auth/AuthRequired';
+import { BillingSettings } from '../billing/BillingSettings';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { Actions, Button, ButtonLink, Card, Muted, PageContainer, PageSkeleton } from '@kasa/ui';
 import { LanguageSettings } from '../i18n/LanguagePicker';
@@ -62,8 +63,9 @@ const COMING_SOON: ReadonlyArray<{ title: MessageId; text: MessageId }> = [
 ];
 
 /**
- * Route `/settings` (spec section 2): the theme card, the interface language (every language with its review
- * status), the areas marked Coming Soon, and quick actions.
+ * Route `/settings` (spec section 2): the plan and billing (the subscription, with Manage payment, Cancel and Resume),
+ * the theme card, the interface language (every language with its review status), the areas marked Coming Soon, and
+ * quick actions.
  */
 export default function SettingsPage() {
   const t = useT();
@@ -85,6 +87,7 @@ export default function SettingsPage() {
         <h1>{t('nav.settings')}</h1>
         <Badge data-testid="settings-user">{user.username || user.email}</Badge>
       </Header>
+      <BillingSettings />
       <Grid aria-label={t('settings.areas')}>
         <SettingCard>
           <h2>{t('settings.theme')}</h2>

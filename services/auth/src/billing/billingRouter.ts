@@ -4,6 +4,7 @@ import {
   z,
   type BillingPortalResponse,
   type CheckoutResponse,
+  type PlansResponse,
   type SubscriptionResponse,
 } from '@kasa/contracts';
 import { identityOf, parseInput, requestIdOf, requireIdentity, type Logger } from '@kasa/service-kit';
@@ -52,8 +53,10 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
   };
 
   router.get('/api/billing/plans', (_req, res) => {
-    // The plans change with a deploy only.
-    res.set('Cache-Control', 'public, max-age=300').json(PLANS_RESPONSE);
+    // The plans, and whether payments are real, change with a deploy only. `testMode` is public so that the web app
+    // shows its test-mode banner to everyone, signed in or not.
+    const body: PlansResponse = { ...PLANS_RESPONSE, testMode: deps.billing.testMode };
+    res.set('Cache-Control', 'public, max-age=300').json(body);
   });
 
   router.use(

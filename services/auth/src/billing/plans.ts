@@ -131,8 +131,8 @@ export const PRICING_FAQ: readonly FaqEntry[] = [
   },
 ];
 
-/** The answer of GET /api/billing/plans; the same object for every request. */
-export const PLANS_RESPONSE: PlansResponse = {
+/** The answer of GET /api/billing/plans but its `testMode` (the router adds the server's); the same for every request. */
+export const PLANS_RESPONSE: Omit<PlansResponse, 'testMode'> = {
   plans: [...PLAN_CATALOGUE],
   addOns: [...ADD_ONS],
   faq: [...PRICING_FAQ],
