@@ -1,4 +1,4 @@
 export { eventually, type EventuallyOptions } from './eventually';
 export { identityHeaders, newAccount, newIdentity, unique, type TestIdentity } from './identities';
 export { ManualClock, systemClock, type Clock } from './clock';
-export { makeDocx, makePdf, makePng } from './testFiles';
+export { makeDocx, makePdf, makePng, makeZip } from './testFiles';

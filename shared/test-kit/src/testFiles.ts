@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 /**
  * A real PNG, written out byte by byte (signature, IHDR, IDAT, IEND): `width`×`height` pixels of one RGB colour.
@@ -57,21 +57,27 @@ export function makePdf(pages: string[]): Buffer {
 }
 
 /** A ZIP archive of `files`, in order, each stored as is (method 0), with a central directory. */
-function storedZip(files: { name: string; data: Buffer }[]): Buffer {
+/**
+ * A ZIP archive of `files`, in order, with a central directory: stored as they are, or deflated at the highest level
+ * (`deflate`: what a "zip bomb" needs, a part that unpacks a thousand times over).
+ */
+export function makeZip(files: { name: string; data: Buffer }[], options: { deflate?: boolean } = {}): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const { name, data } of files) {
     const fileName = Buffer.from(name, 'utf8');
-    // Version 2.0, no flags, stored, 1980-01-01 00:00, CRC-32, sizes, name length, no extra field.
+    const packed = options.deflate ? deflateRawSync(data, { level: 9 }) : data;
+    // Version 2.0, no flags, stored (0) or deflated (8), 1980-01-01 00:00, CRC-32, sizes, name length, no extra field.
     const fields = Buffer.alloc(26);
     fields.writeUInt16LE(20, 0);
+    fields.writeUInt16LE(options.deflate ? 8 : 0, 4);
     fields.writeUInt16LE(0x21, 8);
     fields.writeUInt32LE(crc32(data), 10);
-    fields.writeUInt32LE(data.length, 14);
+    fields.writeUInt32LE(packed.length, 14);
     fields.writeUInt32LE(data.length, 18);
     fields.writeUInt16LE(fileName.length, 22);
-    const local = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), fields, fileName, data]);
+    const local = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), fields, fileName, packed]);
     const tail = Buffer.alloc(14); // no comment, disk 0, no attributes, then where the local header is
     tail.writeUInt32LE(offset, 10);
     centrals.push(Buffer.concat([Buffer.from([0x50, 0x4b, 0x01, 0x02]), Buffer.from([20, 0]), fields, tail, fileName]));
@@ -126,5 +132,5 @@ export function makeDocx(sections: { heading: string; paragraphs: string[] }[]):
       `<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
     'word/document.xml': `${XML_HEAD}<w:document xmlns:w="${WORD}"><w:body>${body}</w:body></w:document>`,
   };
-  return storedZip(Object.entries(files).map(([name, xml]) => ({ name, data: Buffer.from(xml, 'utf8') })));
+  return makeZip(Object.entries(files).map(([name, xml]) => ({ name, data: Buffer.from(xml, 'utf8') })));
 }
