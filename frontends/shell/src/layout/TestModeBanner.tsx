@@ -2,7 +2,7 @@ import styled from '@emotion/styled';
 import { usePaymentsTestMode } from '../api/paymentsMode';
 import { useT } from '../i18n/useT';
 
-const Banner = styled.aside`
+const Banner = styled.section`
   padding: 0.375rem max(1.25rem, env(safe-area-inset-right)) 0.375rem max(1.25rem, env(safe-area-inset-left));
   border-bottom: 3px solid var(--kasa-warning);
   background: var(--kasa-surface-muted);
@@ -17,7 +17,8 @@ const Banner = styled.aside`
 
 /**
  * ARCHITECTURE.md ("Services and what each owns"): while the built-in provider takes the payments, every page says
- * that no real money is taken. A landmark of its own (named), so screen-reader users find it in the page's regions.
+ * that no real money is taken. A named section (a region landmark), so screen-reader users find it among the page's
+ * regions; not an aside, which the chat keeps for its sidebar.
  */
 export function TestModeBanner() {
   const t = useT();
