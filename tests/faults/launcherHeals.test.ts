@@ -167,14 +167,15 @@ beforeAll(async () => {
   });
   token = (await register(baseUrl, 'launcher')).token;
   for (const part of PARTS) {
+    // A bound for a hang: on a CI machine running other suites, a service's first start can take a while.
     await eventually(() => answers(part), {
-      timeoutMs: 30_000,
+      timeoutMs: 120_000,
       intervalMs: 200,
       what: `${part} ready`,
       context: lastLines,
     });
   }
-}, 150_000);
+}, 240_000);
 
 afterAll(async () => {
   forgetCleanUp();

@@ -59,7 +59,8 @@ const SHARED_LIMITS: PlanRules['limits'] = {
   concurrentReplies: 10,
   concurrentSyntheses: 2,
   concurrentTranscriptions: 2,
-  concurrentUploads: 2,
+  // The most files one message carries (ATTACHMENT_LIMITS.perMessage): the composer uploads them all at once.
+  concurrentUploads: 4,
   concurrentVideos: 2,
 };
 
