@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@kasa/service-kit';
+import { eventually } from '@kasa/test-kit';
 import { request } from 'undici';
 import type { EgConfig, GatewayRequest } from '../eg/types';
 import { createIdempotencyPolicy, isValidIdempotencyKey, type IdempotencyOptions } from './idempotencyPolicy';
@@ -127,14 +128,14 @@ describe('the idempotency policy', () => {
       app.state.hold = true;
       const first = app.post('failing-key').catch((err: Error) => err);
       await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(() => app.state.upstreamCalls === 1 || undefined, { what: 'the first request upstream' });
       const duplicate = app.post('failing-key');
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(app.state.upstreamCalls).toBe(1);
       app.state.held.shift()!.fail();
       expect(await first).toBeInstanceOf(Error);
       // The duplicate now runs upstream itself, with the body the policy read from it.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(app.state.upstreamCalls).toBe(2);
+      await eventually(() => app.state.upstreamCalls === 2 || undefined, { what: 'the duplicate upstream' });
       app.state.held.shift()!.answer();
       const taken = await duplicate;
       expect(taken.status).toBe(201);

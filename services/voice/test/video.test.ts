@@ -325,7 +325,14 @@ describe('the work queue', () => {
       .set(user)
       .send({ prompt: 'Once.', language: 'en' });
     await waitForJob(worker.app, created.body.id, user);
-    const before = await worker.video.jobs.findById(created.body.id).lean();
+    // The job's finished event goes out just after its status changes: the duplicate is judged once it has.
+    const before = await eventually(
+      async () => {
+        const job = await worker.video.jobs.findById(created.body.id).lean();
+        return job && !job.eventPending ? job : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the finished event of the job' },
+    );
     expect(await worker.video.worker.handle(message(created.body.id, true), new AbortController().signal)).toBe('ack');
     const after = await worker.video.jobs.findById(created.body.id).lean();
     expect(after).toEqual(before);
