@@ -7,7 +7,7 @@
  * serving. Ctrl-C stops the services, the gateway and the watch builds, then the database; a second Ctrl-C kills
  * whatever is left at once.
  */
-const { spawn } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
@@ -208,9 +208,23 @@ async function main() {
   const port = env.GATEWAY_PORT ?? '8080';
   if (await waitForHttp(`http://127.0.0.1:${port}/api/status`, 60_000)) {
     log('kasa', `Kasa is running: open http://localhost:${port}  (Ctrl-C stops it)`);
+    printSetupLink(env);
   } else if (!supervisor.stopping) {
     log('kasa', `the gateway did not answer on port ${port} within 60 s; see the logs above`);
   }
+}
+
+/**
+ * While nobody is this installation's operator, prints the first-run setup link (`npm run kasa -- setup-link
+ * --if-none`): whoever started Kasa opens it, signed in, and runs it from then on. Nothing is printed afterwards.
+ * @param {NodeJS.ProcessEnv} env
+ */
+function printSetupLink(env) {
+  const command = path.join(ROOT, 'services/auth/dist/operators/operatorCommand.js');
+  execFile(process.execPath, [command, 'setup-link', '--if-none'], { env, timeout: 30_000 }, (err, stdout) => {
+    if (err) return log('kasa', 'could not make the first-run setup link: `npm run kasa -- setup-link` tries again');
+    for (const line of stdout.split('\n').filter(Boolean)) log('kasa', line);
+  });
 }
 
 module.exports = { launcherEnv };

@@ -13,6 +13,7 @@ import type { Connection } from 'mongoose';
 import { createApiKeyRouter, createApiKeyVerifyRouter } from './apiKeys/apiKeyRouter';
 import type { AuthComponents } from './authComponents';
 import { BILLING_WEBHOOK_PATH, createBillingRouter } from './billing/billingRouter';
+import { createAdminRouter } from './operators/adminRouter';
 import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
 import { createTeamRouter } from './teams/teamRouter';
@@ -62,6 +63,7 @@ export function createApp(deps: AuthAppDeps): Express {
       createTeamRouter(teams),
       createBillingRouter(deps),
       createOutreachRouter(deps),
+      createAdminRouter(deps.operators),
     ],
   });
 

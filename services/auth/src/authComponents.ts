@@ -7,6 +7,7 @@ import { createBillingService, type BillingService } from './billing/billingServ
 import type { PaymentProvider } from './billing/paymentProvider';
 import { paymentProvidersFor, type PaymentSettings } from './billing/paymentProviders';
 import type { AuthConfig } from './config';
+import { createOperatorService, type OperatorService } from './operators/operatorService';
 import { teamInvitationModel, teamModel } from './teams/teamModel';
 import { TeamService } from './teams/teamService';
 import { revokedTokenModel } from './tokens/revokedTokenModel';
@@ -25,7 +26,7 @@ export type AuthComponentSettings = Pick<
   'JWT_PRIVATE_KEY' | 'AUTH_KEYS_DIR' | 'JWT_TTL_SECONDS' | 'API_KEY_USAGE_FLUSH_MS' | 'API_KEY_USAGE_MAX_PENDING'
 > &
   Partial<PaymentSettings> &
-  Partial<Pick<AuthConfig, 'KASA_PUBLIC_URL' | 'WEB_ORIGIN' | 'BILLING_GRACE_DAYS'>>;
+  Partial<Pick<AuthConfig, 'KASA_PUBLIC_URL' | 'WEB_ORIGIN' | 'BILLING_GRACE_DAYS' | 'KASA_OPERATOR_EMAILS'>>;
 
 const DAY_MS = 24 * 3600_000;
 
@@ -42,6 +43,8 @@ export interface AuthComponents {
   loginThrottle: LoginThrottle;
   /** E-mails to account owners (`auth.email.requested`, through an outbox). */
   notices: EmailNotices;
+  /** Who runs this Kasa: the operator role, the first-run setup link, the operators' view of inquiries. */
+  operators: OperatorService;
 }
 
 /**
@@ -98,5 +101,6 @@ export function createAuthComponents(deps: {
     revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
   });
   apiKeys.attachTeams(teams);
-  return { signingKey, users, tokens, billing, apiKeys, apiKeyUsage, teams, loginThrottle, notices };
+  const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? []);
+  return { signingKey, users, tokens, billing, apiKeys, apiKeyUsage, teams, loginThrottle, notices, operators };
 }

@@ -63,6 +63,20 @@ const schema = baseServiceEnv.extend({
   BILLING_GRACE_DAYS: z.coerce.number().min(0).max(60).default(7),
   /** How often subscriptions and pending payments are reconciled with the processors. */
   BILLING_SYNC_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
+  /**
+   * E-mail addresses whose accounts are operators while they are listed here (comma-separated): the way to name the
+   * operators of an installation in its configuration (k8s secret, compose file) instead of with the setup link.
+   */
+  KASA_OPERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email({ error: 'KASA_OPERATOR_EMAILS must list e-mail addresses' }))),
   /** Mark the session cookie Secure (set true behind HTTPS). */
   COOKIE_SECURE: envBoolean(false),
   /** API keys' "last used" times are written in one batch this often (never while the gateway waits). */

@@ -32,6 +32,8 @@ export function createTestAuthApp(deps: {
   loginThrottle?: { settings?: Partial<LoginThrottleSettings>; now?: () => Date };
   /** The clock billing reads (moved forward to reach the end of a period or of a grace). */
   billingClock?: () => Date;
+  /** KASA_OPERATOR_EMAILS, lower-cased. */
+  operatorEmails?: string[];
 }): { app: Express; auth: AuthComponents } {
   const auth = createAuthComponents({
     db: deps.db,
@@ -42,6 +44,7 @@ export function createTestAuthApp(deps: {
       JWT_TTL_SECONDS: TOKEN_TTL_SECONDS,
       API_KEY_USAGE_FLUSH_MS: deps.lastUsedFlushMs ?? 100,
       API_KEY_USAGE_MAX_PENDING: 10_000,
+      KASA_OPERATOR_EMAILS: deps.operatorEmails,
     },
     signingKey: deps.signingKey ?? generateSigningKey(),
     paymentProvider: deps.paymentProvider,

@@ -31,6 +31,10 @@ const enterpriseInquirySchema = new Schema<EnterpriseInquiryDocument>(
   { timestamps: true, versionKey: false, collection: 'enterprise_inquiries' },
 );
 
+// The operators' list: newest first, of one status or all.
+enterpriseInquirySchema.index({ status: 1, lastRequestedAt: -1 });
+enterpriseInquirySchema.index({ lastRequestedAt: -1 });
+
 export function enterpriseInquiryModel(connection: Connection): Model<EnterpriseInquiryDocument> {
   return (
     connection.models.EnterpriseInquiry ??

@@ -15,6 +15,8 @@ export interface UserDocument {
   teamId?: string | null;
   /** When the owner was last e-mailed about a registration attempt with their address (at most hourly). */
   registrationNoticeAt?: Date | null;
+  /** Runs this Kasa (operators/operatorService.ts): read from here on every operator request, never from a token. */
+  operator?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +31,7 @@ const userSchema = new Schema<UserDocument>(
     pendingRegisteredEventId: { type: String, default: null, index: true },
     teamId: { type: String, default: null, index: true },
     registrationNoticeAt: { type: Date, default: null },
+    operator: { type: Boolean, index: true },
   },
   { timestamps: true, versionKey: false, collection: 'users' },
 );

@@ -1,0 +1,60 @@
+import { identityOf, NotFoundError, parseInput, requireIdentity } from '@kasa/service-kit';
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { OperatorService } from './operatorService';
+
+const GrantOperatorRequest = z.strictObject({ email: z.email({ error: 'must be an e-mail address' }).max(254) });
+const RedeemSetupRequest = z.strictObject({ token: z.string().min(20).max(100) });
+const InquiryQuery = z.strictObject({
+  status: z.enum(['open', 'contacted', 'closed']).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
+});
+
+/**
+ * Auth's part of the operators' API, `/api/admin/*` for what auth owns (operators, Enterprise inquiries), and the
+ * first-run setup link's redemption. Every admin route checks the operator role against the database; to anyone else
+ * it does not exist (404, as an unknown path), so the routes are not even revealed.
+ */
+export function createAdminRouter(operators: OperatorService): Router {
+  const router = Router();
+  const operatorsOnly: RequestHandler = (_req, res, next) => {
+    operators
+      .isOperator(identityOf(res).userId)
+      .then((yes) => (yes ? next() : next(new NotFoundError())))
+      .catch(next);
+  };
+  router.use('/api/admin', requireIdentity(), operatorsOnly, (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  router.get('/api/admin/operators', async (_req, res) => {
+    res.json({ operators: await operators.list() });
+  });
+  router.post('/api/admin/operators', async (req, res) => {
+    const { email } = parseInput(GrantOperatorRequest, req.body);
+    res.status(201).json(await operators.grant(email));
+  });
+  router.delete('/api/admin/operators/:userId', async (req, res) => {
+    await operators.revoke({ userId: req.params.userId }, identityOf(res).userId);
+    res.status(204).end();
+  });
+
+  router.get('/api/admin/inquiries', async (req, res) => {
+    const query = parseInput(InquiryQuery, req.query, 'query');
+    const inquiries = await operators.inquiries({
+      status: query.status,
+      limit: query.limit,
+      before: query.before ? new Date(query.before) : undefined,
+    });
+    res.json({ inquiries });
+  });
+
+  router.post('/api/auth/operator-setup', requireIdentity(), async (req, res) => {
+    const { token } = parseInput(RedeemSetupRequest, req.body);
+    await operators.redeemSetupToken(token, identityOf(res).userId);
+    res.set('Cache-Control', 'no-store').json({ operator: true });
+  });
+  return router;
+}
