@@ -2,7 +2,8 @@
 /**
  * The jest run of `npm test`: every suite, in two lanes side by side and then one measuring phase alone.
  *
- *  - lane `browser`: the browser suites (tests/e2e), one at a time;
+ *  - lane `browser`: the browser suites (tests/e2e), one at a time, and the Rust and Python SDK suites (they build
+ *    and run outside Node; about 160 s together), which even out the two lanes' lengths;
  *  - lane `services`: every other suite except the measuring ones, one at a time;
  *  - then `measured`: the suites that judge the platform under steady load (tests/soak, tests/load), alone, so that
  *    nothing of another lane is part of what they measure.
@@ -28,7 +29,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const JEST = require.resolve('jest/bin/jest');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const MEASURED = `${escape(ROOT)}/tests/(soak|load)/`;
-const BROWSER = `${escape(ROOT)}/tests/e2e/`;
+const BROWSER = `${escape(ROOT)}/(tests/e2e|sdks/rust|sdks/python)/`;
 /**
  * Each lane is chosen with ignore patterns only (jest takes the union of path patterns, so a lane chosen with one
  * could not be narrowed by a path given on the command line); `only` ignores every path outside the lane.
