@@ -11,6 +11,9 @@ import { VideoResource } from './resources/video.js';
 import { VoiceResource } from './resources/voice.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 
+/** How long an attempt waits for the API to start answering unless `timeoutMs` says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 export interface KasaOptions {
   /** Where the Kasa API is, e.g. `https://kasa.example` (`''` in a page served by Kasa itself: same origin). */
   baseUrl: string;
@@ -30,6 +33,12 @@ export interface KasaOptions {
    * true). With false they carry one only when the call passes `idempotencyKey`, and are otherwise never retried.
    */
   idempotencyKeys?: boolean;
+  /**
+   * How long each attempt of a call waits for the API to start answering, in ms (default 60 000, as the Python, Go
+   * and Rust SDKs). An attempt that runs out is retried if the call is safe to repeat, else the call rejects with a
+   * KasaTimeoutError. A stream's reading, once it has started, is not bounded by it. `0` waits for ever.
+   */
+  timeoutMs?: number;
   /** The fetch to use; the global one by default (browsers, Node 20+). */
   fetch?: typeof fetch;
   /** Headers sent with every call. */
@@ -81,6 +90,7 @@ export class Kasa {
       },
       headers: { ...options.headers },
       idempotencyKeys: options.idempotencyKeys ?? true,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     });
     this.auth = new AuthResource(http, (token) => this.setToken(token));
     this.personas = new PersonasResource(http);

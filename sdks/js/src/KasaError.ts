@@ -8,6 +8,8 @@ export interface KasaErrorBody {
 
 /** `code` of a KasaError raised when no HTTP answer arrived at all (DNS, refused or dropped connection). */
 export const NETWORK_ERROR = 'network_error';
+/** `code` of a KasaTimeoutError: the API did not start answering within the client's `timeoutMs`. */
+export const REQUEST_TIMEOUT = 'request_timeout';
 /** `code` of a KasaError raised when a streamed reply reported an error after it had started. */
 export const STREAM_ERROR = 'stream_error';
 /** `code` of a KasaError raised when a wait (`video.wait`) ran out of time before what it waited for happened. */
@@ -21,7 +23,7 @@ export const VIDEO_NOT_READY = 'video_not_ready';
  * field is wrong and why), `requestId` the id to quote when asking for support.
  */
 export class KasaError extends Error {
-  override readonly name = 'KasaError';
+  override readonly name: string = 'KasaError';
   readonly status: number;
   readonly code: string;
   readonly details: unknown;
@@ -43,9 +45,68 @@ export class KasaError extends Error {
   }
 }
 
+type KasaErrorInit = ConstructorParameters<typeof KasaError>[0];
+
+/*
+ * One subclass per kind of failure a program handles differently, as OpenAI's and Anthropic's SDKs have: catch
+ * `KasaRateLimitError` to wait, `KasaAuthenticationError` to sign in again, and so on. Each is a KasaError with the
+ * same fields, so code that checks `instanceof KasaError` and `code` keeps working.
+ */
+/** 400 or 422: the request is not valid; `details` says which field and why. */
+export class KasaBadRequestError extends KasaError {
+  override readonly name: string = 'KasaBadRequestError';
+}
+/** 401: no credential, or one that is wrong, expired or revoked. */
+export class KasaAuthenticationError extends KasaError {
+  override readonly name: string = 'KasaAuthenticationError';
+}
+/** 403: the credential may not do this (a key without the scope, a plan without the feature). */
+export class KasaPermissionError extends KasaError {
+  override readonly name: string = 'KasaPermissionError';
+}
+/** 404: no such thing, or not the caller's. */
+export class KasaNotFoundError extends KasaError {
+  override readonly name: string = 'KasaNotFoundError';
+}
+/** 409: the request conflicts with the current state (or with an Idempotency-Key still in progress). */
+export class KasaConflictError extends KasaError {
+  override readonly name: string = 'KasaConflictError';
+}
+/** 429: a rate limit, a concurrency limit or the monthly quota (`code` says which); retried first when safe. */
+export class KasaRateLimitError extends KasaError {
+  override readonly name: string = 'KasaRateLimitError';
+}
+/** 5xx: Kasa or a provider behind it failed; retried first when safe. */
+export class KasaServerError extends KasaError {
+  override readonly name: string = 'KasaServerError';
+}
+/** No answer at all: DNS, a refused or dropped connection (`status` 0, `code` network_error). */
+export class KasaConnectionError extends KasaError {
+  override readonly name: string = 'KasaConnectionError';
+}
+/** The API did not start answering within `timeoutMs` (`status` 0, `code` request_timeout). */
+export class KasaTimeoutError extends KasaConnectionError {
+  override readonly name: string = 'KasaTimeoutError';
+}
+
+/** The KasaError of an HTTP answer's status: its subclass when one fits, else KasaError itself. */
+export function errorForStatus(init: KasaErrorInit): KasaError {
+  const { status } = init;
+  if (status === 400 || status === 422) return new KasaBadRequestError(init);
+  if (status === 401) return new KasaAuthenticationError(init);
+  if (status === 403) return new KasaPermissionError(init);
+  if (status === 404) return new KasaNotFoundError(init);
+  if (status === 409) return new KasaConflictError(init);
+  if (status === 429) return new KasaRateLimitError(init);
+  if (status >= 500) return new KasaServerError(init);
+  return new KasaError(init);
+}
+
 /** True for a KasaError, also one made by another copy of this package (checked by name, not only by prototype). */
 export function isKasaError(error: unknown): error is KasaError {
-  return error instanceof KasaError || (error instanceof Error && error.name === 'KasaError' && 'status' in error);
+  return (
+    error instanceof KasaError || (error instanceof Error && /^Kasa\w*Error$/.test(error.name) && 'status' in error)
+  );
 }
 
 function isErrorBody(body: unknown): body is Partial<KasaErrorBody> {
@@ -81,7 +142,7 @@ export async function errorFromResponse(response: Response): Promise<KasaError> 
     typeof parsed.message === 'string' && parsed.message.trim() !== ''
       ? parsed.message
       : `HTTP error! status: ${response.status}`;
-  return new KasaError({
+  return errorForStatus({
     status: response.status,
     code: typeof parsed.code === 'string' ? parsed.code : codeForStatus(response.status),
     message,

@@ -1,5 +1,13 @@
 import { newIdempotencyKey } from './idempotency.js';
-import { KasaError, NETWORK_ERROR, errorFromResponse } from './KasaError.js';
+import { linkedController } from './abort.js';
+import {
+  KasaConnectionError,
+  KasaError,
+  KasaTimeoutError,
+  NETWORK_ERROR,
+  REQUEST_TIMEOUT,
+  errorFromResponse,
+} from './KasaError.js';
 import { backoffDelay, retryDelay, sleep, type RetryPolicy } from './retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -10,6 +18,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+  /** Overrides the client's `timeoutMs` for this call (each attempt's wait for the answer to start; 0: for ever). */
+  timeoutMs?: number;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
   /**
@@ -51,6 +61,8 @@ export interface HttpClientConfig {
   headers: Record<string, string>;
   /** Whether creating calls get an automatic Idempotency-Key (without one they are never retried). */
   idempotencyKeys: boolean;
+  /** How long each attempt waits for the answer to start, in ms (0: for ever). */
+  timeoutMs: number;
 }
 
 /** Methods that are safe to repeat: doing them twice has the effect of doing them once. */
@@ -84,17 +96,32 @@ export class HttpClient {
     const safeToRepeat =
       IDEMPOTENT_METHODS.has(spec.method) || spec.idempotent === true || idempotencyKey !== undefined;
     const body = requestBody(spec);
+    const timeoutMs = spec.options?.timeoutMs ?? this.config.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
+      // Each attempt has a signal of its own that the caller's aborts too, and the timer, until the answer starts.
+      // It stays linked to the caller's afterwards, so that aborting still stops the reading of a stream.
+      const { controller, release } = linkedController(signal);
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => controller.abort(timeoutError(this.config.baseUrl, timeoutMs)), timeoutMs)
+          : undefined;
       try {
-        response = await this.config.fetch(url, this.init(spec, body, idempotencyKey));
+        response = await this.config.fetch(url, this.init(spec, body, idempotencyKey, controller.signal));
       } catch (err) {
+        release();
         if (signal?.aborted) throw signal.reason ?? err;
-        if (!safeToRepeat || attempt >= policy.maxRetries) throw networkError(this.config.baseUrl, err);
+        const failure = controller.signal.aborted
+          ? (controller.signal.reason as KasaError)
+          : networkError(this.config.baseUrl, err);
+        if (!safeToRepeat || attempt >= policy.maxRetries) throw failure;
         await sleep(backoffDelay(attempt, policy), signal);
         continue;
+      } finally {
+        clearTimeout(timer);
       }
       if (response.ok) return response;
+      release();
       const error = await errorFromResponse(response);
       const wait = safeToRepeat
         ? retryDelay({ status: response.status, code: error.code, headers: response.headers }, attempt, policy)
@@ -121,7 +148,12 @@ export class HttpClient {
     return spec.creates && this.config.idempotencyKeys ? newIdempotencyKey() : undefined;
   }
 
-  private init(spec: RequestSpec, body: OutgoingBody | undefined, idempotencyKey: string | undefined): RequestInit {
+  private init(
+    spec: RequestSpec,
+    body: OutgoingBody | undefined,
+    idempotencyKey: string | undefined,
+    signal: AbortSignal,
+  ): RequestInit {
     const headers: Record<string, string> = {
       Accept: spec.accept ?? 'application/json',
       ...this.config.headers,
@@ -134,12 +166,11 @@ export class HttpClient {
       for (const name of Object.keys(headers)) if (name.toLowerCase() === 'idempotency-key') delete headers[name];
       headers['Idempotency-Key'] = idempotencyKey;
     }
-    const init: RequestInit = { method: spec.method, headers };
+    const init: RequestInit = { method: spec.method, headers, signal };
     if (body !== undefined) {
       headers['Content-Type'] = body.contentType;
       init.body = body.data;
     }
-    if (spec.options?.signal) init.signal = spec.options.signal;
     return init;
   }
 }
@@ -161,10 +192,18 @@ function requestBody(spec: RequestSpec): OutgoingBody | undefined {
 
 function networkError(baseUrl: string, cause: unknown): KasaError {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new KasaError({
+  return new KasaConnectionError({
     status: 0,
     code: NETWORK_ERROR,
     message: `Could not reach the Kasa API at ${baseUrl || 'this origin'}: ${reason}`,
     cause,
+  });
+}
+
+function timeoutError(baseUrl: string, timeoutMs: number): KasaError {
+  return new KasaTimeoutError({
+    status: 0,
+    code: REQUEST_TIMEOUT,
+    message: `The Kasa API at ${baseUrl || 'this origin'} did not start answering within ${timeoutMs} ms`,
   });
 }

@@ -1,8 +1,18 @@
-export { Kasa, type KasaOptions } from './Kasa.js';
+export { Kasa, DEFAULT_TIMEOUT_MS, type KasaOptions } from './Kasa.js';
 export {
   KasaError,
+  KasaBadRequestError,
+  KasaAuthenticationError,
+  KasaPermissionError,
+  KasaNotFoundError,
+  KasaConflictError,
+  KasaRateLimitError,
+  KasaServerError,
+  KasaConnectionError,
+  KasaTimeoutError,
   isKasaError,
   NETWORK_ERROR,
+  REQUEST_TIMEOUT,
   STREAM_ERROR,
   WAIT_TIMEOUT,
   VIDEO_NOT_READY,

@@ -275,7 +275,7 @@ describe('error mapping', () => {
   it('maps a missing credential to 401 unauthenticated', async () => {
     const anonymous = new Kasa({ baseUrl: world.platform.baseUrl });
     const error = await anonymous.chat.sessions.list().catch((err: unknown) => err);
-    expect(error).toMatchObject({ name: 'KasaError', status: 401, code: 'unauthenticated' });
+    expect(error).toMatchObject({ name: 'KasaAuthenticationError', status: 401, code: 'unauthenticated' });
     expect((error as KasaError).requestId).toEqual(expect.any(String));
   });
 

@@ -1,4 +1,18 @@
-import { Kasa, KasaError } from '@kasa/sdk';
+import {
+  Kasa,
+  KasaAuthenticationError,
+  KasaBadRequestError,
+  KasaConflictError,
+  KasaConnectionError,
+  KasaError,
+  KasaNotFoundError,
+  KasaPermissionError,
+  KasaRateLimitError,
+  KasaServerError,
+  KasaTimeoutError,
+  REQUEST_TIMEOUT,
+  isKasaError,
+} from '@kasa/sdk';
 import { hangUp, json, localServer } from './localServer';
 
 const personas = [{ id: 'kasa', name: 'Kasa', expertise: 'General', systemPrompt: '...' }];
@@ -193,7 +207,7 @@ describe('retries on network errors', () => {
     const server = await serve(hangUp, json(201, {}));
     const kasa = new Kasa({ baseUrl: server.baseUrl, idempotencyKeys: false });
     const error = await kasa.chat.sessions.create({ personaId: 'kasa', title: 't' }).catch((err: unknown) => err);
-    expect(error).toMatchObject({ name: 'KasaError', status: 0, code: 'network_error' });
+    expect(error).toMatchObject({ name: 'KasaConnectionError', status: 0, code: 'network_error' });
     expect(server.seen).toHaveLength(1);
   });
 
@@ -220,5 +234,60 @@ describe('error answers that are not Kasa’s error JSON', () => {
       message: 'HTTP error! status: 502',
       requestId: 'edge-1',
     });
+  });
+});
+
+describe('timeouts', () => {
+  const silent: Parameters<typeof localServer>[0][number] = () => undefined;
+
+  it('gives each attempt timeoutMs to start answering, retries a safe call, then throws a KasaTimeoutError', async () => {
+    const server = await serve(silent);
+    const kasa = new Kasa({ baseUrl: server.baseUrl, timeoutMs: 300, maxRetries: 1 });
+    const started = Date.now();
+    const error = await kasa.personas.list().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(KasaTimeoutError);
+    expect(error).toBeInstanceOf(KasaConnectionError);
+    expect(error).toBeInstanceOf(KasaError);
+    expect(error).toMatchObject({ name: 'KasaTimeoutError', status: 0, code: REQUEST_TIMEOUT });
+    expect(isKasaError(error)).toBe(true);
+    expect(server.seen).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+  });
+
+  it('does not repeat a call that is not safe to repeat, and a call may set its own timeout', async () => {
+    const server = await serve(silent);
+    const kasa = new Kasa({ baseUrl: server.baseUrl, idempotencyKeys: false, timeoutMs: 60_000 });
+    const error = await kasa.chat.sessions
+      .create({ personaId: 'kasa', title: 't' }, { timeoutMs: 200 })
+      .catch((err: unknown) => err);
+    expect(error).toMatchObject({ name: 'KasaTimeoutError', code: REQUEST_TIMEOUT });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it("still rejects with the caller's reason when the caller aborts first", async () => {
+    const server = await serve(silent);
+    const kasa = new Kasa({ baseUrl: server.baseUrl, timeoutMs: 5_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('changed my mind')), 100);
+    await expect(kasa.personas.list({ signal: controller.signal })).rejects.toThrow('changed my mind');
+  });
+});
+
+describe('error classes', () => {
+  it.each([
+    [400, KasaBadRequestError],
+    [401, KasaAuthenticationError],
+    [403, KasaPermissionError],
+    [404, KasaNotFoundError],
+    [409, KasaConflictError],
+    [429, KasaRateLimitError],
+    [500, KasaServerError],
+  ])('answers %i with its own KasaError subclass', async (status, kind) => {
+    const server = await serve(json(status, { message: 'no', code: 'some_code', requestId: 'req-1' }));
+    const kasa = new Kasa({ baseUrl: server.baseUrl, maxRetries: 0 });
+    const error = await kasa.personas.list().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(kind);
+    expect(error).toBeInstanceOf(KasaError);
+    expect(error).toMatchObject({ name: kind.name, status, code: 'some_code', requestId: 'req-1' });
   });
 });

@@ -64,7 +64,7 @@ describe('chat.messages versions', () => {
     ).finalMessage();
     expect(reply).toMatchObject({ content: 'No, it is sunny.', status: 'complete' });
     await expect(kasa.chat.messages.edit(session.id, reply.id, { content: 'x' })).rejects.toMatchObject({
-      name: 'KasaError',
+      name: 'KasaBadRequestError',
       status: 400,
       message: expect.stringMatching(/Only your own messages can be edited/),
     });

@@ -59,7 +59,7 @@ describe('usePersonas', () => {
       wrapper: wrapperFor(new Kasa({ baseUrl: world.platform.baseUrl })),
     });
     await waitFor(() => expect(result.current.isError).toBe(true));
-    expect(result.current.error).toMatchObject({ name: 'KasaError', status: 401, code: 'unauthenticated' });
+    expect(result.current.error).toMatchObject({ name: 'KasaAuthenticationError', status: 401, code: 'unauthenticated' });
     expect(result.current.failureCount).toBe(1);
   });
 });
