@@ -1,17 +1,20 @@
 import type { LanguageDetector } from '@kasa/language-detect';
-import { AttachmentProcessor, processingSettings } from './attachments/attachmentProcessor';
-import { AttachmentService } from './attachments/attachmentService';
-import { attachmentModel, attachmentUsageModel } from './attachments/attachmentModel';
 import { MongoConcurrencySlots, type ConcurrencySlots, type Logger, type ServiceMetrics } from '@kasa/service-kit';
 import { PLANS } from '@kasa/contracts';
 import type { Connection } from 'mongoose';
+import { AttachmentProcessor, processingSettings } from './attachments/attachmentProcessor';
+import { AttachmentService } from './attachments/attachmentService';
+import { attachmentModel, attachmentUsageModel } from './attachments/attachmentModel';
 import type { ChatConfig } from './config';
+import { ConversationStore } from './conversations/conversationStore';
+import { HistoryCache } from './conversations/historyCache';
+import { WriteGate } from './conversations/writeGate';
 import type { EventPublisher } from './events/publishEvent';
 import { GeoContext } from './geo/geoContext';
-import { messageModel } from './messages/messageModel';
-import { CompletionService } from './openai/completionService';
 import { MessageService } from './messages/messageService';
+import { CompletionService } from './openai/completionService';
 import { PersonaStore } from './personas/personaStore';
+import { PromptBuilder } from './prompts/promptBuilder';
 import { AiSdkProvider } from './providers/aiSdkProvider';
 import { attemptModel } from './providers/attemptModel';
 import type { ChatProvider } from './providers/chatProvider';
@@ -19,11 +22,14 @@ import { KnowledgeBase } from './providers/offline/knowledgeBase';
 import { OfflineProvider } from './providers/offline/offlineProvider';
 import { ProviderChain } from './providers/providerChain';
 import { ProviderMetrics } from './providers/providerMetrics';
-import { MemoryReplyStreams } from './replies/memoryReplyStreams';
 import type { Replies } from './replies/createReplies';
+import { MemoryReplyStreams } from './replies/memoryReplyStreams';
+import { ReplyRunner } from './replies/replyRunner';
 import { MongoReplySlots } from './replies/replySlots';
-import { HistoryCache } from './messages/historyCache';
-import { WriteGate } from './messages/writeGate';
+import { SessionService } from './sessions/sessionService';
+import { shareModel } from './shares/shareModel';
+import { ShareService } from './shares/shareService';
+import { TurnPolicy } from './turns/turnPolicy';
 
 /** Sessions whose history one replica keeps (see HistoryCache); twice the prompt's budget in characters each. */
 const HISTORY_CACHE_SESSIONS = 2_000;
@@ -32,10 +38,6 @@ const newHistoryCache = (settings: ChatComponentSettings) =>
 
 /** Database writes of one process at once; more wait in the process (see WriteGate). */
 export const DB_WRITE_CONCURRENCY = 8;
-import { sessionModel } from './sessions/sessionModel';
-import { SessionService } from './sessions/sessionService';
-import { shareModel } from './shares/shareModel';
-import { ShareService } from './shares/shareService';
 
 /** The settings the components read; a subset of ChatConfig so that tests can pass just these. */
 export type ChatComponentSettings = Pick<
@@ -102,26 +104,14 @@ export function createChatComponents(options: {
     slots: new MongoReplySlots(db, settings.CHAT_MAX_CONCURRENT_REPLIES ?? 10, writes),
   };
   const personas = new PersonaStore(db);
-  const sessionDocs = sessionModel(db);
-  const messageDocs = messageModel(db);
   // Without a shared Redis this is the only replica: it sees every turn, so it can keep sessions' history itself.
   const historyCache = replies.streams instanceof MemoryReplyStreams ? newHistoryCache(settings) : undefined;
-  const shareDocs = shareModel(db);
+  const store = new ConversationStore({ db, logger, writes, ...(historyCache ? { historyCache } : {}) });
   const attachmentProcessor =
     options.attachmentProcessor ?? new AttachmentProcessor(processingSettings(settings.attachmentProcessing), logger);
   const attachments = new AttachmentService(db, logger, attachmentProcessor);
-  const sessions = new SessionService(
-    sessionDocs,
-    messageDocs,
-    personas,
-    bus,
-    logger,
-    replies.streams,
-    historyCache,
-    shareDocs,
-    attachments,
-  );
-  const shares = new ShareService(shareDocs, sessions, sessionDocs, messageDocs, personas);
+  const shares = new ShareService({ shares: shareModel(db), store, personas });
+  const sessions = new SessionService({ store, personas, bus, logger, live: replies.streams, shares, attachments });
   const offline = new OfflineProvider(options.knowledge ?? KnowledgeBase.load(), settings.CHAT_OFFLINE_WORD_DELAY_MS);
   const providerMetrics = options.metrics ? new ProviderMetrics(options.metrics.registry) : undefined;
   const chain = new ProviderChain(
@@ -141,30 +131,30 @@ export function createChatComponents(options: {
     logger,
     (attempt) => providerMetrics?.observe(attempt),
   );
-  const messages = new MessageService(
-    sessions,
-    messageDocs,
-    attemptModel(db),
+  const attempts = attemptModel(db);
+  const prompts = new PromptBuilder({
+    historyTokenBudget: settings.CHAT_HISTORY_TOKEN_BUDGET,
+    ...(options.languageDetector ? { detector: options.languageDetector } : {}),
+    geo: new GeoContext({
+      voiceServiceUrl: settings.VOICE_SERVICE_URL,
+      timeoutMs: settings.CHAT_GEO_TIMEOUT_MS,
+      logger,
+    }),
+  });
+  const policy = new TurnPolicy({ slots: replies.slots, logger });
+  const runner = new ReplyRunner({ store, streams: replies.streams, chain, prompts, attempts, bus, logger, writes });
+  const messages = new MessageService({
+    store,
+    policy,
+    prompts,
+    replies: runner,
     personas,
-    chain,
     bus,
     logger,
-    settings.CHAT_HISTORY_TOKEN_BUDGET,
-    options.languageDetector,
-    new GeoContext({ voiceServiceUrl: settings.VOICE_SERVICE_URL, timeoutMs: settings.CHAT_GEO_TIMEOUT_MS, logger }),
-    replies.streams,
-    replies.slots,
     writes,
-    historyCache,
     attachments,
-  );
-  const completions = new CompletionService(
-    personas,
-    chain,
-    attemptModel(db),
-    logger,
-    settings.CHAT_HISTORY_TOKEN_BUDGET,
-  );
+  });
+  const completions = new CompletionService({ personas, chain, prompts, attempts, logger });
   const uploadSlots = new MongoConcurrencySlots(db, {
     scope: 'attachments',
     limit: settings.CHAT_MAX_CONCURRENT_UPLOADS ?? PLANS.pro.limits.concurrentUploads,
@@ -187,8 +177,7 @@ export function createChatComponents(options: {
 /** Creates the collections' indexes (idempotent; every replica may run it on start). */
 export async function initChatDatabase(db: Connection): Promise<void> {
   await Promise.all([
-    sessionModel(db).init(),
-    messageModel(db).init(),
+    ConversationStore.init(db),
     attemptModel(db).init(),
     shareModel(db).init(),
     attachmentModel(db).init(),

@@ -3,7 +3,7 @@ import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { createChatComponents, DB_WRITE_CONCURRENCY, initChatDatabase } from './chatComponents';
-import { WriteGate } from './messages/writeGate';
+import { WriteGate } from './conversations/writeGate';
 import { readConfig } from './config';
 import { createReplies } from './replies/createReplies';
 

@@ -8,10 +8,11 @@ import {
 } from '@kasa/contracts';
 import { ServiceUnavailableError, parseInput, requestIdOf, type Logger } from '@kasa/service-kit';
 import { Router, type Request, type Response } from 'express';
+import { SseStream } from '../http/sseStream';
 import { identityOf, requireIdentity } from '../identity/identity';
 import type { SessionService } from '../sessions/sessionService';
-import type { MessageService, TurnRequest } from './messageService';
-import { SseStream } from './sseStream';
+import type { TurnRequest } from '../turns/turnPlace';
+import type { MessageService } from './messageService';
 
 /** The header that carries the stored user message's id on the non-streamed answer. */
 export const USER_MESSAGE_ID_HEADER = 'x-kasa-user-message-id';

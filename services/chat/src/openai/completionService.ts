@@ -2,8 +2,8 @@ import { OPENAI_IMAGE_DATA_URL, type OpenAIChatCompletionRequest, type Persona }
 import { InputError, NotFoundError, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import type { Identity } from '../identity/identity';
-import { fitHistory } from '../messages/messageService';
 import type { PersonaStore } from '../personas/personaStore';
+import type { PromptBuilder } from '../prompts/promptBuilder';
 import type { AttemptDocument } from '../providers/attemptModel';
 import { detectFileKind, maxBytesOf } from '../attachments/fileKind';
 import type { GenerationSettings, PromptImage, PromptMessage } from '../providers/chatProvider';
@@ -55,25 +55,28 @@ async function imagesOf(content: ChatMessage['content'], messageIndex: number): 
   return images;
 }
 
+export interface CompletionServiceDeps {
+  personas: PersonaStore;
+  chain: ProviderChain;
+  /** The same prompt rules as the chat API's: the persona's system prompt, the history within its budget. */
+  prompts: PromptBuilder;
+  attempts: Model<AttemptDocument>;
+  logger: Logger;
+}
+
 /**
  * The engine behind the OpenAI-compatible API: the model is a persona id; the caller's own system messages are added
  * to the persona's prompt; the conversation is the caller's (Kasa stores no messages for it, only the attempts).
  */
 export class CompletionService {
-  constructor(
-    private readonly personas: PersonaStore,
-    private readonly chain: ProviderChain,
-    private readonly attempts: Model<AttemptDocument>,
-    private readonly logger: Logger,
-    private readonly historyTokenBudget: number,
-  ) {}
+  constructor(private readonly deps: CompletionServiceDeps) {}
 
   async models(who: Identity): Promise<Persona[]> {
-    return [...(await this.personas.listBuiltIn()), ...(await this.personas.listOwn(who.userId))];
+    return [...(await this.deps.personas.listBuiltIn()), ...(await this.deps.personas.listOwn(who.userId))];
   }
 
   async persona(who: Identity, model: string): Promise<Persona> {
-    const persona = await this.personas.findForUser(model, who.userId);
+    const persona = await this.deps.personas.findForUser(model, who.userId);
     if (!persona)
       throw new NotFoundError(`The model '${model}' does not exist. Use a persona id: GET /v1/models lists them.`);
     return persona;
@@ -99,23 +102,23 @@ export class CompletionService {
     }
     if (conversation[conversation.length - 1]?.role !== 'user')
       throw new InputError('messages must end with a user message');
-    if (conversation.some((m) => m.images?.length) && !this.chain.seesImages())
+    if (conversation.some((m) => m.images?.length) && !this.deps.chain.seesImages())
       throw new InputError(
         'None of the AI providers configured here can see images, so this request cannot be answered: send text only.',
         [{ path: 'messages', message: 'no vision-capable provider is configured' }],
       );
-    const system = [persona.systemPrompt, ...extraSystem].join('\n\n');
-    const result = await this.chain.run(
+    const system = this.deps.prompts.openAISystem(persona, extraSystem);
+    const result = await this.deps.chain.run(
       {
         personaId: persona.id,
         system,
-        messages: fitHistory(conversation, this.historyTokenBudget),
+        messages: this.deps.prompts.fit(conversation),
         settings: settingsOf(request),
         signal,
       },
       handlers,
     );
-    await this.attempts
+    await this.deps.attempts
       .insertMany(
         result.attempts.map((a) => ({
           ...a,
@@ -125,7 +128,7 @@ export class CompletionService {
           personaId: persona.id,
         })),
       )
-      .catch((err: unknown) => this.logger.warn({ err }, 'provider attempts not recorded'));
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'provider attempts not recorded'));
     return result;
   }
 }

@@ -3,8 +3,8 @@ import { HttpError, InputError, describeIssues, errorHandler, holdSlot, type Log
 import { Router, type ErrorRequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { identityOf, requireIdentity } from '../identity/identity';
-import { SseStream } from '../messages/sseStream';
-import { TooManyRepliesError } from '../messages/messageService';
+import { SseStream } from '../http/sseStream';
+import { TooManyRepliesError } from '../turns/turnPolicy';
 import type { ReplySlots } from '../replies/replySlots';
 import type { CompletionService } from './completionService';
 

@@ -6,7 +6,7 @@ import { RedisReplyStreams } from './redisReplyStreams';
 import type { ReplySlots } from './replySlots';
 import { MongoReplySlots, RedisReplySlots } from './replySlots';
 import type { ReplyStreams } from './replyStreams';
-import type { WriteGate } from '../messages/writeGate';
+import type { WriteGate } from '../conversations/writeGate';
 
 /** Where replies being written live, and the concurrent-replies limit. */
 export interface Replies {

@@ -1,7 +1,7 @@
 import { MongoConcurrencySlots, RedisConcurrencySlots, type ConcurrencySlots } from '@kasa/service-kit';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
-import { WriteGate } from '../messages/writeGate';
+import { WriteGate } from '../conversations/writeGate';
 
 /**
  * The concurrent-replies limit (the kit's per-person slots): a person holds one slot per reply being written, on
