@@ -23,7 +23,7 @@ import { startAdminServer, type AdminServer } from './metrics/adminServer';
 import { createMetricsPolicy } from './metrics/metricsPolicy';
 import { createProxyPolicy } from './proxy/proxyPolicy';
 import { MemoryQuotaCounter, RedisQuotaCounter, type QuotaCounter, type ScriptingRedis } from './quota/quotaCounter';
-import { createQuotaPolicy } from './quota/quotaPolicy';
+import { createQuotaPolicy, extraCallsKey, extraCallsTtlMs } from './quota/quotaPolicy';
 import { Upstreams } from './proxy/upstreams';
 import { createRateLimitPolicy } from './rateLimit/rateLimitPolicy';
 import { requestIdPolicy } from './requestId/requestIdPolicy';
@@ -209,7 +209,16 @@ export async function startGateway(
   const port = (server.address() as AddressInfo).port;
 
   verifier.warmUp();
-  const feed: RevocationFeed = startRevocationFeed({ amqpUrl: config.AMQP_URL, logger, revocations, apiKeys });
+  const feed: RevocationFeed = startRevocationFeed({
+    amqpUrl: config.AMQP_URL,
+    logger,
+    revocations,
+    apiKeys,
+    // Extra calls bought (add-on packs) raise the person's month at once: in Redis when shared, else in each
+    // instance's memory (every instance hears the event on its own broadcast queue).
+    onCallsAdded: ({ userId, month, monthCalls }) =>
+      quotaCounter.raise(extraCallsKey(userId, month), monthCalls, extraCallsTtlMs(month, Date.now())),
+  });
   requestEvents = new RequestEventBuffer({
     publisher: feed,
     logger,

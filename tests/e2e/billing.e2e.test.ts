@@ -4,8 +4,9 @@
  * the Settings page's billing card (renewal, cancel at period end, resume).
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import type { SubscriptionResponse } from '@kasa/contracts';
+import type { CheckoutResponse, SubscriptionResponse } from '@kasa/contracts';
 import { seriousAxeViolations } from '../support/axe';
 import { TestContexts, launchBrowser } from '../support/browser';
 import { PaystackFake } from '../../services/auth/test/support/paystackFake';
@@ -168,6 +169,99 @@ describe('buying Pro', () => {
       .getByText(`${day(periodEnd)} for $29`, { exact: true })
       .waitFor();
     expect(await nav.tierBadge().textContent()).toBe('Pro');
+  }, 120_000);
+});
+
+/**
+ * A new account signed in in this browser (registered through the API, its token where the web app keeps it), on
+ * the Settings page; answers its email address.
+ */
+async function signUpToSettings(page: Page): Promise<string> {
+  const id = randomUUID().slice(0, 8);
+  const email = `esi.${id}@example.com`;
+  const res = await fetch(`${platform.baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: `esi_${id}`, email, password: 'adinkra-sika' }),
+  });
+  expect(res.status).toBe(201);
+  const { token } = (await res.json()) as { token: string };
+  await page.goto(`${platform.baseUrl}/about`);
+  await page.evaluate((value) => localStorage.setItem('kasa_auth_token', value), token);
+  await page.goto(`${platform.baseUrl}/settings`);
+  return email;
+}
+
+/** Buys Pro with the browser's own token (test mode) and keeps the fresh token it gives; answers the reference. */
+async function buyProInPage(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const res = await fetch('/api/billing/checkout', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${localStorage.getItem('kasa_auth_token')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ planId: 'pro' }),
+    });
+    const body = (await res.json()) as Extract<CheckoutResponse, { outcome: 'checkout' }>;
+    localStorage.setItem('kasa_auth_token', body.token!);
+    return body.reference;
+  });
+}
+
+describe('billing history and receipts', () => {
+  it('starts empty, then shows the payment, whose receipt opens and downloads as a PDF', async () => {
+    const page = await openPage();
+    const billing = new BillingSettings(page);
+    const email = await signUpToSettings(page);
+    await billing.history().getByText('No payments yet. Your receipts will appear here.').waitFor();
+    expect(await billing.extraCalls().count()).toBe(0);
+
+    const reference = await buyProInPage(page);
+    await page.goto(`${platform.baseUrl}/settings`);
+    const item = billing.historyItem(reference);
+    await item.getByText('Pro plan, 1 month').waitFor();
+    expect(await item.textContent()).toContain('$29');
+    expect(await billing.historyItems().count()).toBe(1);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await item.getByRole('button', { name: 'View receipt' }).click();
+    const dialog = billing.receiptDialog();
+    await dialog.waitFor();
+    const receipt = billing.receiptFrame();
+    await receipt.getByRole('heading', { name: 'Kasa' }).waitFor();
+    for (const text of [reference, 'Kasa Pro plan, 1 month', 'USD 29.00', `builtin_${reference}`, email])
+      await receipt.getByText(text, { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      item.getByRole('button', { name: 'Download PDF' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`kasa-receipt-${reference}.pdf`);
+    const pdf = await readFile((await download.path())!);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  }, 120_000);
+});
+
+describe('extra calls', () => {
+  it('lets a Pro person buy a pack from Settings, which the history then shows', async () => {
+    const page = await openPage();
+    const billing = new BillingSettings(page);
+    await signUpToSettings(page);
+    await billing.history().getByTestId('billing-history-empty').waitFor();
+    await buyProInPage(page);
+    await page.goto(`${platform.baseUrl}/settings`);
+    const offer = billing.extraCalls();
+    await offer.getByText('Add 10,000 API calls to this month for $5, paid once.', { exact: false }).waitFor();
+    await offer.getByRole('button', { name: 'Buy 10,000 extra calls' }).click();
+    await toast(page).getByText('Extra calls added').waitFor();
+    await billing.history().getByText('Extra API calls: 10,000 calls').waitFor();
+    expect(await billing.historyItems().count()).toBe(2);
+    // Newest first: the pack, then the plan.
+    expect(await billing.historyItems().first().textContent()).toContain('$5');
+    expect(await seriousAxeViolations(page)).toEqual([]);
   }, 120_000);
 });
 

@@ -427,6 +427,29 @@ describe('every documented operation with valid input, through the built platfor
     expect(cancelled.body.subscription).toMatchObject({ cancelAtPeriodEnd: true });
     const resumed = await exercise('POST /api/billing/subscription/resume', 200, { token: pro.token });
     expect(resumed.body.subscription).toMatchObject({ cancelAtPeriodEnd: false });
+
+    // An extra-calls pack, the history of both payments, and a receipt as a page and as a PDF.
+    const pack = await exercise('POST /api/billing/add-ons/checkout', 201, {
+      token: pro.token,
+      body: { addOnId: 'extra-calls' },
+    });
+    expect(pack.body).toMatchObject({ outcome: 'checkout', status: 'completed', payment: { addOnId: 'extra-calls' } });
+    const history = await exercise('GET /api/billing/history', 200, { token: pro.token, query: { limit: '10' } });
+    expect(history.body.payments.map((p: { reference: string }) => p.reference)).toEqual([
+      pack.body.reference,
+      paid.body.reference,
+    ]);
+    const receipt = await exercise('GET /api/billing/receipts/{reference}', 200, {
+      token: pro.token,
+      params: { reference: paid.body.reference },
+    });
+    expect(receipt.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(receipt.text).toContain(paid.body.reference);
+    const pdf = await exercise('GET /api/billing/receipts/{reference}/receipt.pdf', 200, {
+      token: pro.token,
+      params: { reference: paid.body.reference },
+    });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
   });
 
   it('takes a newsletter subscription and a contact message from the public site', async () => {

@@ -1,3 +1,4 @@
+import type { EventData } from '@kasa/contracts';
 import { EventBus, type Logger } from '@kasa/service-kit';
 import type { ApiKeyVerifier } from './apiKeyVerifier';
 import type { RevocationList } from './revocationList';
@@ -13,7 +14,8 @@ export interface RevocationFeed {
 /**
  * Subscribes every gateway instance (a broadcast queue of its own) to `auth.token.revoked`, `auth.apikey.revoked`
  * (the key leaves the API key cache at once) and `auth.user.plan_changed` (the person's cached keys are dropped so
- * the next call reads the new tier). Never blocks start-up:
+ * the next call reads the new tier), and `auth.user.calls_added` (extra calls bought for a month raise the person's
+ * monthly quota at once: `onCallsAdded`). Never blocks start-up:
  * while RabbitMQ is down the gateway serves, logs a warning and the bus keeps reconnecting in the background.
  * Revocations published while this instance is disconnected are missed; those tokens stay usable until they expire
  * (access tokens are short-lived) and revoked API keys until the cache forgets them (API_KEY_CACHE_TTL_MS), which is
@@ -24,8 +26,10 @@ export function startRevocationFeed(options: {
   logger: Logger;
   revocations: RevocationList;
   apiKeys: ApiKeyVerifier;
+  /** A person bought extra calls for a month; `monthCalls` is that month's total (set, never added). */
+  onCallsAdded?: (data: EventData<'auth.user.calls_added'>) => void | Promise<void>;
 }): RevocationFeed {
-  const { logger, revocations, apiKeys } = options;
+  const { logger, revocations, apiKeys, onCallsAdded } = options;
   const bus = new EventBus({ url: options.amqpUrl, source: 'kasa/gateway', logger })
     .subscribeBroadcast('auth.token.revoked', async (event) => {
       revocations.revoke(event.data.jti, event.data.expiresAt);
@@ -37,6 +41,13 @@ export function startRevocationFeed(options: {
     })
     .subscribeBroadcast('auth.user.plan_changed', async (event) => {
       apiKeys.evictUser(event.data.userId);
+    })
+    .subscribeBroadcast('auth.user.calls_added', async (event) => {
+      await onCallsAdded?.(event.data);
+      logger.info(
+        { eventId: event.id, userId: event.data.userId, month: event.data.month, monthCalls: event.data.monthCalls },
+        'monthly quota raised by extra calls',
+      );
     });
   bus.start().then(
     () => logger.info('listening for token revocations'),

@@ -56,6 +56,23 @@ function behavesLikeAQuotaCounter(make: () => QuotaCounter) {
     expect(results[4]).toEqual({ allowed: false, minuteCount: 3, monthCount: 3 });
   });
 
+  it('raises the month by the extra calls bought, never lowering nor doubling them', async () => {
+    const user = newUser();
+    const extraKey = `kasa:quota:{${user}}:extra:2026-07`;
+    const request = requestFor(user, { minuteLimit: 1_000, monthLimit: 2, extraKey });
+    expect((await counter.admit(request)).allowed).toBe(true);
+    expect((await counter.admit(request)).allowed).toBe(true);
+    expect(await counter.admit(request)).toEqual({ allowed: false, minuteCount: 2, monthCount: 2, monthExtra: 0 });
+    await counter.raise(extraKey, 3, 3_600_000);
+    // The same announcement again, and an older smaller one: still 3 extra.
+    await counter.raise(extraKey, 3, 3_600_000);
+    await counter.raise(extraKey, 1, 3_600_000);
+    const allowed = [];
+    for (let i = 0; i < 4; i++) allowed.push((await counter.admit(request)).allowed);
+    expect(allowed).toEqual([true, true, true, false]);
+    expect(await counter.admit(request)).toEqual({ allowed: false, minuteCount: 5, monthCount: 5, monthExtra: 3 });
+  });
+
   it('lets exactly the limit through when many requests arrive at once', async () => {
     const user = newUser();
     const request = requestFor(user, { minuteLimit: 1_000, monthLimit: 7 });

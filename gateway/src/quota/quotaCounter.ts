@@ -8,6 +8,11 @@ export interface AdmitRequest {
   /** null: unlimited (still counted). */
   monthLimit: number | null;
   monthTtlMs: number;
+  /**
+   * The counter of extra calls bought for this month (add-on packs): they raise `monthLimit` (when limited) by its
+   * value. Only with `monthKey`.
+   */
+  extraKey?: string;
 }
 
 /**
@@ -18,18 +23,25 @@ export interface AdmitResult {
   allowed: boolean;
   minuteCount: number;
   monthCount: number;
+  /** The month's extra calls (add-on packs) counted in its limit; present when the request named `extraKey`. */
+  monthExtra?: number;
 }
 
 /** Where the per-minute and monthly counters live: process memory, or Redis shared by every gateway instance. */
 export interface QuotaCounter {
   /** Checks both limits and counts the request in both, atomically. */
   admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult>;
+  /**
+   * Sets an allowance (the month's extra calls) to `total` unless it is already higher, so that repeated or
+   * out-of-order announcements never lower nor double it; it expires after `ttlMs`.
+   */
+  raise(key: string, total: number, ttlMs: number): void | Promise<void>;
   close(): Promise<void>;
 }
 
-function refuses(request: AdmitRequest, minuteCount: number, monthCount: number): boolean {
+function refuses(request: AdmitRequest, minuteCount: number, monthCount: number, extra: number): boolean {
   if (minuteCount >= request.minuteLimit) return true;
-  return request.monthKey !== undefined && request.monthLimit !== null && monthCount >= request.monthLimit;
+  return request.monthKey !== undefined && request.monthLimit !== null && monthCount >= request.monthLimit + extra;
 }
 
 /**
@@ -61,12 +73,23 @@ export class MemoryQuotaCounter implements QuotaCounter {
     const nowMs = this.now();
     const minuteCount = this.read(request.minuteKey, nowMs);
     const monthCount = request.monthKey ? this.read(request.monthKey, nowMs) : 0;
-    if (refuses(request, minuteCount, monthCount)) return { allowed: false, minuteCount, monthCount };
+    const extraKey = request.monthKey ? request.extraKey : undefined;
+    const extra = extraKey ? this.read(extraKey, nowMs) : 0;
+    const withExtra = extraKey ? { monthExtra: extra } : {};
+    if (refuses(request, minuteCount, monthCount, extra))
+      return { allowed: false, minuteCount, monthCount, ...withExtra };
     return {
       allowed: true,
       minuteCount: this.increment(request.minuteKey, nowMs, request.minuteTtlMs),
       monthCount: request.monthKey ? this.increment(request.monthKey, nowMs, request.monthTtlMs) : 0,
+      ...withExtra,
     };
+  }
+
+  raise(key: string, total: number, ttlMs: number): void {
+    const nowMs = this.now();
+    if (this.read(key, nowMs) >= total) return;
+    this.counters.set(key, { count: total, expiresAtMs: nowMs + ttlMs });
   }
 
   async close(): Promise<void> {
@@ -106,18 +129,21 @@ export class MemoryQuotaCounter implements QuotaCounter {
 
 /**
  * Check and count in one round trip, atomically: a Lua script runs alone on the Redis server, so two gateway
- * instances can never both let the 1,000th call through. KEYS: minute counter [, month counter].
- * ARGV: minute limit, minute TTL (ms), month limit (-1: unlimited), month TTL (ms). Returns {minute, month, allowed}.
+ * instances can never both let the 1,000th call through. KEYS: minute counter [, month counter [, month's extra
+ * calls]]. ARGV: minute limit, minute TTL (ms), month limit (-1: unlimited), month TTL (ms).
+ * Returns {minute, month, allowed, extra}.
  */
 export const ADMIT_SCRIPT = `
 local minuteLimit = tonumber(ARGV[1])
 local monthLimit = tonumber(ARGV[3])
-local counted = #KEYS == 2
+local counted = #KEYS >= 2
 local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
 local month = 0
+local extra = 0
 if counted then month = tonumber(redis.call('GET', KEYS[2]) or '0') end
-if minute >= minuteLimit or (counted and monthLimit >= 0 and month >= monthLimit) then
-  return {minute, month, 0}
+if #KEYS == 3 then extra = tonumber(redis.call('GET', KEYS[3]) or '0') end
+if minute >= minuteLimit or (counted and monthLimit >= 0 and month >= monthLimit + extra) then
+  return {minute, month, 0, extra}
 end
 minute = redis.call('INCR', KEYS[1])
 if minute == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -125,7 +151,16 @@ if counted then
   month = redis.call('INCR', KEYS[2])
   if month == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 end
-return {minute, month, 1}
+return {minute, month, 1, extra}
+`;
+
+/** Sets KEYS[1] to ARGV[1] unless it is already higher, expiring after ARGV[2] ms. */
+export const RAISE_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local total = tonumber(ARGV[1])
+if current >= total then return current end
+redis.call('SET', KEYS[1], total, 'PX', ARGV[2])
+return total
 `;
 
 /** The part of an ioredis client the Redis counter uses (express-gateway's own connection, when REDIS_URL is set). */
@@ -134,16 +169,20 @@ export interface ScriptingRedis {
 }
 
 const COMMAND = 'kasaQuotaAdmit';
+const RAISE_COMMAND = 'kasaQuotaRaise';
 type AdmitCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<unknown>;
 
 /** Counters in Redis, shared by every gateway instance (ioredis sends the script by its SHA once it is loaded). */
 export class RedisQuotaCounter implements QuotaCounter {
   private command?: AdmitCommand;
+  private raiseCommand?: AdmitCommand;
 
   constructor(private readonly getClient: () => ScriptingRedis) {}
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {
-    const keys = request.monthKey ? [request.minuteKey, request.monthKey] : [request.minuteKey];
+    const keys = request.monthKey
+      ? [request.minuteKey, request.monthKey, ...(request.extraKey ? [request.extraKey] : [])]
+      : [request.minuteKey];
     const reply = await this.admitCommand()(
       keys.length,
       ...keys,
@@ -152,9 +191,18 @@ export class RedisQuotaCounter implements QuotaCounter {
       request.monthLimit ?? -1,
       request.monthTtlMs,
     );
-    if (!Array.isArray(reply) || reply.length !== 3) throw new Error('unexpected reply from the quota script');
-    const [minuteCount, monthCount, allowed] = reply.map(Number) as [number, number, number];
-    return { allowed: allowed === 1, minuteCount, monthCount };
+    if (!Array.isArray(reply) || reply.length !== 4) throw new Error('unexpected reply from the quota script');
+    const [minuteCount, monthCount, allowed, extra] = reply.map(Number) as [number, number, number, number];
+    return { allowed: allowed === 1, minuteCount, monthCount, ...(keys.length === 3 ? { monthExtra: extra } : {}) };
+  }
+
+  async raise(key: string, total: number, ttlMs: number): Promise<void> {
+    if (!this.raiseCommand) {
+      const client = this.getClient();
+      client.defineCommand(RAISE_COMMAND, { lua: RAISE_SCRIPT });
+      this.raiseCommand = (client as unknown as Record<string, AdmitCommand>)[RAISE_COMMAND]!.bind(client);
+    }
+    await this.raiseCommand(1, key, total, Math.max(1, Math.round(ttlMs)));
   }
 
   async close(): Promise<void> {

@@ -4,13 +4,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayRequest } from '../eg/types';
 import { MemoryQuotaCounter } from './quotaCounter';
-import { createQuotaPolicy, durationOf } from './quotaPolicy';
+import { monthWindow } from './windows';
+import { createQuotaPolicy, durationOf, extraCallsKey, extraCallsTtlMs } from './quotaPolicy';
 
 const logger = createLogger({ service: 'quota-policy-test', version: 'test', level: 'silent' });
 
 /** A server that runs the quota policy with the API key named in the `x-test-key` header (JSON). */
-async function serve(monthlyPro: number) {
-  const counter = new MemoryQuotaCounter();
+async function serve(monthlyPro: number, counter = new MemoryQuotaCounter()) {
   const policy = createQuotaPolicy({
     getCounter: () => counter,
     limits: { monthly: { free: 2, pro: monthlyPro, enterprise: null }, perMinute: 1000 },
@@ -78,6 +78,40 @@ describe('the monthly quota of team keys', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe('extra calls bought for the month', () => {
+  it('raise the person’s monthly quota at once, and show in the quota headers', async () => {
+    const counter = new MemoryQuotaCounter();
+    const gateway = await serve(2, counter);
+    try {
+      const ama = key('k1', 'ama-extra', null);
+      expect((await gateway.call(ama)).status).toBe(200);
+      expect((await gateway.call(ama)).status).toBe(200);
+      expect((await gateway.call(ama)).status).toBe(429);
+      const month = monthWindow(Date.now()).id;
+      counter.raise(extraCallsKey('ama-extra', month), 2, extraCallsTtlMs(month, Date.now()));
+      const more = await gateway.call(ama);
+      expect(more.status).toBe(200);
+      expect(more.headers.get('x-quota-limit')).toBe('4');
+      expect(more.headers.get('x-quota-remaining')).toBe('1');
+      expect((await gateway.call(ama)).status).toBe(200);
+      expect((await gateway.call(ama)).status).toBe(429);
+      // Someone else's month is not raised.
+      const kofi = key('k2', 'kofi-extra', null);
+      expect((await gateway.call(kofi)).status).toBe(200);
+      expect((await gateway.call(kofi)).status).toBe(200);
+      expect((await gateway.call(kofi)).status).toBe(429);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('end with their month', () => {
+    const now = Date.UTC(2026, 11, 31, 23, 0);
+    expect(extraCallsTtlMs('2026-12', now)).toBe(3_600_000 + 3_600_000);
+    expect(extraCallsTtlMs('2026-11', now)).toBe(1);
   });
 });
 

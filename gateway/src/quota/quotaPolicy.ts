@@ -24,14 +24,24 @@ const CLOCK_SLACK_MS = 5_000;
 const MONTH_SLACK_MS = 3_600_000;
 const STORE_WARNING_INTERVAL_MS = 10_000;
 
+/** The counter of a person's extra calls (add-on packs) for a month (`2026-12`), beside their month's count. */
+export const extraCallsKey = (userId: string, monthId: string): string => `kasa:quota:{${userId}}:extra:${monthId}`;
+
+/** How long a month's extra calls are kept: to the end of that month (UTC), with the counters' slack. */
+export function extraCallsTtlMs(monthId: string, nowMs: number): number {
+  const [year, month] = monthId.split('-').map(Number) as [number, number];
+  return Math.max(1, Date.UTC(year, month, 1) - nowMs + MONTH_SLACK_MS);
+}
+
 /**
  * Plan quotas and the per-minute limit of the public API, after authentication (it needs the caller's identity):
  *
  * - per minute: `limits.perMinute` requests per API key, or per person for calls with an access token, on every
  *   pipeline that has this policy (fixed windows of one calendar minute);
  * - per month: the calls of every key and token of a person together, on pipelines with `monthly: true`, against the
- *   plan's quota (calendar month, UTC); an unlimited plan is counted but never refused. A team key's calls count on
- *   its team's quota, shared by every key of the team, at the team's plan.
+ *   plan's quota (calendar month, UTC) plus the extra calls the person bought for this month (add-on packs, raised
+ *   by `auth.user.calls_added`, see `extraCallsKey`); an unlimited plan is counted but never refused. A team key's
+ *   calls count on its team's quota, shared by every key of the team, at the team's plan.
  *
  * Every answer carries `RateLimit-Limit/-Remaining/-Reset` (IETF draft; Reset in seconds) and the same values as
  * `X-RateLimit-*` (Reset as a Unix time), describing the limit closest to running out, or on a 429 the limit that was
@@ -81,6 +91,9 @@ export function createQuotaPolicy(deps: {
           monthKey: countsMonthly ? `${base}month:${month.id}` : undefined,
           monthLimit,
           monthTtlMs: month.endMs - nowMs + MONTH_SLACK_MS,
+          // A person's packs raise their own month; a team's shared quota has none.
+          extraKey:
+            countsMonthly && monthLimit !== null && !caller.teamId ? extraCallsKey(caller.userId, month.id) : undefined,
         };
 
         const settle = (result: AdmitResult) => {
@@ -90,12 +103,13 @@ export function createQuotaPolicy(deps: {
             remaining: Math.max(0, limits.perMinute - result.minuteCount),
             resetMs: minute.endMs,
           };
+          const monthTotal = monthLimit === null ? null : monthLimit + (result.monthExtra ?? 0);
           const monthly: LimitState | undefined =
-            countsMonthly && monthLimit !== null
+            countsMonthly && monthTotal !== null
               ? {
                   name: 'monthly',
-                  limit: monthLimit,
-                  remaining: Math.max(0, monthLimit - result.monthCount),
+                  limit: monthTotal,
+                  remaining: Math.max(0, monthTotal - result.monthCount),
                   resetMs: month.endMs,
                 }
               : undefined;

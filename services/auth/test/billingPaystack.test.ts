@@ -71,7 +71,7 @@ async function subscribed(): Promise<{ person: Person; reference: string; code: 
   const reference = await checkout(person);
   const paid = fake.pay(reference);
   expect((await deliver(paid.charge)).status).toBe(200);
-  await eventually(async () => (await h.tierOf(person.userId)) === 'pro', { what: 'the payment is applied' });
+  await eventually(async () => h.hasTier(person.userId, 'pro'), { what: 'the payment is applied' });
   expect((await deliver(paid.subscriptionCreated!)).status).toBe(200);
   const code = paid.subscription!.subscription_code;
   await eventually(async () => (await h.subscriptionOf(person.userId))?.subscriptionId === code, {
@@ -281,7 +281,7 @@ describe('the subscription’s life', () => {
 
     // Paystack's next attempt goes through: Pro again.
     expect((await deliver(fake.renew(code))).status).toBe(200);
-    await eventually(async () => (await h.tierOf(person.userId)) === 'pro', { what: 'the plan is back' });
+    await eventually(async () => h.hasTier(person.userId, 'pro'), { what: 'the plan is back' });
     expect(await h.subscriptionOf(person.userId)).toMatchObject({ status: 'active', graceUntil: null });
   });
 
@@ -322,7 +322,7 @@ describe('the subscription’s life', () => {
     });
     expect(await h.tierOf(person.userId)).toBe('free');
     expect((await deliver(paid.charge)).status).toBe(200);
-    await eventually(async () => (await h.tierOf(person.userId)) === 'pro');
+    await eventually(async () => h.hasTier(person.userId, 'pro'));
     clock.travel(3600_000);
     await auth.billing.processWebhooks();
     expect(await h.subscriptionOf(person.userId)).toMatchObject({
@@ -404,3 +404,65 @@ describe('a month without a plan (cards and mobile money)', () => {
 async function checkoutFor(person: Person): Promise<{ reference: string }> {
   return { reference: await checkout(person) };
 }
+
+describe('extra-calls packs through Paystack', () => {
+  it('initializes a one-off transaction at the table’s price, and adds the calls only once Paystack confirms', async () => {
+    const { person } = await subscribed();
+    const res = await request(app)
+      .post('/api/billing/add-ons/checkout')
+      .set(person.identity)
+      .send({ addOnId: 'extra-calls' });
+    expect(res.status).toBe(201);
+    const body = res.body as Extract<CheckoutResponse, { outcome: 'checkout' }>;
+    expect(body).toMatchObject({
+      status: 'pending',
+      payment: { addOnId: 'extra-calls', amount: 60, currency: 'GHS', provider: 'paystack', status: 'pending' },
+    });
+    expect(body.redirectUrl).toMatch(/^https:\/\/checkout\.paystack\.example\//);
+    // Paid once: no plan for Paystack to renew, any channel.
+    const tx = fake.transactions.get(body.reference)!;
+    expect(tx).toMatchObject({ amount: 6_000, currency: 'GHS' });
+    expect(tx.plan).toBeFalsy();
+    expect(JSON.parse(tx.metadata!)).toMatchObject({ reference: body.reference, addOnId: 'extra-calls' });
+
+    // A claim is not a payment: verify before paying changes nothing.
+    const early = await request(app).post(`/api/billing/checkout/${body.reference}/verify`).set(person.identity);
+    expect(early.body).toMatchObject({ status: 'pending' });
+    expect(h.callsAddedFor(person.userId)).toEqual([]);
+    expect((await request(app).get(`/api/billing/receipts/${body.reference}`).set(person.identity)).status).toBe(404);
+
+    const paid = fake.pay(body.reference, { channel: 'mobile_money' });
+    expect((await deliver(paid.charge)).status).toBe(200);
+    await eventually(async () => h.callsAddedFor(person.userId).length === 1, { what: 'the calls are announced' });
+    const payment = (await h.paymentOf(body.reference))!;
+    expect(payment.status).toBe('completed');
+    expect(h.callsAddedFor(person.userId)[0]).toMatchObject({
+      reference: body.reference,
+      calls: 10_000,
+      month: payment.quotaMonth,
+      monthCalls: 10_000,
+    });
+    // The same webhook again, and the success page's verify: still one announcement, the plan untouched.
+    await deliver(paid.charge).expect(200);
+    const verified = await request(app).post(`/api/billing/checkout/${body.reference}/verify`).set(person.identity);
+    expect(verified.body).toMatchObject({ status: 'completed', message: expect.stringMatching(/extra API calls/) });
+    expect(verified.body.token).toBeUndefined();
+    await eventually(inboxIsEmpty);
+    expect(h.callsAddedFor(person.userId)).toHaveLength(1);
+    expect(await h.tierOf(person.userId)).toBe('pro');
+    expect((await h.subscriptionOf(person.userId))!.reference).not.toBe(body.reference);
+  });
+
+  it('adds nothing when the amount paid is not the pack’s price', async () => {
+    const { person } = await subscribed();
+    const res = await request(app)
+      .post('/api/billing/add-ons/checkout')
+      .set(person.identity)
+      .send({ addOnId: 'extra-calls' });
+    const reference = (res.body as { reference: string }).reference;
+    await deliver(fake.pay(reference, { amount: 100 }).charge).expect(200);
+    await eventually(inboxIsEmpty);
+    expect((await h.paymentOf(reference))!.status).toBe('pending');
+    expect(h.callsAddedFor(person.userId)).toEqual([]);
+  });
+});

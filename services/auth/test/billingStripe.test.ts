@@ -181,7 +181,7 @@ async function subscribed(): Promise<Subscribed> {
   expect(
     (await deliver(signed('checkout.session.completed', await paidSession(sessionId, reference, ids)))).status,
   ).toBe(200);
-  await eventually(async () => (await h.tierOf(person.userId)) === 'pro', { what: 'the checkout is applied' });
+  await eventually(async () => h.hasTier(person.userId, 'pro'), { what: 'the checkout is applied' });
   const created = await subscriptionObject(ids.subscription, ids.customer, reference, { status: 'active', periodEnd });
   expect((await deliver(signed('customer.subscription.created', created))).status).toBe(200);
   await eventually(
@@ -225,7 +225,7 @@ describe('checkout through Stripe', () => {
     const ids = { customer: `cus_${unique()}`, subscription: `sub_${unique()}` };
     const completed = signed('checkout.session.completed', await paidSession(sessionId, reference, ids));
     expect((await deliver(completed)).body).toEqual({ received: true, duplicate: false });
-    await eventually(async () => (await h.tierOf(person.userId)) === 'pro', { what: 'the plan changes' });
+    await eventually(async () => h.hasTier(person.userId, 'pro'), { what: 'the plan changes' });
     expect(await h.subscriptionOf(person.userId)).toMatchObject({
       processor: 'stripe',
       status: 'active',
@@ -343,7 +343,7 @@ describe('what changes nothing', () => {
 
     const completed = signed('checkout.session.completed', await paidSession(sessionId, reference, ids));
     expect((await deliver(completed)).body).toEqual({ received: true, duplicate: false });
-    await eventually(async () => (await h.tierOf(person.userId)) === 'pro');
+    await eventually(async () => h.hasTier(person.userId, 'pro'));
     expect((await deliver(completed)).body).toEqual({ received: true, duplicate: true });
     // Stripe's own retry signs the same event again with a newer timestamp: still the same event.
     const retried = signer.webhooks.generateTestHeaderString({ payload: completed.payload, secret: WEBHOOK_SECRET });
@@ -411,7 +411,7 @@ describe('the subscription’s life', () => {
       (await deliver(signed('invoice.paid', await invoiceObject(s.subscription, s.customer, s.reference, nextEnd))))
         .status,
     ).toBe(200);
-    await eventually(async () => (await h.tierOf(s.person.userId)) === 'pro', { what: 'the plan is back' });
+    await eventually(async () => h.hasTier(s.person.userId, 'pro'), { what: 'the plan is back' });
   });
 
   it('cancels at the end of the period and resumes at Stripe, each change with its own idempotency key', async () => {
@@ -450,7 +450,7 @@ describe('the subscription’s life', () => {
       return sub?.status === 'canceled' ? sub : undefined;
     });
     expect(ended.endedAt).toEqual(s.periodEnd);
-    await eventually(async () => (await h.tierOf(s.person.userId)) === 'free', {
+    await eventually(async () => h.hasTier(s.person.userId, 'free'), {
       what: 'Free at the end of the period',
     });
     expect((await request(app).post('/api/billing/subscription/resume').set(s.person.identity)).status).toBe(409);
@@ -492,5 +492,68 @@ describe('the reconciliation sync', () => {
     await auth.billing.reconcile();
     expect(await h.tierOf(person.userId)).toBe('free');
     expect((await h.subscriptionOf(person.userId))!.status).toBe('canceled');
+  });
+});
+
+describe('extra-calls packs through Stripe', () => {
+  it('opens a one-off Checkout Session at the table’s price, and the signed payment adds this month’s calls', async () => {
+    const { person } = await subscribed();
+    const res = await request(app)
+      .post('/api/billing/add-ons/checkout')
+      .set(person.identity)
+      .send({ addOnId: 'extra-calls' });
+    expect(res.status).toBe(201);
+    const body = res.body as Extract<CheckoutResponse, { outcome: 'checkout' }>;
+    expect(body).toMatchObject({
+      status: 'pending',
+      payment: { addOnId: 'extra-calls', amount: 5, currency: 'USD', provider: 'stripe', status: 'pending' },
+    });
+    const created = mock.mutations().find((call) => call.idempotencyKey === body.reference)!;
+    expect(created.path).toBe('/v1/checkout/sessions');
+    expect(created.params).toMatchObject({
+      mode: 'payment',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][unit_amount]': '500',
+      'line_items[0][quantity]': '1',
+      client_reference_id: body.reference,
+      'metadata[addOnId]': 'extra-calls',
+    });
+    expect(created.params['line_items[0][price]']).toBeUndefined();
+
+    // Back from Stripe before it says paid: nothing added.
+    const sessionId = (await h.paymentOf(body.reference))!.providerReference!;
+    mock.answer(`/v1/checkout/sessions/${sessionId}`, { mode: 'payment', status: 'open', payment_status: 'unpaid' });
+    const early = await request(app).post(`/api/billing/checkout/${body.reference}/verify`).set(person.identity);
+    expect(early.body).toMatchObject({ status: 'pending' });
+    expect(h.callsAddedFor(person.userId)).toEqual([]);
+
+    const session = await mock.object(`/v1/checkout/sessions/${sessionId}`, {
+      mode: 'payment',
+      status: 'complete',
+      payment_status: 'paid',
+      client_reference_id: body.reference,
+      amount_total: 500,
+      currency: 'usd',
+      customer: null,
+      subscription: null,
+      metadata: { reference: body.reference },
+    });
+    expect((await deliver(signed('checkout.session.completed', session))).status).toBe(200);
+    await eventually(async () => h.callsAddedFor(person.userId).length === 1, { what: 'the calls are announced' });
+    const payment = (await h.paymentOf(body.reference))!;
+    expect(payment.status).toBe('completed');
+    expect(h.callsAddedFor(person.userId)[0]).toMatchObject({
+      reference: body.reference,
+      addOnId: 'extra-calls',
+      calls: 10_000,
+      month: payment.quotaMonth,
+    });
+    // The plan and its subscription are untouched.
+    expect(await h.tierOf(person.userId)).toBe('pro');
+    expect((await h.subscriptionOf(person.userId))!.reference).not.toBe(body.reference);
+    const receipt = await request(app).get(`/api/billing/receipts/${body.reference}`).set(person.identity);
+    expect(receipt.status).toBe(200);
+    expect(receipt.text).toContain(sessionId);
+    expect(receipt.text).toContain('USD 5.00');
   });
 });

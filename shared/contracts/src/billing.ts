@@ -1,5 +1,5 @@
 import { SubscriptionTier, User } from './auth';
-import { PLAN_CURRENCIES, PLANS } from './plans';
+import { ADD_ON_IDS, PLAN_CURRENCIES, PLANS } from './plans';
 import { z } from './zod';
 
 /** A plan's id is the subscription tier it gives. */
@@ -88,6 +88,24 @@ export const CheckoutRequest = z
   .openapi('CheckoutRequest');
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 
+/** A one-off add-on's id (ADD_ONS in the plans table). */
+export const AddOnIdSchema = z
+  .enum(ADD_ON_IDS, { error: `addOnId must be one of: ${ADD_ON_IDS.join(', ')}` })
+  .openapi('AddOnId');
+
+/**
+ * POST /api/billing/add-ons/checkout: buy one pack of an add-on through the same checkout and processors as a plan
+ * (a one-off payment). Only a plan that the plans table lets buy it may (403 naming the plan otherwise).
+ */
+export const AddOnCheckoutRequest = z
+  .object({
+    addOnId: AddOnIdSchema,
+    /** As in CheckoutRequest; the price is `ADD_ONS[addOnId].prices[currency]`. */
+    currency: PaymentCurrency.optional(),
+  })
+  .openapi('AddOnCheckoutRequest');
+export type AddOnCheckoutRequest = z.infer<typeof AddOnCheckoutRequest>;
+
 /** Transaction references: `KASA-` and ten characters of an unambiguous upper-case alphabet. */
 export const PAYMENT_REFERENCE_PATTERN = /^KASA-[0-9A-HJKMNP-TV-Z]{10}$/;
 export const PaymentReference = z
@@ -102,8 +120,15 @@ export type PaymentStatus = z.infer<typeof PaymentStatus>;
 export const Payment = z
   .object({
     reference: PaymentReference,
+    /** The plan bought; for an add-on, the plan the person had when buying it. */
     planId: PlanId,
     planName: z.string(),
+    /** The add-on bought (a one-off pack), or null for a plan. */
+    addOnId: AddOnIdSchema.nullable(),
+    /** For an extra-calls pack: the API calls it adds to its month. */
+    calls: z.number().int().positive().nullable(),
+    /** What was bought, in words: `Kasa Pro plan, 1 month`, `Extra API calls: 10,000 calls`. */
+    description: z.string(),
     status: PaymentStatus,
     /** In `currency`'s major unit (dollars, cedis, naira, shillings). */
     amount: z.number().nonnegative(),
@@ -115,6 +140,37 @@ export const Payment = z
   })
   .openapi('Payment');
 export type Payment = z.infer<typeof Payment>;
+
+/** GET /api/billing/history: a page of at most `limit` (1–50, 20 by default) payments, before a cursor. */
+export const BillingHistoryQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+    /** `nextCursor` of the page before. */
+    cursor: z
+      .string()
+      .regex(/^[0-9a-f]{24}$/, 'cursor must be the nextCursor of an earlier page')
+      .optional(),
+  })
+  .openapi('BillingHistoryQuery');
+export type BillingHistoryQuery = z.infer<typeof BillingHistoryQuery>;
+
+/** A completed payment in the history, with where its receipt is. */
+export const BillingHistoryEntry = Payment.extend({
+  /** The receipt as a page (HTML) and as a PDF; both need the owner's credentials. */
+  receiptUrl: z.string(),
+  receiptPdfUrl: z.string(),
+}).openapi('BillingHistoryEntry');
+export type BillingHistoryEntry = z.infer<typeof BillingHistoryEntry>;
+
+/** GET /api/billing/history: the caller's completed payments, newest first. */
+export const BillingHistoryResponse = z
+  .object({
+    payments: z.array(BillingHistoryEntry),
+    /** Pass as `cursor` for the next (older) page; null on the last page. */
+    nextCursor: z.string().nullable(),
+  })
+  .openapi('BillingHistoryResponse');
+export type BillingHistoryResponse = z.infer<typeof BillingHistoryResponse>;
 
 /**
  * POST /api/billing/checkout answers with one of three outcomes:

@@ -40,6 +40,19 @@ export const PlanChangedEvent = z.object({
   reference: z.string().optional(),
 });
 /**
+ * Published when an add-on pack of extra API calls is paid (the processor confirmed it): the person's quota of the
+ * month `month` (UTC, `2026-12`) is raised at once by the gateway. `monthCalls` is the month's extra calls in all,
+ * this pack included, so a repeated or late event never adds twice.
+ */
+export const CallsAddedEvent = z.object({
+  userId: z.string(),
+  reference: z.string(),
+  addOnId: z.string(),
+  calls: z.number().int().positive(),
+  month: z.string().regex(/^\d{4}-\d{2}$/),
+  monthCalls: z.number().int().positive(),
+});
+/**
  * Published after a key is stored: whose it is, so that a service needing to know (status, for the usage of a key)
  * keeps its own record instead of asking auth with someone's identity. A team key belongs to the team (`teamId`);
  * `userId` is the member who created it. Never the key itself.
@@ -165,6 +178,7 @@ export const EventSchemas = {
   'auth.user.registered': UserRegisteredEvent,
   'auth.token.revoked': TokenRevokedEvent,
   'auth.user.plan_changed': PlanChangedEvent,
+  'auth.user.calls_added': CallsAddedEvent,
   'auth.apikey.created': ApiKeyCreatedEvent,
   'auth.apikey.revoked': ApiKeyRevokedEvent,
   'auth.email.requested': EmailRequestedEvent,

@@ -3,6 +3,9 @@ import type { ZodObject, ZodType } from 'zod';
 import { ApiKeyList, CreateApiKeyRequest, CreateApiKeyResponse } from './apiKeys';
 import { AuthResponse, JsonWebKeySet, LoginRequest, LogoutResponse, MeResponse, RegisterRequest } from './auth';
 import {
+  AddOnCheckoutRequest,
+  BillingHistoryQuery,
+  BillingHistoryResponse,
   BillingPortalResponse,
   CheckoutRequest,
   CheckoutResponse,
@@ -74,6 +77,8 @@ export interface Operation {
   successStatus?: number | number[];
   /** A second, streamed answer the client gets by asking for its media type in Accept (SSE, audio). */
   stream?: { status: number; contentType: string; description: string };
+  /** A success answer that is a document rather than JSON (an HTML page, a PDF). */
+  document?: { contentType: string };
 }
 
 const errorDescriptions: Record<number, string> = {
@@ -241,6 +246,49 @@ export const operations: Operation[] = [
     response: CheckoutResponse,
     successStatus: [200, 201, 202],
     errors: [409],
+  },
+  {
+    method: 'post',
+    path: '/api/billing/add-ons/checkout',
+    summary:
+      'Buy one add-on pack (extra API calls) through the same checkout as a plan: 201 with the payment; once the ' +
+      'processor confirms it, the calls are added to this month’s quota. 403 naming the plan when the caller’s plan ' +
+      'cannot buy it',
+    tag: 'Billing',
+    auth: true,
+    body: AddOnCheckoutRequest,
+    response: CheckoutResponse,
+    successStatus: 201,
+    errors: [403, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/billing/history',
+    summary: 'The caller’s completed payments, newest first, a page at a time, each with its receipt’s addresses',
+    tag: 'Billing',
+    auth: true,
+    query: BillingHistoryQuery,
+    response: BillingHistoryResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/billing/receipts/{reference}',
+    summary: 'The receipt of one of the caller’s completed payments, as an HTML page; someone else’s: 404',
+    tag: 'Billing',
+    auth: true,
+    document: { contentType: 'text/html' },
+    errors: [404],
+    params: { reference: PaymentReference },
+  },
+  {
+    method: 'get',
+    path: '/api/billing/receipts/{reference}/receipt.pdf',
+    summary: 'The same receipt as a PDF download',
+    tag: 'Billing',
+    auth: true,
+    document: { contentType: 'application/pdf' },
+    errors: [404],
+    params: { reference: PaymentReference },
   },
   {
     method: 'get',
@@ -620,7 +668,12 @@ export function buildOpenApiDocument(serverUrl = '/') {
         headers?: Record<string, { $ref: string }>;
       }
     > = {};
-    if (op.response) {
+    if (op.document) {
+      responses['200'] = {
+        description: op.summary,
+        content: { [op.document.contentType]: { schema: z.string().meta({ format: 'binary' }) } },
+      };
+    } else if (op.response) {
       const defaultStatus = op.method === 'post' && !op.path.includes('/login') ? 201 : 200;
       for (const status of [op.successStatus ?? defaultStatus].flat()) {
         responses[String(status)] = {

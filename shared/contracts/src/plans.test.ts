@@ -1,5 +1,16 @@
 import { DEFAULT_MONTHLY_API_CALLS } from './billing';
-import { allows, isUpgrade, PLAN_FEATURES, PLAN_ORDER, PLANS, requiredPlan } from './plans';
+import {
+  ADD_ONS,
+  allows,
+  canBuyAddOn,
+  isPaid,
+  isUpgrade,
+  PLAN_FEATURES,
+  PLAN_ORDER,
+  PLANS,
+  requiredPlan,
+  saleOf,
+} from './plans';
 
 describe('the plans table', () => {
   it('answers what each plan includes from one row', () => {
@@ -26,5 +37,22 @@ describe('the plans table', () => {
   it('is where the monthly quotas and prices come from', () => {
     expect(DEFAULT_MONTHLY_API_CALLS).toEqual({ free: 1_000, pro: 50_000, enterprise: null });
     expect(PLANS.pro.prices.USD).toBe(29);
+  });
+
+  it('says which plans are paid for and how each is sold', () => {
+    expect(isPaid('free')).toBe(false);
+    expect(isPaid('pro')).toBe(true);
+    expect(isPaid('enterprise')).toBe(true);
+    expect(isPaid(undefined)).toBe(false);
+    expect(PLAN_ORDER.map(saleOf)).toEqual(['none', 'checkout', 'sales']);
+  });
+
+  it('sells extra-calls packs to the plans that allow them, at a price in every currency', () => {
+    expect(canBuyAddOn('free', 'extra-calls')).toBe(false);
+    expect(canBuyAddOn('pro', 'extra-calls')).toBe(true);
+    expect(canBuyAddOn('enterprise', 'extra-calls')).toBe(false);
+    expect(requiredPlan(ADD_ONS['extra-calls'].feature)).toBe('pro');
+    expect(ADD_ONS['extra-calls'].calls).toBe(10_000);
+    expect(ADD_ONS['extra-calls'].prices.USD).toBe(5);
   });
 });

@@ -53,7 +53,42 @@ export interface PlanRules {
   };
   /** The monthly price in each currency's major unit (0: free). */
   prices: Readonly<Record<PlanCurrency, number>>;
+  /**
+   * How the plan is bought: `none` (nothing to pay), `checkout` (paid through the payment processors) or `sales`
+   * (agreed with the sales team, who invoice it).
+   */
+  sale: 'none' | 'checkout' | 'sales';
+  /** One-off packs this plan may buy on top of it (see ADD_ONS). */
+  addOns: readonly AddOnId[];
 }
+
+/** One-off add-ons: what they are called by the API and the web app. */
+export const ADD_ON_IDS = ['extra-calls'] as const;
+export type AddOnId = (typeof ADD_ON_IDS)[number];
+
+/** A one-off pack bought on top of a plan. */
+export interface AddOnRules {
+  id: AddOnId;
+  /** The feature a plan must allow to buy it (`allows(tier, feature)`); PlanRules.addOns lists the same. */
+  feature: PlanFeature;
+  /** API calls it adds to the month it is bought in (UTC calendar month); they end with that month. */
+  calls: number;
+  /** The price of one pack in each currency's major unit. */
+  prices: Readonly<Record<PlanCurrency, number>>;
+}
+
+/**
+ * The add-ons table: an extra-calls pack adds 10,000 API calls to the month it is bought in, on top of the plan's
+ * monthly calls (the FAQ's "Pro can buy extra calls").
+ */
+export const ADD_ONS: Readonly<Record<AddOnId, AddOnRules>> = {
+  'extra-calls': {
+    id: 'extra-calls',
+    feature: 'extraCalls',
+    calls: 10_000,
+    prices: { USD: 5, GHS: 60, NGN: 7_500, KES: 650 },
+  },
+};
 
 const SHARED_LIMITS: PlanRules['limits'] = {
   concurrentReplies: 10,
@@ -73,6 +108,8 @@ export const PLANS: Readonly<Record<SubscriptionTier, PlanRules>> = {
     monthlyCalls: 1_000,
     limits: SHARED_LIMITS,
     prices: { USD: 0, GHS: 0, NGN: 0, KES: 0 },
+    sale: 'none',
+    addOns: [],
   },
   pro: {
     tier: 'pro',
@@ -81,6 +118,8 @@ export const PLANS: Readonly<Record<SubscriptionTier, PlanRules>> = {
     monthlyCalls: 50_000,
     limits: SHARED_LIMITS,
     prices: { USD: 29, GHS: 350, NGN: 45_000, KES: 3_700 },
+    sale: 'checkout',
+    addOns: ['extra-calls'],
   },
   enterprise: {
     tier: 'enterprise',
@@ -89,6 +128,8 @@ export const PLANS: Readonly<Record<SubscriptionTier, PlanRules>> = {
     monthlyCalls: null,
     limits: SHARED_LIMITS,
     prices: { USD: 199, GHS: 2_400, NGN: 310_000, KES: 25_500 },
+    sale: 'sales',
+    addOns: [],
   },
 };
 
@@ -115,3 +156,18 @@ export const isUpgrade = (from: SubscriptionTier, to: SubscriptionTier): boolean
 
 /** The plan's limits, e.g. `limitsOf(tier).concurrentSyntheses`. */
 export const limitsOf = (tier: SubscriptionTier): PlanRules['limits'] => PLANS[tier].limits;
+
+/** Whether a plan is paid for (every plan but Free). An unknown or missing tier is not. */
+export function isPaid(tier: SubscriptionTier | string | null | undefined): boolean {
+  const plan = tier ? PLANS[tier as SubscriptionTier] : undefined;
+  return plan !== undefined && plan.sale !== 'none';
+}
+
+/** How a plan is bought (see PlanRules.sale). */
+export const saleOf = (tier: SubscriptionTier): PlanRules['sale'] => PLANS[tier].sale;
+
+/** Whether a plan may buy an add-on: the plan lists it and allows its feature. */
+export function canBuyAddOn(tier: SubscriptionTier | string | null | undefined, addOn: AddOnId): boolean {
+  const plan = tier ? PLANS[tier as SubscriptionTier] : undefined;
+  return Boolean(plan?.addOns.includes(addOn)) && allows(tier, ADD_ONS[addOn].feature);
+}

@@ -67,6 +67,33 @@ export class BillingSettings {
     return this.root.getByRole('link', { name: 'See plans and pricing' });
   }
 
+  /** The billing history inside the card. */
+  history() {
+    return this.root.getByTestId('billing-history');
+  }
+
+  historyItems() {
+    return this.history().getByTestId('billing-history-item');
+  }
+
+  historyItem(reference: string) {
+    return this.history().locator(`[data-testid="billing-history-item"][data-reference="${reference}"]`);
+  }
+
+  /** The receipt, opened from the history: a dialog with the receipt's page in a sandboxed frame. */
+  receiptDialog() {
+    return this.page.getByRole('dialog', { name: /^Receipt KASA-/ });
+  }
+
+  receiptFrame() {
+    return this.page.frameLocator('[data-testid="billing-receipt-frame"]');
+  }
+
+  /** Pro's extra-calls offer. */
+  extraCalls() {
+    return this.root.getByTestId('billing-extra-calls');
+  }
+
   /** The confirmation of a cancellation: a modal dialog. */
   cancelDialog() {
     return this.page.getByRole('dialog', { name: /^Cancel your .+ plan\?$/ });

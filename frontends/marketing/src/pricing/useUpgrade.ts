@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { completeSignIn, isApiError, useAuth } from '@kasa/api-client';
 import type { Plan, PlanId } from '@kasa/contracts';
+import { saleOf } from '@kasa/contracts/src/plans';
 import { startCheckout } from '../api/billing';
 import { usePagesT } from '../i18n/pages/usePagesT';
 import type { NotifyProps } from '../notify';
@@ -42,8 +43,11 @@ export function useUpgrade({ notify }: NotifyProps) {
     if (!isAuthenticated) return requireSignIn();
     setProcessing(plan.id);
     const startedAt = Date.now();
+    // Only a plan sold by checkout goes on to a payment.
     const redirecting =
-      plan.id === 'pro' ? notify({ title: t('upgrade.proTitle'), description: t('upgrade.proText') }) : undefined;
+      saleOf(plan.id) === 'checkout'
+        ? notify({ title: t('upgrade.proTitle'), description: t('upgrade.proText') })
+        : undefined;
     try {
       const result = await startCheckout(plan.id);
       // The service's own message for these outcomes is English; the page says the same in the person's language.

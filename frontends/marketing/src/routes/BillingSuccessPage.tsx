@@ -1,6 +1,7 @@
 import styled from '@emotion/styled';
 import type { PaymentStatus } from '@kasa/contracts';
 import { isApiError, useAuth } from '@kasa/api-client';
+import { useMessages } from '@kasa/i18n';
 import { useSearchParams } from 'react-router-dom';
 import { isPaymentReference, useCheckoutVerification } from '../api/billing';
 import { checkoutPhase, type CheckoutPhase } from '../billing/checkoutPhase';
@@ -57,6 +58,7 @@ const TEXT: Record<Exclude<CheckoutPhase, 'paid'>, { title: PagesMessageId; text
 function BillingSuccessPage() {
   const t = usePagesT();
   const { money } = useFormats();
+  const { locale } = useMessages();
   const [params] = useSearchParams();
   const { isAuthenticated, isLoading } = useAuth();
   const reference = params.get('reference')?.slice(0, 64) || null;
@@ -76,7 +78,13 @@ function BillingSuccessPage() {
   });
   const payment = answer?.payment;
   const title = phase === 'paid' ? t('billing.title') : t(TEXT[phase].title);
-  const text = phase === 'paid' ? t('billing.welcome', { plan: payment?.planName ?? '' }) : t(TEXT[phase].text);
+  // An add-on pack changes no plan: the page says what it bought instead.
+  const paidText = payment?.addOnId
+    ? t('billing.extraCallsWelcome', {
+        calls: new Intl.NumberFormat(locale === 'tw' ? ['tw', 'ak'] : [locale]).format(payment.calls ?? 0),
+      })
+    : t('billing.welcome', { plan: payment?.planName ?? '' });
+  const text = phase === 'paid' ? paidText : t(TEXT[phase].text);
 
   return (
     <Page>

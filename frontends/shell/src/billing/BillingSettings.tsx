@@ -2,13 +2,16 @@ import styled from '@emotion/styled';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { isApiError, tierLabel, useAuth } from '@kasa/api-client';
 import type { Subscription } from '@kasa/contracts';
+import { isPaid } from '@kasa/contracts/src/plans';
 import { useMessages } from '@kasa/i18n';
 import { Actions, Button, ButtonLink, InlineError, Muted } from '@kasa/ui';
 import { DialogActions, ModalDialog } from '@kasa/ui/widgets';
 import { openBillingPortal, useSubscription, useSubscriptionChange } from '../api/subscription';
 import { useT, type MessageId } from '../i18n/useT';
 import { toast } from '../toast/toastStore';
+import { BillingHistory } from './BillingHistory';
 import { billingFormatsFor } from './billingFormat';
+import { ExtraCallsOffer } from './ExtraCallsOffer';
 import { billingStanding, type BillingStandingKind } from './billingSummary';
 
 const Section = styled.section`
@@ -23,6 +26,10 @@ const Section = styled.section`
   h2 {
     margin: 0;
     font-size: 1.125rem;
+  }
+  h3 {
+    margin: 0.5rem 0 0.25rem;
+    font-size: 1rem;
   }
   p {
     margin: 0;
@@ -112,7 +119,7 @@ export function BillingSettings() {
           <dt>{t('billing.currentPlan')}</dt>
           <dd data-testid="billing-current-plan">{currentPlan}</dd>
         </Facts>
-        {(user?.subscriptionTier ?? 'free') === 'free' ? (
+        {!isPaid(user?.subscriptionTier) ? (
           <>
             <Muted>{t('billing.none')}</Muted>
             <Actions style={{ marginTop: 0 }}>
@@ -122,6 +129,8 @@ export function BillingSettings() {
             </Actions>
           </>
         ) : null}
+        <ExtraCallsOffer currency="USD" />
+        <BillingHistory />
       </>,
     );
 
@@ -268,6 +277,8 @@ export function BillingSettings() {
           </DialogActions>
         </ModalDialog>
       ) : null}
+      {standing.kind === 'ended' ? null : <ExtraCallsOffer currency={current.currency} />}
+      <BillingHistory />
     </>,
   );
 }

@@ -1,7 +1,10 @@
 import {
+  AddOnCheckoutRequest,
+  BillingHistoryQuery,
   CheckoutRequest,
   PaymentReference,
   z,
+  type BillingHistoryResponse,
   type BillingPortalResponse,
   type CheckoutResponse,
   type PlansResponse,
@@ -60,7 +63,14 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
   });
 
   router.use(
-    ['/api/billing/checkout', '/api/billing/subscription', '/api/billing/portal'],
+    [
+      '/api/billing/checkout',
+      '/api/billing/subscription',
+      '/api/billing/portal',
+      '/api/billing/add-ons',
+      '/api/billing/history',
+      '/api/billing/receipts',
+    ],
     requireIdentity(),
     (_req, res, next) => {
       res.set('Cache-Control', 'no-store');
@@ -80,6 +90,42 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
       return;
     }
     answerCheckout(res, result, 201);
+  });
+
+  // One pack of an add-on, through the same checkout: pending on the processor's page, or completed at once (the
+  // built-in provider). Its calls are added when the payment is verified; the plan and the token do not change.
+  router.post('/api/billing/add-ons/checkout', async (req, res) => {
+    const { addOnId, currency } = parseInput(AddOnCheckoutRequest, req.body);
+    const result = await deps.billing.buyAddOn(identityOf(res).userId, addOnId, requestIdOf(req), currency);
+    if (result.outcome !== 'checkout') {
+      res.json(result satisfies CheckoutResponse);
+      return;
+    }
+    res.status(201).json(result satisfies CheckoutResponse);
+  });
+
+  router.get('/api/billing/history', async (req, res) => {
+    const query = parseInput(BillingHistoryQuery, req.query, 'query');
+    res.json((await deps.billing.history(identityOf(res).userId, query)) satisfies BillingHistoryResponse);
+  });
+
+  // The receipt as a page of its own: nothing in it runs or loads anything (the CSP allows inline styles only).
+  router.get('/api/billing/receipts/:reference', async (req, res) => {
+    const { reference } = parseInput(ReferenceParams, req.params, 'reference');
+    const html = await deps.billing.receiptHtml(identityOf(res).userId, reference);
+    res
+      .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'")
+      .type('html')
+      .send(html);
+  });
+
+  router.get('/api/billing/receipts/:reference/receipt.pdf', async (req, res) => {
+    const { reference } = parseInput(ReferenceParams, req.params, 'reference');
+    const pdf = await deps.billing.receiptPdf(identityOf(res).userId, reference);
+    res
+      .set('Content-Disposition', `attachment; filename="kasa-receipt-${reference}.pdf"`)
+      .type('application/pdf')
+      .send(pdf);
   });
 
   router.get('/api/billing/checkout/:reference', async (req, res) => {

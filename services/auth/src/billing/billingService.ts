@@ -1,5 +1,14 @@
 import {
+  ADD_ONS,
+  canBuyAddOn,
+  isUpgrade,
   PLANS,
+  requiredPlan,
+  saleOf,
+  type AddOnId,
+  type BillingHistoryEntry,
+  type BillingHistoryQuery,
+  type BillingHistoryResponse,
   type CheckoutResponse,
   type Payment,
   type PlanCurrency,
@@ -14,23 +23,27 @@ import {
   createMongoProcessedEventStore,
   InputError,
   NotFoundError,
+  planName,
+  PlanRequiredError,
   ServiceUnavailableError,
   type EventBus,
   type Logger,
   type ProcessedEventStore,
 } from '@kasa/service-kit';
-import type { Connection, Model } from 'mongoose';
+import { Types, type Connection, type Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ZodError } from 'zod';
 import type { UserService } from '../users/userService';
 import { waitForConfirm } from '../events/waitForConfirm';
+import { AddOnLedger } from './addOnLedger';
 import { WebhookSignatureError, type BillingFact } from './billingFacts';
 import { checkoutClaimModel, CheckoutClaims, type CheckoutClaimDocument } from './checkoutClaims';
 import { enterpriseInquiryModel, type EnterpriseInquiryDocument } from './enterpriseInquiryModel';
 import { currenciesOf, type PaymentProvider, type ProviderSubscription } from './paymentProvider';
-import { paymentModel, toPublicPayment, type PaymentDocument } from './paymentModel';
-import { planById } from './plans';
+import { describePurchase, paymentModel, toPublicPayment, type PaymentDocument } from './paymentModel';
+import { addOnById, planById } from './plans';
+import { receiptOf, renderReceiptHtml, renderReceiptPdf } from './receipts';
 import { newPaymentReference } from './references';
 import { SubscriptionLedger, type FactOutcome } from './subscriptionLedger';
 import { subscriptionModel, type SubscriptionDocument } from './subscriptionModel';
@@ -97,6 +110,7 @@ export class BillingService {
   private readonly now: () => Date;
   private readonly claims: CheckoutClaims;
   private readonly ledger: SubscriptionLedger;
+  private readonly addOns: AddOnLedger;
   private readonly inbox: WebhookInbox;
   private readonly publicUrl: string;
 
@@ -112,6 +126,13 @@ export class BillingService {
       bus: deps.bus,
       logger: deps.logger,
       graceMs: deps.graceMs,
+      now: this.now,
+    });
+    this.addOns = new AddOnLedger({
+      payments: deps.payments,
+      claims: this.claims,
+      bus: deps.bus,
+      logger: deps.logger,
       now: this.now,
     });
     this.inbox = new WebhookInbox(deps.inbox, deps.processedEvents, this.now);
@@ -131,19 +152,84 @@ export class BillingService {
     if (planId === current && !(await this.canBuyAnotherMonth(userId, planId))) {
       return { outcome: 'already_on_plan', planId, message: `You are already on the ${plan.name} plan.` };
     }
-    if (planId === 'free') {
+    if (saleOf(planId) === 'none') {
       throw new ConflictError(
         `You are on the ${planById(current).name} plan. To move to the Free plan, cancel your subscription in your ` +
           `billing settings (or write to ${SUPPORT_EMAIL}); your plan stays active until the end of the period paid for.`,
         { currentTier: current },
       );
     }
-    if (planId === 'enterprise') return this.recordEnterpriseInquiry(user);
-    if (current === 'enterprise') {
-      throw new ConflictError('Your Enterprise plan already includes everything in Pro.', { currentTier: current });
+    if (saleOf(planId) === 'sales') return this.recordEnterpriseInquiry(user);
+    if (planId !== current && !isUpgrade(current, planId)) {
+      throw new ConflictError(`Your ${planById(current).name} plan already includes everything in ${plan.name}.`, {
+        currentTier: current,
+      });
     }
     const { provider, chosenCurrency } = this.providerFor(currency);
-    return this.payFor(user, planId, provider, chosenCurrency, requestId);
+    return this.payFor(user, provider, (reference) =>
+      this.startPayment(user, planId, provider, chosenCurrency, reference, requestId),
+    );
+  }
+
+  /**
+   * Buys one pack of an add-on (extra API calls) through the same checkout and providers as a plan, as a one-off
+   * payment. Only a plan that the plans table lets buy it may (403 naming the plan, read from the database as the
+   * checkout does). The calls are added once the payment is verified, never on the checkout's word alone.
+   */
+  async buyAddOn(userId: string, addOnId: AddOnId, requestId?: string, currency?: PlanCurrency) {
+    const user = await this.deps.users.findById(userId).catch(() => {
+      throw new AuthenticationError('This account no longer exists');
+    });
+    const rules = ADD_ONS[addOnId];
+    if (!canBuyAddOn(user.subscriptionTier, addOnId)) {
+      const needed = planName(requiredPlanOf(addOnId));
+      throw new PlanRequiredError(
+        rules.feature,
+        `${addOnById(addOnId).name} packs are for the ${needed} plan; yours is ${planName(user.subscriptionTier)}. ` +
+          (isUpgrade(user.subscriptionTier, requiredPlanOf(addOnId))
+            ? `Upgrade to ${needed} to buy them.`
+            : `Your plan has no monthly limit to raise.`),
+        { addOnId, currentTier: user.subscriptionTier },
+      );
+    }
+    const { provider, chosenCurrency } = this.providerFor(currency);
+    return this.payFor(user, provider, (reference) =>
+      this.startAddOnPayment(user, addOnId, provider, chosenCurrency, reference, requestId),
+    );
+  }
+
+  /** A page of the person's completed payments (plans and add-ons), newest first. */
+  async history(userId: string, query: BillingHistoryQuery): Promise<BillingHistoryResponse> {
+    const filter: Record<string, unknown> = { userId, status: 'completed' };
+    if (query.cursor) filter._id = { $lt: new Types.ObjectId(query.cursor) };
+    const docs = await this.deps.payments
+      .find(filter)
+      .sort({ _id: -1 })
+      .limit(query.limit + 1)
+      .maxTimeMS(5_000)
+      .lean();
+    const page = docs.slice(0, query.limit);
+    return {
+      payments: page.map(historyEntryOf),
+      nextCursor: docs.length > query.limit ? page.at(-1)!._id.toString() : null,
+    };
+  }
+
+  /** The receipt of one of the person's completed payments, as a page; anyone else's is answered as unknown. */
+  async receiptHtml(userId: string, reference: string): Promise<string> {
+    return renderReceiptHtml(await this.receipt(userId, reference));
+  }
+
+  /** The same receipt as a PDF. */
+  async receiptPdf(userId: string, reference: string): Promise<Buffer> {
+    return renderReceiptPdf(await this.receipt(userId, reference));
+  }
+
+  private async receipt(userId: string, reference: string) {
+    const doc = await this.deps.payments.findOne({ reference, userId, status: 'completed' }).lean();
+    if (!doc) throw new NotFoundError('Receipt not found');
+    const user = await this.deps.users.findById(userId);
+    return receiptOf(doc, user.email);
   }
 
   /** One of the person's payments; somebody else's reference is answered exactly like an unknown one. */
@@ -174,7 +260,6 @@ export class BillingService {
         await this.apply(fact, provider.name, requestId);
       payment = (await this.deps.payments.findOne({ reference, userId }).lean()) ?? payment;
     }
-    const plan = planById(payment.planId);
     const completed = payment.status === 'completed';
     return {
       outcome: 'checkout',
@@ -183,9 +268,10 @@ export class BillingService {
       status: payment.status,
       redirectUrl: completed || !payment.redirectUrl ? successUrl(reference) : payment.redirectUrl,
       payment: toPublicPayment(payment),
-      ...(completed ? { user: await this.deps.users.findById(userId) } : {}),
+      // An add-on changes no plan: no fresh account (nor token) to give.
+      ...(completed && !payment.addOnId ? { user: await this.deps.users.findById(userId) } : {}),
       message: completed
-        ? `Payment received. Welcome to Kasa ${plan.name}!`
+        ? paidMessage(payment)
         : payment.status === 'failed'
           ? 'This payment did not go through, and your plan has not changed.'
           : 'We are waiting for the payment provider to confirm your payment.',
@@ -320,13 +406,21 @@ export class BillingService {
       await this.deps.users.changeTier(doc.userId, doc.planId);
       await this.publishPlanChanged(doc);
     }
-    return stale.length + (await this.ledger.republishPending(olderThanMs));
+    return (
+      stale.length +
+      (await this.ledger.republishPending(olderThanMs)) +
+      (await this.addOns.republishPending(olderThanMs))
+    );
   }
 
   private async apply(fact: BillingFact, processor: string, requestId?: string): Promise<FactOutcome> {
     switch (fact.kind) {
-      case 'payment_succeeded':
+      case 'payment_succeeded': {
+        // An add-on pack's money raises the month's calls; a plan's starts or renews the subscription.
+        const payment = await this.deps.payments.findOne({ reference: fact.reference }, { addOnId: 1 }).lean();
+        if (payment?.addOnId) return this.addOns.paymentSucceeded(fact, processor, requestId);
         return this.ledger.paymentSucceeded(fact, processor, requestId);
+      }
       case 'payment_ended':
         return this.ledger.paymentEnded(fact, processor);
       case 'subscription':
@@ -557,10 +651,8 @@ export class BillingService {
    */
   private async payFor(
     user: User,
-    planId: PlanId,
     provider: PaymentProvider,
-    currency: PlanCurrency,
-    requestId?: string,
+    start: (reference: string) => Promise<CheckoutResult>,
   ): Promise<CheckoutResult> {
     if (provider.unavailable) throw new ServiceUnavailableError(provider.unavailable);
     const reference = newPaymentReference();
@@ -568,7 +660,7 @@ export class BillingService {
     if (holder !== reference) return this.answerHeldCheckout(user.id, holder);
     let keepClaim = false;
     try {
-      const result = await this.startPayment(user, planId, provider, currency, reference, requestId);
+      const result = await start(reference);
       // A payment to finish on the processor's page keeps the claim: asking again answers the same page.
       keepClaim = result.outcome === 'checkout' && result.status === 'pending';
       return result;
@@ -588,7 +680,6 @@ export class BillingService {
       const settled = doc && (doc.status !== 'pending' || doc.redirectUrl);
       if (doc && settled) {
         if (doc.status === 'failed') throw new ServiceUnavailableError(PROVIDER_DOWN);
-        const plan = planById(doc.planId);
         const completed = doc.status === 'completed';
         return {
           outcome: 'checkout',
@@ -597,10 +688,8 @@ export class BillingService {
           status: doc.status,
           redirectUrl: completed ? successUrl(reference) : (doc.redirectUrl ?? successUrl(reference)),
           payment: toPublicPayment(doc),
-          ...(completed ? { user: await this.deps.users.findById(userId) } : {}),
-          message: completed
-            ? `Payment received. Welcome to Kasa ${plan.name}!`
-            : 'Complete the payment with our payment provider.',
+          ...(completed && !doc.addOnId ? { user: await this.deps.users.findById(userId) } : {}),
+          message: completed ? paidMessage(doc) : 'Complete the payment with our payment provider.',
         };
       }
       if (this.now().getTime() > deadline)
@@ -631,6 +720,7 @@ export class BillingService {
       })
     ).toObject();
     const earlier = await this.ledger.get(user.id);
+    const description = `Kasa ${plan.name} plan, 1 ${plan.period}`;
 
     let checkout: Awaited<ReturnType<PaymentProvider['createCheckout']>>;
     try {
@@ -639,9 +729,10 @@ export class BillingService {
         userId: user.id,
         email: user.email,
         planId,
+        addOnId: null,
         amount,
         currency,
-        description: `Kasa ${plan.name} plan, 1 ${plan.period}`,
+        description,
         successUrl: `${this.publicUrl}${successUrl(reference)}`,
         cancelUrl: `${this.publicUrl}/pricing`,
         customerId: earlier?.processor === provider.name ? earlier.customerId : null,
@@ -684,6 +775,82 @@ export class BillingService {
       payment: toPublicPayment(completed),
       user: upgraded,
       message: `Payment received. Welcome to Kasa ${plan.name}!`,
+    };
+  }
+
+  /** An add-on pack's payment: pending on the processor's page, or (the built-in provider) completed at once. */
+  private async startAddOnPayment(
+    user: User,
+    addOnId: AddOnId,
+    provider: PaymentProvider,
+    currency: PlanCurrency,
+    reference: string,
+    requestId?: string,
+  ): Promise<CheckoutResult> {
+    const rules = ADD_ONS[addOnId];
+    const item = { planId: user.subscriptionTier, addOnId, calls: rules.calls };
+    const amount = rules.prices[currency];
+    const created = (
+      await this.deps.payments.create({
+        reference,
+        userId: user.id,
+        ...item,
+        amount,
+        currency,
+        provider: provider.name,
+        status: 'pending',
+      })
+    ).toObject();
+    const earlier = await this.ledger.get(user.id);
+
+    let checkout: Awaited<ReturnType<PaymentProvider['createCheckout']>>;
+    try {
+      checkout = await provider.createCheckout({
+        reference,
+        userId: user.id,
+        email: user.email,
+        ...item,
+        amount,
+        currency,
+        description: `Kasa: ${describePurchase(item)}`,
+        successUrl: `${this.publicUrl}${successUrl(reference)}`,
+        cancelUrl: `${this.publicUrl}/settings`,
+        customerId: earlier?.processor === provider.name ? earlier.customerId : null,
+      });
+    } catch (err) {
+      this.deps.logger.error({ err, reference, provider: provider.name }, 'payment provider failed');
+      await this.deps.payments.updateOne({ _id: created._id }, { $set: { status: 'failed' } });
+      throw new ServiceUnavailableError(PROVIDER_DOWN);
+    }
+
+    if (checkout.status === 'pending') {
+      const pending = await this.deps.payments
+        .findOneAndUpdate(
+          { _id: created._id },
+          { $set: { providerReference: checkout.providerReference, redirectUrl: checkout.redirectUrl } },
+          { new: true },
+        )
+        .lean();
+      return {
+        outcome: 'checkout',
+        planId: user.subscriptionTier,
+        reference,
+        status: 'pending',
+        redirectUrl: checkout.redirectUrl,
+        payment: toPublicPayment(pending ?? created),
+        message: 'Complete the payment with our payment provider.',
+      };
+    }
+
+    const completed = (await this.addOns.complete(reference, checkout.providerReference, requestId)) ?? created;
+    return {
+      outcome: 'checkout',
+      planId: user.subscriptionTier,
+      reference,
+      status: completed.status,
+      redirectUrl: successUrl(reference),
+      payment: toPublicPayment(completed),
+      message: paidMessage(completed),
     };
   }
 
@@ -743,6 +910,25 @@ export class BillingService {
       );
     await waitForConfirm(publish);
   }
+}
+
+/** The cheapest plan that may buy an add-on. */
+const requiredPlanOf = (addOnId: AddOnId) => requiredPlan(ADD_ONS[addOnId].feature);
+
+/** What a completed payment's answer says. */
+function paidMessage(doc: Pick<PaymentDocument, 'planId' | 'addOnId' | 'calls'>): string {
+  if (doc.addOnId)
+    return (
+      `Payment received. ${doc.calls?.toLocaleString('en-US') ?? 'Your'} extra API calls are yours until the end ` +
+      'of this month.'
+    );
+  return `Payment received. Welcome to Kasa ${planById(doc.planId).name}!`;
+}
+
+/** A completed payment in the history, with its receipt's addresses. */
+function historyEntryOf(doc: PaymentDocument): BillingHistoryEntry {
+  const receiptUrl = `/api/billing/receipts/${encodeURIComponent(doc.reference)}`;
+  return { ...toPublicPayment(doc), receiptUrl, receiptPdfUrl: `${receiptUrl}/receipt.pdf` };
 }
 
 /** The ids a provider needs to ask about a subscription or act on it. */

@@ -1,13 +1,22 @@
-import type { Payment, PaymentStatus, PlanCurrency, PlanId, SubscriptionTier } from '@kasa/contracts';
+import type { AddOnId, Payment, PaymentStatus, PlanCurrency, PlanId, SubscriptionTier } from '@kasa/contracts';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import { planById } from './plans';
+import { addOnById, planById } from './plans';
 
-/** One checkout of a paid plan: what was bought, by whom, through which provider, and how it went. */
+/** One checkout of a paid plan or an add-on: what was bought, by whom, through which provider, and how it went. */
 export interface PaymentDocument {
   _id: Types.ObjectId;
   reference: string;
   userId: string;
+  /** The plan bought; for an add-on, the plan the person had when buying it. */
   planId: PlanId;
+  /** The add-on bought (one pack), or null for a plan. */
+  addOnId: AddOnId | null;
+  /** For an extra-calls pack: the calls it adds. */
+  calls: number | null;
+  /** For an extra-calls pack: the month (UTC, `2026-12`) its calls were added to, set when it completed. */
+  quotaMonth: string | null;
+  /** Id of the auth.user.calls_added event; set until the broker confirms it, then cleared (outbox marker). */
+  pendingCallsAddedEventId: string | null;
   /** In `currency`'s major unit: what the checkout asks the processor for (PLANS[plan].prices). */
   amount: number;
   currency: PlanCurrency;
@@ -31,6 +40,10 @@ const paymentSchema = new Schema<PaymentDocument>(
     reference: { type: String, required: true, unique: true },
     userId: { type: String, required: true, index: true },
     planId: { type: String, enum: ['free', 'pro', 'enterprise'], required: true },
+    addOnId: { type: String, default: null },
+    calls: { type: Number, default: null },
+    quotaMonth: { type: String, default: null },
+    pendingCallsAddedEventId: { type: String, default: null, index: true },
     amount: { type: Number, required: true },
     currency: { type: String, enum: ['USD', 'GHS', 'NGN', 'KES'], required: true },
     provider: { type: String, required: true },
@@ -45,9 +58,21 @@ const paymentSchema = new Schema<PaymentDocument>(
 );
 // The reconciliation sync asks the processors about pending checkouts, least recently changed first.
 paymentSchema.index({ status: 1, updatedAt: 1 });
+// A person's billing history, newest first, a page at a time.
+paymentSchema.index({ userId: 1, status: 1, _id: -1 });
 
 export function paymentModel(connection: Connection): Model<PaymentDocument> {
   return connection.models.Payment ?? connection.model<PaymentDocument>('Payment', paymentSchema);
+}
+
+/** What a payment bought, in words (the history, the receipt, the processor's page). */
+export function describePurchase(doc: Pick<PaymentDocument, 'planId' | 'addOnId' | 'calls'>): string {
+  if (doc.addOnId) {
+    const addOn = addOnById(doc.addOnId);
+    return doc.calls ? `${addOn.name}: ${doc.calls.toLocaleString('en-US')} calls` : addOn.name;
+  }
+  const plan = planById(doc.planId);
+  return `Kasa ${plan.name} plan, 1 ${plan.period}`;
 }
 
 /** The owner's view of a payment. */
@@ -56,6 +81,9 @@ export function toPublicPayment(doc: PaymentDocument): Payment {
     reference: doc.reference,
     planId: doc.planId,
     planName: planById(doc.planId).name,
+    addOnId: doc.addOnId ?? null,
+    calls: doc.calls ?? null,
+    description: describePurchase(doc),
     status: doc.status,
     amount: doc.amount,
     currency: doc.currency,

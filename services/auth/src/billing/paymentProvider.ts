@@ -1,4 +1,4 @@
-import type { PlanCurrency, PlanId } from '@kasa/contracts';
+import type { AddOnId, PlanCurrency, PlanId } from '@kasa/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BillingFact, SubscriptionChanged, VerifiedWebhook } from './billingFacts';
 
@@ -8,7 +8,10 @@ export interface CheckoutRequestToProvider {
   userId: string;
   /** The account's email address (Paystack's customer; Stripe's when the person is new to it). */
   email: string;
+  /** The plan bought; for an add-on, the plan the person has. */
   planId: PlanId;
+  /** A one-off add-on pack (paid once, never renewed), or null for a plan. */
+  addOnId: AddOnId | null;
   /** In `currency`'s major unit. */
   amount: number;
   currency: PlanCurrency;

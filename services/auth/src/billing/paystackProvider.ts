@@ -1,4 +1,4 @@
-import { PAYMENT_REFERENCE_PATTERN, type PlanCurrency, type SubscriptionStatus } from '@kasa/contracts';
+import { PAYMENT_REFERENCE_PATTERN, saleOf, type PlanCurrency, type SubscriptionStatus } from '@kasa/contracts';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
@@ -100,7 +100,8 @@ export class PaystackProvider implements PaymentProvider {
   }
 
   async createCheckout(request: CheckoutRequestToProvider): Promise<ProviderCheckout> {
-    const renewing = request.planId === 'pro' && this.settings.planPro;
+    // Only a plan renews (by card, on Pro's Paystack plan, the one plan sold by checkout); an add-on is paid once.
+    const renewing = !request.addOnId && saleOf(request.planId) === 'checkout' && this.settings.planPro;
     const initialized = await this.client.initializeTransaction({
       email: request.email,
       amount: toMinorUnits(request.amount),
@@ -113,6 +114,7 @@ export class PaystackProvider implements PaymentProvider {
         reference: request.reference,
         userId: request.userId,
         planId: request.planId,
+        ...(request.addOnId ? { addOnId: request.addOnId } : {}),
         cancel_action: request.cancelUrl,
       },
     });

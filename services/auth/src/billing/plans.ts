@@ -1,4 +1,13 @@
-import { PLANS, type AddOn, type FaqEntry, type Plan, type PlanId, type PlansResponse } from '@kasa/contracts';
+import {
+  ADD_ONS as ADD_ON_RULES,
+  PLANS,
+  type AddOn,
+  type AddOnId,
+  type FaqEntry,
+  type Plan,
+  type PlanId,
+  type PlansResponse,
+} from '@kasa/contracts';
 
 // How Kasa's plans are presented (spec sections 6 and 9): the pricing page, the landing page's teaser and the
 // checkout read them from here through GET /api/billing/plans. Prices and monthly calls come from the plans table
@@ -80,10 +89,10 @@ export const PLAN_CATALOGUE: readonly Plan[] = [FREE, PRO, ENTERPRISE];
 
 export const ADD_ONS: readonly AddOn[] = [
   {
-    id: 'extra-calls',
+    id: ADD_ON_RULES['extra-calls'].id,
     name: 'Extra API calls',
-    price: 5,
-    period: '10,000 calls',
+    price: ADD_ON_RULES['extra-calls'].prices.USD,
+    period: `${ADD_ON_RULES['extra-calls'].calls.toLocaleString('en-US')} calls`,
     description: 'More calls for a busy month, without changing plan.',
   },
   {
@@ -142,4 +151,11 @@ export function planById(id: PlanId): Plan {
   const plan = PLAN_CATALOGUE.find((candidate) => candidate.id === id);
   if (!plan) throw new Error(`Unknown plan ${id}`);
   return plan;
+}
+
+/** An add-on as the pricing page presents it (its name), by id. */
+export function addOnById(id: AddOnId): AddOn {
+  const addOn = ADD_ONS.find((candidate) => candidate.id === id);
+  if (!addOn) throw new Error(`Unknown add-on ${id}`);
+  return addOn;
 }

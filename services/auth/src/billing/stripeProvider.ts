@@ -1,8 +1,9 @@
-import type { SubscriptionStatus } from '@kasa/contracts';
+import { saleOf, type SubscriptionStatus } from '@kasa/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import {
+  toMinorUnits,
   WebhookSignatureError,
   type BillingFact,
   type PaymentSucceeded,
@@ -109,7 +110,8 @@ function subscriptionFact(sub: SubscriptionObject, at: Date): SubscriptionChange
 
 function paidSessionFact(session: CheckoutSession, at: Date): PaymentSucceeded | null {
   const reference = session.client_reference_id ?? session.metadata?.reference ?? null;
-  if (!reference || session.mode !== 'subscription') return null;
+  // A plan is a subscription; an add-on pack a one-off payment.
+  if (!reference || (session.mode !== 'subscription' && session.mode !== 'payment')) return null;
   if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') return null;
   return {
     kind: 'payment_succeeded',
@@ -121,7 +123,7 @@ function paidSessionFact(session: CheckoutSession, at: Date): PaymentSucceeded |
     customerId: session.customer,
     subscriptionId: session.subscription,
     periodEnd: null,
-    renews: true,
+    renews: session.mode === 'subscription',
     at,
   };
 }
@@ -155,7 +157,9 @@ export class StripeProvider implements PaymentProvider {
   }
 
   async createCheckout(request: CheckoutRequestToProvider): Promise<ProviderCheckout> {
-    if (request.planId !== 'pro') throw new Error(`Stripe sells Pro only (asked for ${request.planId})`);
+    if (request.addOnId) return this.createOneOffCheckout(request);
+    if (saleOf(request.planId) !== 'checkout')
+      throw new Error(`Stripe sells the plans sold by checkout only (asked for ${request.planId})`);
     const metadata = { reference: request.reference, userId: request.userId, planId: request.planId };
     const session = await this.stripe.checkout.sessions.create(
       {
@@ -169,6 +173,44 @@ export class StripeProvider implements PaymentProvider {
         subscription_data: { metadata },
         // Stripe's shortest life for a session: it ends before the person's checkout claim does (35 minutes), so
         // a checkout started after that can never leave two sessions open to pay.
+        expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_SESSION_LIFETIME_SECONDS,
+      },
+      { idempotencyKey: request.reference },
+    );
+    if (!session.url) throw new Error('Stripe answered a checkout session without a page to pay on');
+    return { status: 'pending', providerReference: session.id, redirectUrl: session.url };
+  }
+
+  /**
+   * An add-on pack: a Checkout Session in `payment` mode (paid once, nothing renews) at the add-on's price from the
+   * plans table, so no Price need be set up at Stripe for it.
+   */
+  private async createOneOffCheckout(request: CheckoutRequestToProvider): Promise<ProviderCheckout> {
+    const metadata = {
+      reference: request.reference,
+      userId: request.userId,
+      planId: request.planId,
+      addOnId: request.addOnId ?? '',
+    };
+    const session = await this.stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: [
+          {
+            price_data: {
+              currency: request.currency.toLowerCase(),
+              unit_amount: toMinorUnits(request.amount),
+              product_data: { name: request.description },
+            },
+            quantity: 1,
+          },
+        ],
+        client_reference_id: request.reference,
+        success_url: request.successUrl,
+        cancel_url: request.cancelUrl,
+        ...(request.customerId ? { customer: request.customerId } : { customer_email: request.email }),
+        metadata,
+        payment_intent_data: { metadata },
         expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_SESSION_LIFETIME_SECONDS,
       },
       { idempotencyKey: request.reference },

@@ -1,4 +1,4 @@
-import { PLANS, type BillingProcessor, type User } from '@kasa/contracts';
+import { isPaid, PLANS, type BillingProcessor, type User } from '@kasa/contracts';
 import { NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
@@ -204,7 +204,7 @@ export class SubscriptionLedger {
       eventId: randomUUID(),
       from: user.subscriptionTier,
       to: target,
-      reference: target === 'free' ? null : doc.reference,
+      reference: isPaid(target) ? doc.reference : null,
     };
     const announce = !handSet && user.subscriptionTier !== target;
     const marked = await this.mutate(userId, (current) =>

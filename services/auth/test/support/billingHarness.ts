@@ -57,6 +57,7 @@ export class BillingHarness {
     level: (process.env.KASA_TEST_LOG_LEVEL as 'warn' | undefined) ?? 'silent',
   });
   readonly planChanges: KasaEvent<'auth.user.plan_changed'>[] = [];
+  readonly callsAdded: KasaEvent<'auth.user.calls_added'>[] = [];
   private readonly signingKey = generateSigningKey();
   private readonly components: AuthComponents[] = [];
   db!: Connection;
@@ -90,6 +91,9 @@ export class BillingHarness {
     });
     this.observer.subscribeBroadcast('auth.user.plan_changed', async (event) => {
       this.planChanges.push(event as KasaEvent<'auth.user.plan_changed'>);
+    });
+    this.observer.subscribeBroadcast('auth.user.calls_added', async (event) => {
+      this.callsAdded.push(event as KasaEvent<'auth.user.calls_added'>);
     });
     await Promise.all([this.bus.start(), this.observer.start()]);
     await Promise.all([
@@ -144,6 +148,17 @@ export class BillingHarness {
     const doc = await userModel(this.db).findById(userId).lean();
     if (!doc) throw new Error(`no user ${userId}`);
     return doc.subscriptionTier;
+  }
+
+  /** Whether the person's account has a tier now (for `eventually`). */
+  async hasTier(userId: string, tier: SubscriptionTier): Promise<boolean> {
+    const current = await this.tierOf(userId);
+    return current === tier;
+  }
+
+  /** The extra calls announced for a person (auth.user.calls_added), in order. */
+  callsAddedFor(userId: string): Array<KasaEvent<'auth.user.calls_added'>['data']> {
+    return this.callsAdded.filter((e) => e.data.userId === userId).map((e) => e.data);
   }
 
   subscriptionOf(userId: string): Promise<SubscriptionDocument | null> {
