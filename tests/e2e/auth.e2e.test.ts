@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { startPlatform, type RunningPlatform } from '../support/platform';
@@ -8,10 +11,21 @@ import { NavBar } from './pages/NavBar';
 let platform: RunningPlatform;
 let browser: Browser;
 let page: Page;
+/** The platform's auth database, named here so that the operator command can be run against it. */
+const AUTH_DB_NAME = `kasa_auth_e2e_${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
+  [platform, browser] = await Promise.all([startPlatform({ AUTH_DB_NAME }), launchBrowser()]);
 }, 120_000);
+
+/** `npm run kasa -- <argv>` against this platform (what an operator runs on the machine Kasa runs on). */
+async function kasaCommand(...argv: string[]): Promise<string> {
+  const command = path.resolve(__dirname, '../../scripts/kasa.js');
+  const { stdout } = await promisify(execFile)(process.execPath, [command, ...argv], {
+    env: { ...process.env, AUTH_DB_NAME, KASA_PUBLIC_URL: platform.baseUrl, NODE_ENV: 'test' },
+  });
+  return stdout;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -94,5 +108,40 @@ describe('signing up, in and out in a real browser', () => {
     await page.goto(`${platform.baseUrl}/chat`);
     await page.getByText('Authentication Required').waitFor();
     expect(await storedToken()).toBeNull();
+  });
+});
+
+describe('the first-run setup link', () => {
+  it('makes the person who opens it, after signing up, the operator; then it is used up', async () => {
+    const printed = await kasaCommand('setup-link');
+    const link = /(http\S+\/setup\?token=\S+)/.exec(printed)?.[1];
+    expect(link).toBeDefined();
+
+    // Signed out: the page asks to sign up or in first, and the secret leaves the address bar.
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Set up this Kasa' }).waitFor();
+    await page.waitForURL(`${platform.baseUrl}/setup`);
+    await page.getByRole('link', { name: 'Sign up or sign in' }).click();
+    const id = randomUUID().slice(0, 8);
+    await new AuthPage(page).signUp({
+      username: `opa_${id}`,
+      email: `opa.${id}@example.com`,
+      password: 'nkrumah-1957',
+    });
+
+    // Back on the setup page, signed in, with the link kept for this tab.
+    await page.waitForURL(`${platform.baseUrl}/setup`);
+    await page.getByRole('button', { name: 'Become the operator' }).click();
+    await page.getByRole('heading', { name: 'You run this Kasa now' }).waitFor();
+    expect(await kasaCommand('operators')).toContain(`opa.${id}@example.com`);
+
+    // The link works once; opened again it says what to do.
+    await page.goto(link!);
+    await page.getByRole('button', { name: 'Become the operator' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/not valid any more/)
+      .waitFor();
+    expect(await kasaCommand('setup-link')).toMatch(/already has an operator/);
   });
 });

@@ -22,6 +22,11 @@ const UNDOCUMENTED: Record<string, string> = {
   '/api/openapi.json': 'the document itself',
   '/api/billing/webhooks/stripe': 'Stripe’s signed events, not an API for clients (services/auth/README.md)',
   '/api/billing/webhooks/paystack': 'Paystack’s signed events, not an API for clients (services/auth/README.md)',
+  // The operators' API: 404 to everyone but an installation's operators, so not offered to integrators.
+  '/api/admin/operators': 'operators only (services/auth/README.md#operators)',
+  '/api/admin/operators/*': 'operators only (services/auth/README.md#operators)',
+  '/api/admin/inquiries': 'operators only (services/auth/README.md#operators)',
+  '/api/admin/inquiries/*': 'operators only (services/auth/README.md#operators)',
 };
 
 const config = parse(readFileSync(path.join(__dirname, '../../gateway/config/gateway.config.yml'), 'utf8')) as {

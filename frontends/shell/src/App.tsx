@@ -21,6 +21,7 @@ const DeveloperPage = lazy(() => import('./routes/DeveloperPage'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage'));
 const ThemeSettingsPage = lazy(() => import('./routes/ThemeSettingsPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
+const SetupPage = lazy(() => import('./routes/SetupPage'));
 
 /** A shell page, with its messages (loaded with it). */
 function Page({ element }: { element: ReactNode }) {
@@ -54,6 +55,7 @@ export function AppRoutes() {
         <Route path="developer" element={<DeveloperPage />} />
         <Route path="settings" element={<Page element={<SettingsPage />} />} />
         <Route path="theme-settings" element={<Page element={<ThemeSettingsPage />} />} />
+        <Route path="setup" element={<Page element={<SetupPage />} />} />
         <Route path="*" element={<Page element={<NotFoundPage />} />} />
       </Route>
     </Routes>

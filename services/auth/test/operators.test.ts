@@ -89,7 +89,7 @@ describe('the operator role', () => {
       [a, b].map((who) => request(app).post('/api/auth/operator-setup').set(who.headers).send({ token })),
     );
     expect(answers.map((res) => res.status).sort()).toEqual([200, 400]);
-    first = answers[0].status === 200 ? a : b;
+    first = answers[0]!.status === 200 ? a : b;
     const loser = first === a ? b : a;
     expect((await request(app).get('/api/admin/operators').set(loser.headers)).status).toBe(404);
     const list = await request(app).get('/api/admin/operators').set(first.headers);
@@ -172,7 +172,7 @@ describe("the operators' view of Enterprise inquiries", () => {
   it('lists them newest first, by status, with a bounded page; a bad query is a 400', async () => {
     const operator = (await request(app).get('/api/admin/operators').set(identityHeaders('free'))).status;
     expect(operator).toBe(404);
-    const [op] = await components.operators.list();
+    const op = (await components.operators.list())[0]!;
     const opHeaders = identityHeaders({ userId: op.id, username: op.username, tier: 'free' });
     const askers = [await person(), await person()];
     for (const asker of askers) {
@@ -184,15 +184,15 @@ describe("the operators' view of Enterprise inquiries", () => {
     expect(all.body.inquiries.map((i: { email: string }) => i.email)).toEqual(
       expect.arrayContaining(askers.map((a) => a.email)),
     );
-    expect(all.body.inquiries[0].email).toBe(askers[1].email);
+    expect(all.body.inquiries[0].email).toBe(askers[1]!.email);
     const page = await request(app).get('/api/admin/inquiries?status=open&limit=1').set(opHeaders);
     expect(page.body.inquiries).toHaveLength(1);
     const next = await request(app)
-      .get(`/api/admin/inquiries?limit=1&before=${encodeURIComponent(page.body.inquiries[0].lastRequestedAt)}`)
+      .get(`/api/admin/inquiries?limit=1&before=${encodeURIComponent(page.body.inquiries[0]!.lastRequestedAt)}`)
       .set(opHeaders);
-    expect(next.body.inquiries[0].email).toBe(askers[0].email);
+    expect(next.body.inquiries[0].email).toBe(askers[0]!.email);
     expect(await command('inquiries', '--status', 'open')).toEqual(
-      expect.arrayContaining([expect.stringContaining(askers[0].email)]),
+      expect.arrayContaining([expect.stringContaining(askers[0]!.email)]),
     );
     for (const query of ['limit=0', 'limit=500', 'status=lost', 'before=yesterday', 'sort=name']) {
       const res = await request(app).get(`/api/admin/inquiries?${query}`).set(opHeaders);

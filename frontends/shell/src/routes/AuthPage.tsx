@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { toast } from '../toast/toastStore';
 import { Button, ButtonLink, Card, Muted, PageContainer } from '@kasa/ui';
 import { Field, Tabs } from '@kasa/ui/widgets';
+import { pendingSetupToken } from '../auth/setupToken';
 import { useT, type MessageId, type Translate } from '../i18n/useT';
 
 /** Spec section 9: minimum password length. */
@@ -95,7 +96,8 @@ function useSubmit(kind: FailureKind) {
       const response = await call();
       // Token stored and user cached now; the refresh of the user query runs in the background.
       void completeSignIn(queryClient, response).catch(() => undefined);
-      navigate('/chat');
+      // Someone who came from the first-run setup link goes back to it to finish.
+      navigate(pendingSetupToken() ? '/setup' : '/chat');
     } catch (error) {
       reportFailure(t, kind, error);
       setSubmitting(false);
