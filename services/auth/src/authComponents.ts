@@ -101,6 +101,6 @@ export function createAuthComponents(deps: {
     revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
   });
   apiKeys.attachTeams(teams);
-  const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? []);
+  const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? [], billing);
   return { signingKey, users, tokens, billing, apiKeys, apiKeyUsage, teams, loginThrottle, notices, operators };
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import type { AuthComponents } from '../src/authComponents';
+import { subscriptionModel } from '../src/billing/subscriptionModel';
 import { runOperatorCommand } from '../src/operators/operatorCommand';
 import { userModel } from '../src/users/userModel';
 import { createTestAuthApp } from './authApp';
@@ -135,6 +136,7 @@ describe('the operator role', () => {
       ['post', '/api/admin/operators'],
       ['delete', `/api/admin/operators/${first.id}`],
       ['get', '/api/admin/inquiries'],
+      ['post', `/api/admin/inquiries/${'0'.repeat(24)}/enterprise`],
     ];
     for (const [method, path] of routes) {
       const res = await request(app)[method](path).set(someone.headers).send({ email: someone.email });
@@ -239,4 +241,109 @@ describe('the operator command as a process', () => {
     }).catch((err: { code: number; stderr: string }) => err);
     expect(res).toMatchObject({ code: 1, stderr: expect.stringMatching(/start Kasa first/) });
   }, 30_000);
+});
+
+describe('an Enterprise contract, recorded by an operator', () => {
+  const yearAhead = () => new Date(Date.now() + 365 * 24 * 3600_000);
+  let opHeaders: Record<string, string>;
+
+  beforeAll(async () => {
+    const op = (await components.operators.list())[0]!;
+    opHeaders = identityHeaders({ userId: op.id, username: op.username, tier: 'free' });
+  });
+
+  it('turns an inquiry into Enterprise at once, with its seats and end date, and closes the inquiry', async () => {
+    const customer = await person();
+    expect(
+      (await request(app).post('/api/billing/checkout').set(customer.headers).send({ planId: 'enterprise' })).status,
+    ).toBeLessThan(300);
+    const inquiries = await request(app).get('/api/admin/inquiries?status=open').set(opHeaders);
+    const inquiry = (inquiries.body.inquiries as Array<{ id: string; email: string }>).find(
+      (i) => i.email === customer.email,
+    )!;
+    const endsAt = yearAhead();
+
+    const path = `/api/admin/inquiries/${inquiry.id}/enterprise`;
+    expect((await request(app).post(path).set(customer.headers).send({ seats: 25, endsAt })).status).toBe(404);
+    expect((await request(app).post(path).set(opHeaders).send({ seats: 0, endsAt })).status).toBe(400);
+    expect((await request(app).post(path).set(opHeaders).send({ seats: 25 })).status).toBe(400);
+    const past = await request(app)
+      .post(path)
+      .set(opHeaders)
+      .send({ seats: 25, endsAt: new Date(Date.now() - 1000) });
+    expect(past.status).toBe(400);
+    const unknown = await request(app)
+      .post(`/api/admin/inquiries/${'0'.repeat(24)}/enterprise`)
+      .set(opHeaders)
+      .send({ seats: 25, endsAt });
+    expect(unknown.status).toBe(404);
+
+    const granted = await request(app).post(path).set(opHeaders).send({ seats: 25, endsAt });
+    expect(granted.status).toBe(201);
+    expect(granted.body).toMatchObject({
+      userId: customer.id,
+      email: customer.email,
+      subscription: {
+        processor: 'contract',
+        planId: 'enterprise',
+        effectiveTier: 'enterprise',
+        seats: 25,
+        currentPeriodEnd: endsAt.toISOString(),
+        canCancel: false,
+        canManage: false,
+      },
+    });
+    expect((await userModel(db).findById(customer.id).lean())?.subscriptionTier).toBe('enterprise');
+    const mine = await request(app).get('/api/billing/subscription').set(customer.headers);
+    expect(mine.body.subscription).toMatchObject({ processor: 'contract', seats: 25 });
+    const closed = await request(app).get('/api/admin/inquiries?status=closed').set(opHeaders);
+    expect(closed.body.inquiries.map((i: { id: string }) => i.id)).toContain(inquiry.id);
+
+    // After its last day, the reconciliation's clock takes the account back to Free, data kept.
+    const later = createTestAuthApp({
+      db,
+      bus,
+      logger,
+      name: 'auth_operators_later_test',
+      billingClock: () => new Date(endsAt.getTime() + 1000),
+    });
+    try {
+      await later.auth.billing.reconcile();
+      expect((await userModel(db).findById(customer.id).lean())?.subscriptionTier).toBe('free');
+    } finally {
+      await later.auth.apiKeyUsage.close();
+    }
+  });
+
+  it('is recorded by e-mail from the command, and not over a subscription a processor still renews', async () => {
+    const customer = await person();
+    const printed = await command('enterprise', 'grant', customer.email, '--seats', '5', '--until', '2099-12-31');
+    expect(printed).toEqual([expect.stringMatching(/has Enterprise for 5 seats until 2099-12-31 \(contract KASA-/)]);
+    expect((await userModel(db).findById(customer.id).lean())?.subscriptionTier).toBe('enterprise');
+    await expect(
+      command('enterprise', 'grant', customer.email, '--seats', 'many', '--until', '2099-12-31'),
+    ).rejects.toThrow(/--seats/);
+    await expect(command('enterprise', 'grant', customer.email, '--seats', '5', '--until', 'soon')).rejects.toThrow(
+      /--until/,
+    );
+
+    const paying = await person();
+    await subscriptionModel(db).create({
+      _id: paying.id,
+      processor: 'stripe',
+      planId: 'pro',
+      status: 'active',
+      reference: 'KASA-0000000000',
+      amount: 29,
+      currency: 'USD',
+      renews: true,
+      currentPeriodEnd: yearAhead(),
+      stateAt: new Date(),
+      appliedTier: 'pro',
+      version: 1,
+    });
+    await expect(command('enterprise', 'grant', paying.email, '--seats', '5', '--until', '2099-12-31')).rejects.toThrow(
+      /cancel that subscription first/,
+    );
+  });
 });

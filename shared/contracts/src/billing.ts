@@ -204,8 +204,11 @@ export const CheckoutResponse = z
   .openapi('CheckoutResponse');
 export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
 
-/** Who bills a subscription: Stripe, Paystack, or the built-in provider (test mode, no money). */
-export const BillingProcessor = z.enum(['stripe', 'paystack', 'builtin']).openapi('BillingProcessor');
+/**
+ * Who bills a subscription: Stripe, Paystack, the built-in provider (test mode, no money), or `contract`: an
+ * Enterprise contract agreed with sales and recorded by an operator (invoiced outside Kasa; it ends on its end date).
+ */
+export const BillingProcessor = z.enum(['stripe', 'paystack', 'builtin', 'contract']).openapi('BillingProcessor');
 export type BillingProcessor = z.infer<typeof BillingProcessor>;
 
 /**
@@ -245,6 +248,8 @@ export const Subscription = z
     canCancel: z.boolean(),
     /** POST /api/billing/subscription/resume applies. */
     canResume: z.boolean(),
+    /** An Enterprise contract's seats (`processor: 'contract'`); null otherwise. */
+    seats: z.number().int().positive().nullable(),
   })
   .openapi('Subscription');
 export type Subscription = z.infer<typeof Subscription>;

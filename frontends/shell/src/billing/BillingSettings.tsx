@@ -66,6 +66,7 @@ const STATUS: Record<BillingStandingKind, MessageId> = {
   ending: 'billing.status.canceled',
   grace: 'billing.status.pastDue',
   ended: 'billing.status.ended',
+  contract: 'billing.status.contract',
 };
 
 /** A URL the browser may be sent to: the processor's page, over http(s) only. */
@@ -228,7 +229,20 @@ export function BillingSettings() {
             <dd data-testid="billing-ended">{date}</dd>
           </>
         ) : null}
+        {standing.kind === 'contract' && standing.seats !== null ? (
+          <>
+            <dt>{t('billing.seats')}</dt>
+            <dd data-testid="billing-seats">{formats.count(standing.seats)}</dd>
+          </>
+        ) : null}
+        {date && standing.kind === 'contract' ? (
+          <>
+            <dt>{t('billing.contractEnds')}</dt>
+            <dd data-testid="billing-contract-ends">{date}</dd>
+          </>
+        ) : null}
       </Facts>
+      {standing.kind === 'contract' ? <Muted>{t('billing.contractText')}</Muted> : null}
       {standing.kind === 'grace' ? (
         <Warning role="alert" data-testid="billing-grace">
           {date ? t('billing.grace', { plan, date }) : t('billing.graceNoDate', { plan })}

@@ -9,6 +9,8 @@ export interface BillingFormats {
   date: (date: Date) => string;
   /** An amount in its currency, cents only when there are some: `$29`, `GH₵350`, `29 $US` in French. */
   money: (amount: number, currency: string) => string;
+  /** A whole count, grouped as the language groups digits: `1,000` in English, `1 000` in French. */
+  count: (value: number) => string;
 }
 
 const made = new Map<Locale, BillingFormats>();
@@ -19,9 +21,11 @@ export function billingFormatsFor(locale: Locale): BillingFormats {
   if (!formats) {
     const locales = intlLocales(locale);
     const day = new Intl.DateTimeFormat(locales, { dateStyle: 'long' });
+    const whole = new Intl.NumberFormat(locales, { maximumFractionDigits: 0 });
     const money = new Map<string, Intl.NumberFormat>();
     formats = {
       date: (date) => day.format(date),
+      count: (value) => whole.format(value),
       money: (amount, currency) => {
         const whole = Number.isInteger(amount);
         const key = `${currency}:${whole}`;

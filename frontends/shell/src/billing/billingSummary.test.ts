@@ -22,6 +22,7 @@ function subscription(overrides: Partial<Subscription> = {}): Subscription {
     canManage: true,
     canCancel: true,
     canResume: false,
+    seats: null,
     ...overrides,
   };
 }
@@ -80,5 +81,21 @@ describe('billingStanding', () => {
 
   it('reads an unreadable date as no date', () => {
     expect(billingStanding(subscription({ currentPeriodEnd: 'soon' }), NOW)).toEqual({ kind: 'renews', date: null });
+  });
+
+  it('is an Enterprise contract with its seats until its end date, then has ended', () => {
+    const contract = subscription({
+      processor: 'contract',
+      planId: 'enterprise',
+      cancelAtPeriodEnd: true,
+      canManage: false,
+      canCancel: false,
+      seats: 25,
+    });
+    expect(billingStanding(contract, NOW)).toEqual({ kind: 'contract', date: new Date(LATER), seats: 25 });
+    expect(billingStanding({ ...contract, currentPeriodEnd: EARLIER }, NOW)).toEqual({
+      kind: 'ended',
+      date: new Date(EARLIER),
+    });
   });
 });

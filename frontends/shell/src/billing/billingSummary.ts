@@ -6,7 +6,8 @@ import type { Subscription } from '@kasa/contracts';
  * - `paidUntil`: active, a month bought outright that does not renew (nothing to cancel, resume or manage);
  * - `ending`: cancelled (at period end, or by the processor) but the plan stays until `date`;
  * - `grace`: a renewal failed; the plan stays until `date` while the processor retries, then Free;
- * - `ended`: the plan ended at `date`; the account is on Free.
+ * - `ended`: the plan ended at `date`; the account is on Free;
+ * - `contract`: an Enterprise contract agreed with sales, for `seats` seats until `date` (nothing to renew or manage).
  * `date` is null where the processor has not said yet.
  */
 export type BillingStanding =
@@ -14,7 +15,8 @@ export type BillingStanding =
   | { kind: 'paidUntil'; date: Date | null }
   | { kind: 'ending'; date: Date | null }
   | { kind: 'grace'; date: Date | null }
-  | { kind: 'ended'; date: Date | null };
+  | { kind: 'ended'; date: Date | null }
+  | { kind: 'contract'; date: Date | null; seats: number | null };
 
 export type BillingStandingKind = BillingStanding['kind'];
 
@@ -35,6 +37,9 @@ export function billingStanding(subscription: Subscription, now: Date = new Date
       return end && end > now ? { kind: 'ending', date: end } : { kind: 'ended', date: end };
     }
     case 'active':
+      if (subscription.processor === 'contract' && !(periodEnd && periodEnd <= now)) {
+        return { kind: 'contract', date: periodEnd, seats: subscription.seats };
+      }
       if (!subscription.cancelAtPeriodEnd) return { kind: 'renews', date: periodEnd };
       if (periodEnd && periodEnd <= now) return { kind: 'ended', date: periodEnd };
       // A month bought outright (Paystack without a plan: mobile money) ends with its period too, but was never a

@@ -305,6 +305,29 @@ export class BillingService {
     }
   }
 
+  /**
+   * Records an operator's Enterprise contract for the person (seats, end date; amount per month as agreed, for the
+   * record): Enterprise at once, a fresh token on their next sign-in or refresh, Free again after the end date.
+   */
+  async grantContract(
+    userId: string,
+    terms: { seats: number; endsAt: Date; amount?: number; currency?: PlanCurrency },
+    requestId?: string,
+  ): Promise<Subscription> {
+    if (terms.endsAt <= this.now()) throw new InputError('The contract must end in the future.');
+    const currency = terms.currency ?? 'USD';
+    const doc = await this.ledger.grantContract({
+      userId,
+      seats: terms.seats,
+      endsAt: terms.endsAt,
+      reference: newPaymentReference(),
+      amount: terms.amount ?? PLANS.enterprise.prices[currency],
+      currency,
+      requestId,
+    });
+    return this.toPublicSubscription(doc);
+  }
+
   /** Cancels at the end of the period paid for; the plan stays until then. */
   cancel(userId: string, requestId?: string): Promise<SubscriptionResponse> {
     return this.setCancelAtPeriodEnd(userId, true, requestId);
@@ -588,6 +611,7 @@ export class BillingService {
       canManage: manageable && doc.status !== 'canceled',
       canCancel: live && doc.renews && !doc.cancelAtPeriodEnd && changeable,
       canResume: live && doc.renews && doc.cancelAtPeriodEnd && changeable,
+      seats: doc.processor === 'contract' ? (doc.seats ?? null) : null,
     };
   }
 

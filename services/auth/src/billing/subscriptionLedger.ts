@@ -1,5 +1,5 @@
 import { isPaid, PLANS, type BillingProcessor, type User } from '@kasa/contracts';
-import { NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
+import { ConflictError, NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { waitForConfirm } from '../events/waitForConfirm';
@@ -122,6 +122,61 @@ export class SubscriptionLedger {
     const doc = await this.mutate(userId, (current) => (current ? change(current) : null));
     await this.applyTier(userId);
     return doc;
+  }
+
+  /**
+   * An operator's Enterprise contract (agreed with sales, invoiced outside Kasa): the account has Enterprise with
+   * `seats` seats until `endsAt`, then goes back to Free by the clock (`applyClock`) unless the contract is recorded
+   * again with a later end. A subscription a processor still renews is not replaced (it would go on charging).
+   */
+  async grantContract(input: {
+    userId: string;
+    seats: number;
+    endsAt: Date;
+    reference: string;
+    amount: number;
+    currency: SubscriptionDocument['currency'];
+    requestId?: string;
+  }): Promise<SubscriptionDocument> {
+    const now = this.deps.now();
+    const current = await this.get(input.userId);
+    if (
+      current &&
+      current.processor !== 'contract' &&
+      current.processor !== 'builtin' &&
+      current.status !== 'canceled' &&
+      current.renews &&
+      !current.cancelAtPeriodEnd
+    ) {
+      throw new ConflictError(
+        `This person pays for ${current.planId} through ${current.processor}, which renews it: cancel that subscription first, then record the contract.`,
+        { processor: current.processor, planId: current.planId },
+      );
+    }
+    const doc = await this.mutate(input.userId, (existing) => ({
+      processor: 'contract',
+      planId: 'enterprise',
+      status: 'active',
+      reference: input.reference,
+      amount: input.amount,
+      currency: input.currency,
+      customerId: null,
+      subscriptionId: null,
+      subscriptionToken: null,
+      renews: false,
+      currentPeriodEnd: input.endsAt,
+      // Nothing renews a contract: it ends on its date unless recorded again.
+      cancelAtPeriodEnd: true,
+      graceUntil: null,
+      endedAt: null,
+      stateAt: now,
+      syncedAt: null,
+      appliedTier: existing?.appliedTier ?? 'free',
+      pendingPlanChanges: existing?.pendingPlanChanges ?? [],
+      seats: input.seats,
+    }));
+    await this.applyTier(input.userId, input.requestId);
+    return (await this.get(input.userId)) ?? doc!;
   }
 
   /** The built-in provider's completed checkout: a test-mode subscription, renewing monthly until cancelled. */

@@ -45,6 +45,8 @@ export interface SubscriptionDocument {
   appliedTier: SubscriptionTier;
   /** Plan changes announced but not yet confirmed by the broker; re-sent with the same ids. */
   pendingPlanChanges: PendingPlanChange[];
+  /** An Enterprise contract's seats (processor `contract`); null for the processors' subscriptions. */
+  seats?: number | null;
   /** Incremented by every write (compare-and-set). */
   version: number;
   createdAt: Date;
@@ -64,7 +66,7 @@ const pendingPlanChangeSchema = new Schema<PendingPlanChange>(
 const subscriptionSchema = new Schema<SubscriptionDocument>(
   {
     _id: { type: String, required: true },
-    processor: { type: String, enum: ['stripe', 'paystack', 'builtin'], required: true },
+    processor: { type: String, enum: ['stripe', 'paystack', 'builtin', 'contract'], required: true },
     planId: { type: String, enum: ['free', 'pro', 'enterprise'], required: true },
     status: { type: String, enum: ['active', 'past_due', 'canceled'], required: true },
     reference: { type: String, required: true },
@@ -82,6 +84,7 @@ const subscriptionSchema = new Schema<SubscriptionDocument>(
     syncedAt: { type: Date, default: null },
     appliedTier: { type: String, enum: ['free', 'pro', 'enterprise'], required: true },
     pendingPlanChanges: { type: [pendingPlanChangeSchema], default: [] },
+    seats: { type: Number, default: null },
     version: { type: Number, required: true },
   },
   { timestamps: true, versionKey: false, collection: 'subscriptions' },

@@ -1,10 +1,17 @@
-import { identityOf, NotFoundError, parseInput, requireIdentity } from '@kasa/service-kit';
+import { identityOf, NotFoundError, parseInput, requestIdOf, requireIdentity } from '@kasa/service-kit';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { OperatorService } from './operatorService';
 
 const GrantOperatorRequest = z.strictObject({ email: z.email({ error: 'must be an e-mail address' }).max(254) });
 const RedeemSetupRequest = z.strictObject({ token: z.string().min(20).max(100) });
+const GrantEnterpriseRequest = z.strictObject({
+  seats: z.number().int().min(1).max(100_000),
+  endsAt: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }),
+  /** Per month, as agreed; Enterprise's list price in the currency when left out. */
+  amount: z.number().nonnegative().max(10_000_000).optional(),
+  currency: z.enum(['USD', 'GHS', 'NGN', 'KES']).optional(),
+});
 const InquiryQuery = z.strictObject({
   status: z.enum(['open', 'contacted', 'closed']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -49,6 +56,16 @@ export function createAdminRouter(operators: OperatorService): Router {
       before: query.before ? new Date(query.before) : undefined,
     });
     res.json({ inquiries });
+  });
+
+  router.post('/api/admin/inquiries/:id/enterprise', async (req, res) => {
+    const terms = parseInput(GrantEnterpriseRequest, req.body);
+    const granted = await operators.grantEnterprise(
+      { inquiryId: req.params.id },
+      { ...terms, endsAt: new Date(terms.endsAt) },
+      requestIdOf(req),
+    );
+    res.status(201).json(granted);
   });
 
   router.post('/api/auth/operator-setup', requireIdentity(), async (req, res) => {

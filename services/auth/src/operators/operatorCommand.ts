@@ -1,7 +1,9 @@
-import { connectDatabase, createLogger } from '@kasa/service-kit';
+import { connectDatabase, createLogger, EventBus } from '@kasa/service-kit';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config';
-import { createOperatorService, type OperatorService } from './operatorService';
+import { createAuthComponents } from '../authComponents';
+import { generateSigningKey } from '../tokens/signingKey';
+import type { OperatorService } from './operatorService';
 
 /**
  * The operator command (`npm run kasa -- <command>`, scripts/kasa.js): what whoever runs this Kasa does from the
@@ -15,6 +17,9 @@ export const USAGE = `Usage: npm run kasa -- <command>
   setup-link [--if-none]      print a new first-run setup link (only while nobody is an operator;
                               --if-none prints nothing then instead of a notice)
   inquiries [--status open]   list Enterprise inquiries (open, contacted or closed), newest first
+  enterprise grant <email | inquiry id> --seats <n> --until <YYYY-MM-DD> [--amount <per month>] [--currency USD]
+                              record an Enterprise contract: the account has Enterprise at once, with those seats,
+                              until that day (then Free unless recorded again); the inquiry is closed
 `;
 
 export class CommandError extends Error {}
@@ -32,7 +37,14 @@ export async function runOperatorCommand(
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: { 'if-none': { type: 'boolean' }, status: { type: 'string' } },
+    options: {
+      'if-none': { type: 'boolean' },
+      status: { type: 'string' },
+      seats: { type: 'string' },
+      until: { type: 'string' },
+      amount: { type: 'string' },
+      currency: { type: 'string' },
+    },
   });
   const [command, action, argument] = positionals;
   switch (`${command ?? ''} ${action ?? ''}`.trim()) {
@@ -80,6 +92,34 @@ export async function runOperatorCommand(
       }
       return;
     }
+    case 'enterprise grant': {
+      if (!argument) throw new CommandError('enterprise grant needs an e-mail address or an inquiry id');
+      const seats = Number(values.seats);
+      if (!Number.isInteger(seats) || seats < 1)
+        throw new CommandError('--seats is a whole number of seats, 1 or more');
+      const until = /^\d{4}-\d{2}-\d{2}$/.test(values.until ?? '') ? new Date(`${values.until}T23:59:59.999Z`) : null;
+      if (!until || Number.isNaN(until.getTime())) throw new CommandError('--until is the last day, as YYYY-MM-DD');
+      const amount = values.amount === undefined ? undefined : Number(values.amount);
+      if (amount !== undefined && !(amount >= 0)) throw new CommandError('--amount is a number, 0 or more');
+      const currency = values.currency?.toUpperCase();
+      if (currency !== undefined && !['USD', 'GHS', 'NGN', 'KES'].includes(currency)) {
+        throw new CommandError('--currency is USD, GHS, NGN or KES');
+      }
+      const granted = await operators.grantEnterprise(
+        argument.includes('@') ? { email: argument } : { inquiryId: argument },
+        {
+          seats,
+          endsAt: until,
+          amount,
+          currency: currency as 'USD' | 'GHS' | 'NGN' | 'KES' | undefined,
+        },
+      );
+      print(
+        `${granted.email} has Enterprise for ${seats} seats until ${until.toISOString().slice(0, 10)} ` +
+          `(contract ${granted.subscription.reference}).`,
+      );
+      return;
+    }
     default:
       throw new CommandError(command ? `unknown command: ${positionals.join(' ')}` : 'no command given');
   }
@@ -104,9 +144,27 @@ export async function main(argv: readonly string[]): Promise<number> {
     );
     return 1;
   }
+  // Plan changes are announced on the broker as the service announces them; when it is away, they wait in the
+  // subscription's outbox and the running auth service sends them (republishPending).
+  const bus = new EventBus({ url: config.AMQP_URL, source: 'kasa/auth', logger, connectTimeoutMs: 5_000 });
+  const connected = await bus.start().then(
+    () => true,
+    () => false,
+  );
+  const publisher: Pick<EventBus, 'publish'> = connected
+    ? bus
+    : { publish: () => Promise.reject(new Error('the broker is away')) };
+  // The service's own composition root, so that the command acts exactly as the routes do. The signing key is a
+  // throwaway one: the command issues no tokens, and must not create the service's key file.
+  const auth = createAuthComponents({
+    db,
+    bus: publisher,
+    logger,
+    settings: config,
+    signingKey: generateSigningKey(),
+  });
   try {
-    const operators = createOperatorService(db, logger, config.KASA_OPERATOR_EMAILS);
-    await runOperatorCommand(argv, operators, publicUrl, (line) => process.stdout.write(`${line}\n`));
+    await runOperatorCommand(argv, auth.operators, publicUrl, (line) => process.stdout.write(`${line}\n`));
     return 0;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -116,6 +174,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return 1;
   } finally {
+    await auth.apiKeyUsage.close();
+    await bus.close();
     await db.close();
   }
 }

@@ -1,5 +1,7 @@
 import { ConflictError, InputError, NotFoundError, type Logger } from '@kasa/service-kit';
-import type { Connection, Model } from 'mongoose';
+import type { PlanCurrency, Subscription } from '@kasa/contracts';
+import { isValidObjectId, type Connection, type Model } from 'mongoose';
+import type { BillingService } from '../billing/billingService';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { enterpriseInquiryModel, type EnterpriseInquiryDocument } from '../billing/enterpriseInquiryModel';
 import { userModel, type UserDocument } from '../users/userModel';
@@ -32,7 +34,17 @@ export interface InquiryView {
   createdAt: string;
 }
 
+/** An Enterprise contract's terms as an operator records them. */
+export interface ContractTerms {
+  seats: number;
+  endsAt: Date;
+  amount?: number;
+  currency?: PlanCurrency;
+}
+
 export interface OperatorServiceDeps {
+  /** Records Enterprise contracts on the subscription model (billing's ledger). */
+  billing: Pick<BillingService, 'grantContract'>;
   users: Model<UserDocument>;
   setupTokens: Model<SetupTokenDocument>;
   inquiries: Model<EnterpriseInquiryDocument>;
@@ -166,6 +178,33 @@ export class OperatorService {
     this.deps.logger.info({ userId }, 'the first operator was set up through the setup link');
   }
 
+  /**
+   * Turns an Enterprise inquiry (its id) or a person (their e-mail) into an Enterprise subscription on a contract:
+   * the account has Enterprise at once, with the seats and until the date agreed; the inquiry is closed.
+   */
+  async grantEnterprise(
+    target: { inquiryId: string } | { email: string },
+    terms: ContractTerms,
+    requestId?: string,
+  ): Promise<{ userId: string; email: string; subscription: Subscription }> {
+    let user: { _id: unknown; email: string } | null;
+    if ('inquiryId' in target) {
+      const inquiry = isValidObjectId(target.inquiryId)
+        ? await this.deps.inquiries.findById(target.inquiryId).lean()
+        : null;
+      if (!inquiry) throw new NotFoundError('No Enterprise inquiry has this id.');
+      user = await this.deps.users.findById(inquiry.userId, { email: 1 }).lean();
+    } else {
+      user = await this.deps.users.findOne({ email: normalEmail(target.email) }, { email: 1 }).lean();
+    }
+    if (!user) throw new NotFoundError('No account uses this e-mail address. The person signs up first.');
+    const userId = String(user._id);
+    const subscription = await this.deps.billing.grantContract(userId, terms, requestId);
+    await this.deps.inquiries.updateMany({ userId, status: { $ne: 'closed' } }, { $set: { status: 'closed' } });
+    this.deps.logger.info({ userId, seats: terms.seats, endsAt: terms.endsAt }, 'an Enterprise contract was recorded');
+    return { userId, email: user.email, subscription };
+  }
+
   /** Enterprise inquiries, most recent first, optionally of one status; `before` pages by the last one's time. */
   async inquiries(query: {
     status?: EnterpriseInquiryDocument['status'];
@@ -199,8 +238,10 @@ export function createOperatorService(
   db: Connection,
   logger: Logger,
   configuredEmails: readonly string[],
+  billing: Pick<BillingService, 'grantContract'>,
 ): OperatorService {
   return new OperatorService({
+    billing,
     users: userModel(db),
     setupTokens: setupTokenModel(db),
     inquiries: enterpriseInquiryModel(db),
