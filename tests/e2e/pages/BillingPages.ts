@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 
 /** The banner every page shows while payments take no money (the built-in provider). */
 export function testModeBanner(page: Page) {
-  return page.getByRole('complementary', { name: 'Test mode' });
+  return page.getByRole('region', { name: 'Test mode' });
 }
 
 /** /billing/success?reference=…: where a checkout comes back to, verified with the server. */
