@@ -301,12 +301,26 @@ describe('upgrading from the pricing page', () => {
     expect(await pricing.tierBadge().textContent()).toBe('PRO');
 
     // Enterprise
+    // Enterprise: the inquiry form first (company, seats, a number to call back on), then the spec's toast.
     await pricing.planButton('enterprise').click();
+    const form = page.getByRole('dialog', { name: 'Talk to our sales team' });
+    await form.getByLabel('Company or organisation').fill('Accra Logistics');
+    await form.getByLabel('Seats (people who would use Kasa)').fill('40');
+    await form.getByLabel('Phone number (optional)').fill('+233 20 000 0000');
+    await form.getByRole('button', { name: 'Send inquiry' }).click();
     await toast(page).getByText('Enterprise Inquiry').waitFor();
+    await form.waitFor({ state: 'detached' });
     await toast(page).getByText('Our sales team will contact you shortly to discuss enterprise solutions.').waitFor();
     const user = await collection('users').findOne({ email: person.email });
     const inquiry = await collection('enterprise_inquiries').findOne({ userId: user!._id.toString() });
-    expect(inquiry).toMatchObject({ username: person.username, currentTier: 'pro', status: 'open' });
+    expect(inquiry).toMatchObject({
+      username: person.username,
+      currentTier: 'pro',
+      status: 'open',
+      company: 'Accra Logistics',
+      seats: 40,
+      phone: '+233 20 000 0000',
+    });
     expect(page.url()).toBe(`${platform.baseUrl}/pricing`);
   }, 60_000);
 });

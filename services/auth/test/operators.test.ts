@@ -177,16 +177,30 @@ describe("the operators' view of Enterprise inquiries", () => {
     const op = (await components.operators.list())[0]!;
     const opHeaders = identityHeaders({ userId: op.id, username: op.username, tier: 'free' });
     const askers = [await person(), await person()];
+    const form = { company: 'Tamale Agritech', seats: 12, phone: '+233 24 000 0000' };
     for (const asker of askers) {
-      const res = await request(app).post('/api/billing/checkout').set(asker.headers).send({ planId: 'enterprise' });
+      const res = await request(app)
+        .post('/api/billing/checkout')
+        .set(asker.headers)
+        .send(asker === askers[1] ? { planId: 'enterprise', inquiry: form } : { planId: 'enterprise' });
       expect(res.status).toBeLessThan(300);
+    }
+    for (const wrong of [
+      { planId: 'enterprise', inquiry: { ...form, seats: 0 } },
+      { planId: 'enterprise', inquiry: { ...form, company: ' ' } },
+      { planId: 'enterprise', inquiry: { ...form, extra: 'x' } },
+      { planId: 'pro', inquiry: form },
+    ]) {
+      const res = await request(app).post('/api/billing/checkout').set(askers[0]!.headers).send(wrong);
+      expect({ wrong, status: res.status }).toEqual({ wrong, status: 400 });
     }
     const all = await request(app).get('/api/admin/inquiries').set(opHeaders);
     expect(all.status).toBe(200);
     expect(all.body.inquiries.map((i: { email: string }) => i.email)).toEqual(
       expect.arrayContaining(askers.map((a) => a.email)),
     );
-    expect(all.body.inquiries[0].email).toBe(askers[1]!.email);
+    expect(all.body.inquiries[0]).toMatchObject({ email: askers[1]!.email, ...form, message: null });
+    expect(all.body.inquiries[1]).toMatchObject({ email: askers[0]!.email, company: null, seats: null });
     const page = await request(app).get('/api/admin/inquiries?status=open&limit=1').set(opHeaders);
     expect(page.body.inquiries).toHaveLength(1);
     const next = await request(app)

@@ -75,9 +75,23 @@ export const PaymentCurrency = z
   .enum(PLAN_CURRENCIES, { error: `currency must be one of: ${PLAN_CURRENCIES.join(', ')}` })
   .openapi('PaymentCurrency');
 
+/** What the Enterprise inquiry form asks: who the customer is and how many people would use Kasa. */
+export const EnterpriseInquiryDetails = z
+  .strictObject({
+    company: z.string().trim().min(1, 'company is required').max(120),
+    seats: z.number().int().min(1).max(100_000),
+    /** A telephone number to call back on (the account's e-mail is always kept). */
+    phone: z.string().trim().max(40).optional(),
+    message: z.string().trim().max(1_000).optional(),
+  })
+  .openapi('EnterpriseInquiryDetails');
+export type EnterpriseInquiryDetails = z.infer<typeof EnterpriseInquiryDetails>;
+
 export const CheckoutRequest = z
   .object({
     planId: z.enum(PlanId.options, { error: `planId must be one of: ${PlanId.options.join(', ')}` }),
+    /** For a plan sold by the sales team (Enterprise): the inquiry form's answers. */
+    inquiry: EnterpriseInquiryDetails.optional(),
     /**
      * What to pay in; the server's first currency when absent (USD where Stripe or the built-in provider sells,
      * else the Paystack account's currency). The price is the plan's in that currency (`PLANS[plan].prices`); a

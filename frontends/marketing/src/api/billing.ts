@@ -1,11 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, completeSignIn, isApiError, useAuth } from '@kasa/api-client';
-import type { CheckoutResponse, PlanId } from '@kasa/contracts';
+import type { CheckoutResponse, EnterpriseInquiryDetails, PlanId } from '@kasa/contracts';
 import { nextVerifyDelay } from '../billing/checkoutPhase';
 
-/** POST /api/billing/checkout: choose a plan (see CheckoutResponse for the three outcomes). */
-export function startCheckout(planId: PlanId): Promise<CheckoutResponse> {
-  return apiJson<CheckoutResponse>('POST', '/api/billing/checkout', { planId });
+/**
+ * POST /api/billing/checkout: choose a plan (see CheckoutResponse for the three outcomes); a plan sold by the sales
+ * team takes the inquiry form's answers.
+ */
+export function startCheckout(planId: PlanId, inquiry?: EnterpriseInquiryDetails): Promise<CheckoutResponse> {
+  return apiJson<CheckoutResponse>('POST', '/api/billing/checkout', inquiry ? { planId, inquiry } : { planId });
 }
 
 /** A checkout as the verification answers it: `status` completed (with a fresh token), pending or failed. */

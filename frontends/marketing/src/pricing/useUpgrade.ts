@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { completeSignIn, isApiError, useAuth } from '@kasa/api-client';
-import type { Plan, PlanId } from '@kasa/contracts';
+import type { EnterpriseInquiryDetails, Plan, PlanId } from '@kasa/contracts';
 import { saleOf } from '@kasa/contracts/src/plans';
 import { startCheckout } from '../api/billing';
 import { usePagesT } from '../i18n/pages/usePagesT';
@@ -25,6 +25,8 @@ export function useUpgrade({ notify }: NotifyProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [processing, setProcessing] = useState<PlanId | null>(null);
+  /** The plan sold by the sales team whose inquiry form is open. */
+  const [inquiring, setInquiring] = useState<Plan | null>(null);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -38,9 +40,11 @@ export function useUpgrade({ notify }: NotifyProps) {
     navigate('/auth');
   };
 
-  const choose = async (plan: Plan) => {
+  const choose = async (plan: Plan, inquiry?: EnterpriseInquiryDetails) => {
     if (processing || isLoading) return;
     if (!isAuthenticated) return requireSignIn();
+    // A plan sold by the sales team asks who is asking first (the form sends it back here with its answers).
+    if (saleOf(plan.id) === 'sales' && !inquiry) return setInquiring(plan);
     setProcessing(plan.id);
     const startedAt = Date.now();
     // Only a plan sold by checkout goes on to a payment.
@@ -49,7 +53,7 @@ export function useUpgrade({ notify }: NotifyProps) {
         ? notify({ title: t('upgrade.proTitle'), description: t('upgrade.proText') })
         : undefined;
     try {
-      const result = await startCheckout(plan.id);
+      const result = await startCheckout(plan.id, inquiry);
       // The service's own message for these outcomes is English; the page says the same in the person's language.
       if (result.outcome === 'already_on_plan') {
         notify({
@@ -57,6 +61,7 @@ export function useUpgrade({ notify }: NotifyProps) {
           description: t('upgrade.alreadyText', { plan: plan.name }),
         });
       } else if (result.outcome === 'inquiry_received') {
+        setInquiring(null);
         notify({ title: t('upgrade.enterpriseTitle'), description: t('upgrade.enterpriseText') });
       } else {
         if (result.token && result.user) {
@@ -91,5 +96,10 @@ export function useUpgrade({ notify }: NotifyProps) {
     if (mounted.current) setProcessing(null);
   };
 
-  return { choose, processing, ready: !isLoading };
+  const inquiry = inquiring && {
+    sending: processing === inquiring.id,
+    send: (details: EnterpriseInquiryDetails) => void choose(inquiring, details),
+    close: () => setInquiring(null),
+  };
+  return { choose, processing, ready: !isLoading, inquiry };
 }

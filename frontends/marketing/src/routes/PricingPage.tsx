@@ -8,6 +8,7 @@ import { PAGES_LOADERS } from '../i18n/pages/catalogues';
 import { usePagesT } from '../i18n/pages/usePagesT';
 import { withCatalogue } from '../i18n/withCatalogue';
 import type { NotifyProps } from '../notify';
+import { EnterpriseInquiryDialog } from '../pricing/EnterpriseInquiryDialog';
 import { PlanCard } from '../pricing/PlanCard';
 import { useUpgrade } from '../pricing/useUpgrade';
 import { Actions, Badge, Button, ButtonLink, Card, Eyebrow, Grid, Hero, Lead, Page, Section, Title } from '../ui';
@@ -43,7 +44,7 @@ function PricingPage({ notify }: NotifyProps) {
   const { price } = useFormats();
   const { user, isAuthenticated } = useAuth();
   const plans = usePlans();
-  const { choose, processing, ready } = useUpgrade({ notify });
+  const { choose, processing, ready, inquiry } = useUpgrade({ notify });
   const currentTier = isAuthenticated ? user?.subscriptionTier : undefined;
 
   return (
@@ -89,6 +90,9 @@ function PricingPage({ notify }: NotifyProps) {
               ))}
             </Plans>
           </section>
+          {inquiry ? (
+            <EnterpriseInquiryDialog sending={inquiry.sending} onSend={inquiry.send} onClose={inquiry.close} />
+          ) : null}
 
           <Section aria-labelledby="addons-title">
             <h2 id="addons-title">{t('pricing.addOns.title')}</h2>

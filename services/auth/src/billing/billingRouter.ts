@@ -79,8 +79,8 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
   );
 
   router.post('/api/billing/checkout', async (req, res) => {
-    const { planId, currency } = parseInput(CheckoutRequest, req.body);
-    const result = await deps.billing.checkout(identityOf(res).userId, planId, requestIdOf(req), currency);
+    const { planId, currency, inquiry } = parseInput(CheckoutRequest, req.body);
+    const result = await deps.billing.checkout(identityOf(res).userId, planId, requestIdOf(req), currency, inquiry);
     if (result.outcome === 'already_on_plan') {
       res.json(result satisfies CheckoutResponse);
       return;

@@ -16,6 +16,7 @@ import {
   type Subscription,
   type SubscriptionResponse,
   type User,
+  type EnterpriseInquiryDetails,
 } from '@kasa/contracts';
 import {
   AuthenticationError,
@@ -25,17 +26,18 @@ import {
   NotFoundError,
   planName,
   PlanRequiredError,
+  PUBLISH_WAIT_MS,
   ServiceUnavailableError,
   type EventBus,
   type Logger,
   type ProcessedEventStore,
+  type PrunableProcessedEventStore,
 } from '@kasa/service-kit';
 import { Types, type Connection, type Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ZodError } from 'zod';
 import type { UserService } from '../users/userService';
-import { waitForConfirm } from '../events/waitForConfirm';
 import { AddOnLedger } from './addOnLedger';
 import { WebhookSignatureError, type BillingFact } from './billingFacts';
 import { checkoutClaimModel, CheckoutClaims, type CheckoutClaimDocument } from './checkoutClaims';
@@ -72,7 +74,7 @@ export interface BillingServiceDeps {
   users: Pick<UserService, 'findById' | 'changeTier'>;
   /** Who takes payments, in order of preference (a checkout goes to the first that sells in its currency). */
   providers: readonly PaymentProvider[];
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** Where people reach Kasa: the processors' pages send them back to its pages. */
   publicUrl: string;
@@ -143,7 +145,13 @@ export class BillingService {
     return this.deps.providers.some((provider) => provider.testMode);
   }
 
-  async checkout(userId: string, planId: PlanId, requestId?: string, currency?: PlanCurrency): Promise<CheckoutResult> {
+  async checkout(
+    userId: string,
+    planId: PlanId,
+    requestId?: string,
+    currency?: PlanCurrency,
+    inquiry?: EnterpriseInquiryDetails,
+  ): Promise<CheckoutResult> {
     const user = await this.deps.users.findById(userId).catch(() => {
       throw new AuthenticationError('This account no longer exists');
     });
@@ -159,7 +167,8 @@ export class BillingService {
         { currentTier: current },
       );
     }
-    if (saleOf(planId) === 'sales') return this.recordEnterpriseInquiry(user);
+    if (saleOf(planId) === 'sales') return this.recordEnterpriseInquiry(user, inquiry);
+    if (inquiry) throw new InputError(`The ${plan.name} plan is bought by checkout; an inquiry is for Enterprise.`);
     if (planId !== current && !isUpgrade(current, planId)) {
       throw new ConflictError(`Your ${planById(current).name} plan already includes everything in ${plan.name}.`, {
         currentTier: current,
@@ -634,7 +643,7 @@ export class BillingService {
     return { provider, chosenCurrency: currency };
   }
 
-  private async recordEnterpriseInquiry(user: User): Promise<CheckoutResult> {
+  private async recordEnterpriseInquiry(user: User, details?: EnterpriseInquiryDetails): Promise<CheckoutResult> {
     const upsert = () =>
       this.deps.inquiries
         .findOneAndUpdate(
@@ -645,6 +654,15 @@ export class BillingService {
               email: user.email,
               currentTier: user.subscriptionTier,
               status: 'open',
+              // Asking again without the form (an older client) keeps what the form said before.
+              ...(details
+                ? {
+                    company: details.company,
+                    seats: details.seats,
+                    phone: details.phone ?? null,
+                    message: details.message ?? null,
+                  }
+                : {}),
               lastRequestedAt: this.now(),
             },
             $inc: { requestCount: 1 },
@@ -917,22 +935,22 @@ export class BillingService {
   private async publishPlanChanged(doc: PaymentDocument, requestId?: string): Promise<void> {
     const eventId = doc.pendingPlanChangedEventId;
     if (!eventId) return;
-    const publish = this.deps.bus
-      .publish(
-        'auth.user.plan_changed',
-        { userId: doc.userId, from: doc.previousTier ?? 'free', to: doc.planId, reference: doc.reference },
-        { id: eventId, requestId },
-      )
-      .then(() =>
-        this.deps.payments.updateOne(
-          { _id: doc._id, pendingPlanChangedEventId: eventId },
-          { $set: { pendingPlanChangedEventId: null } },
-        ),
-      )
-      .catch((err: unknown) =>
-        this.deps.logger.warn({ err, eventId }, 'auth.user.plan_changed not yet published; will retry'),
-      );
-    await waitForConfirm(publish);
+    await this.deps.bus.publishWithin(
+      'auth.user.plan_changed',
+      { userId: doc.userId, from: doc.previousTier ?? 'free', to: doc.planId, reference: doc.reference },
+      PUBLISH_WAIT_MS,
+      {
+        id: eventId,
+        requestId,
+        onSettled: (confirmed) =>
+          confirmed
+            ? this.deps.payments.updateOne(
+                { _id: doc._id, pendingPlanChangedEventId: eventId },
+                { $set: { pendingPlanChangedEventId: null } },
+              )
+            : this.deps.logger.warn({ eventId }, 'auth.user.plan_changed not yet published; will retry'),
+      },
+    );
   }
 }
 
@@ -980,13 +998,18 @@ export function createBillingService(
     | 'graceMs'
   > & {
     db: Connection;
+    /**
+     * Where handled webhook event ids are remembered: the runtime's processed-event store (`runtime.processedEvents`);
+     * one over `db` when not given (tests, commands without a runtime), the same collection either way.
+     */
+    processedEvents?: PrunableProcessedEventStore;
     /** One provider, or several in order of preference. */
     provider: PaymentProvider | readonly PaymentProvider[];
     publicUrl?: string;
     graceMs?: number;
   },
 ): BillingService {
-  const { db, provider, publicUrl, graceMs, ...rest } = deps;
+  const { db, provider, publicUrl, graceMs, processedEvents, ...rest } = deps;
   return new BillingService({
     ...rest,
     providers: Array.isArray(provider) ? provider : [provider as PaymentProvider],
@@ -997,6 +1020,6 @@ export function createBillingService(
     claims: checkoutClaimModel(db),
     subscriptions: subscriptionModel(db),
     inbox: inboxEventModel(db),
-    processedEvents: createMongoProcessedEventStore(db),
+    processedEvents: processedEvents ?? createMongoProcessedEventStore(db),
   });
 }

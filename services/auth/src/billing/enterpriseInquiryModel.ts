@@ -11,6 +11,11 @@ export interface EnterpriseInquiryDocument {
   email: string;
   /** The tier the person was on when they last asked. */
   currentTier: string;
+  /** What the inquiry form said (absent for an inquiry made without it). */
+  company?: string | null;
+  seats?: number | null;
+  phone?: string | null;
+  message?: string | null;
   status: 'open' | 'contacted' | 'closed';
   requestCount: number;
   lastRequestedAt: Date;
@@ -24,6 +29,10 @@ const enterpriseInquirySchema = new Schema<EnterpriseInquiryDocument>(
     username: { type: String, required: true },
     email: { type: String, required: true },
     currentTier: { type: String, required: true },
+    company: { type: String, default: null },
+    seats: { type: Number, default: null },
+    phone: { type: String, default: null },
+    message: { type: String, default: null },
     status: { type: String, enum: ['open', 'contacted', 'closed'], default: 'open' },
     requestCount: { type: Number, default: 0 },
     lastRequestedAt: { type: Date, required: true },

@@ -86,7 +86,8 @@ export async function runOperatorCommand(
       if (list.length === 0) print('No Enterprise inquiries.');
       for (const inquiry of list) {
         print(
-          `${inquiry.id}\t${inquiry.status}\t${inquiry.email}\t${inquiry.username}\t${inquiry.currentTier}\t` +
+          `${inquiry.id}\t${inquiry.status}\t${inquiry.email}\t${inquiry.company ?? '-'}\t` +
+            `${inquiry.seats ?? '-'} seats\t${inquiry.phone ?? '-'}\t${inquiry.currentTier}\t` +
             `asked ${inquiry.requestCount}x, last ${inquiry.lastRequestedAt}`,
         );
       }
@@ -151,9 +152,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     () => true,
     () => false,
   );
-  const publisher: Pick<EventBus, 'publish'> = connected
-    ? bus
-    : { publish: () => Promise.reject(new Error('the broker is away')) };
+  // Without a broker the command still acts; its events wait in their outboxes for the service to republish them.
+  const publisher: Pick<EventBus, 'publishWithin'> = connected ? bus : { publishWithin: () => Promise.resolve(false) };
   // The service's own composition root, so that the command acts exactly as the routes do. The signing key is a
   // throwaway one: the command issues no tokens, and must not create the service's key file.
   const auth = createAuthComponents({

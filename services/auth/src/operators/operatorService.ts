@@ -28,6 +28,10 @@ export interface InquiryView {
   username: string;
   email: string;
   currentTier: string;
+  company: string | null;
+  seats: number | null;
+  phone: string | null;
+  message: string | null;
   status: EnterpriseInquiryDocument['status'];
   requestCount: number;
   lastRequestedAt: string;
@@ -225,6 +229,10 @@ export class OperatorService {
       username: doc.username,
       email: doc.email,
       currentTier: doc.currentTier,
+      company: doc.company ?? null,
+      seats: doc.seats ?? null,
+      phone: doc.phone ?? null,
+      message: doc.message ?? null,
       status: doc.status,
       requestCount: doc.requestCount,
       lastRequestedAt: doc.lastRequestedAt.toISOString(),
