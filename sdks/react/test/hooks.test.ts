@@ -59,7 +59,11 @@ describe('usePersonas', () => {
       wrapper: wrapperFor(new Kasa({ baseUrl: world.platform.baseUrl })),
     });
     await waitFor(() => expect(result.current.isError).toBe(true));
-    expect(result.current.error).toMatchObject({ name: 'KasaAuthenticationError', status: 401, code: 'unauthenticated' });
+    expect(result.current.error).toMatchObject({
+      name: 'KasaAuthenticationError',
+      status: 401,
+      code: 'unauthenticated',
+    });
     expect(result.current.failureCount).toBe(1);
   });
 });

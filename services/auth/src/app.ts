@@ -26,7 +26,7 @@ export interface AuthAppDeps extends Omit<AuthComponents, 'apiKeyUsage'> {
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
   spans?: SpanRecorder;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   tokenTtlSeconds: number;
   cookieSecure: boolean;
   /** Origins of the web app besides the one a request addresses (WEB_ORIGIN): logout navigations from them count. */

@@ -1,4 +1,4 @@
-import type { EventBus, Logger } from '@kasa/service-kit';
+import type { EventBus, Logger, PrunableProcessedEventStore } from '@kasa/service-kit';
 import type { Connection, Model } from 'mongoose';
 import { apiKeyModel, type ApiKeyDocument } from './apiKeys/apiKeyModel';
 import { ApiKeyService } from './apiKeys/apiKeyService';
@@ -53,7 +53,7 @@ export interface AuthComponents {
  */
 export function createAuthComponents(deps: {
   db: Connection;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   settings: AuthComponentSettings;
   /** Providers of the caller's own (a test's); otherwise the ones KASA_PAYMENTS, the keys and NODE_ENV choose. */
@@ -66,6 +66,8 @@ export function createAuthComponents(deps: {
   loginThrottle?: { settings?: Partial<LoginThrottleSettings>; now?: () => Date };
   /** The clock billing reads (a test's, to reach the end of a period or of a grace). */
   billingClock?: () => Date;
+  /** The runtime's processed-event store (billing's webhook inbox remembers handled processor events in it). */
+  processedEvents?: PrunableProcessedEventStore;
 }): AuthComponents {
   const { db, bus, logger, settings } = deps;
   const signingKey =
@@ -85,6 +87,7 @@ export function createAuthComponents(deps: {
     publicUrl: settings.KASA_PUBLIC_URL ?? settings.WEB_ORIGIN?.[0] ?? 'http://localhost:8080',
     graceMs: (settings.BILLING_GRACE_DAYS ?? 7) * DAY_MS,
     now: deps.billingClock,
+    ...(deps.processedEvents ? { processedEvents: deps.processedEvents } : {}),
   });
   const keys = apiKeyModel(db);
   const apiKeyUsage = new ApiKeyUsageRecorder({

@@ -11,10 +11,18 @@ runMain(async () => {
     config,
     dbName: config.AUTH_DB_NAME,
   });
-  const auth = createAuthComponents({ db: runtime.db, bus: runtime.bus, logger: runtime.logger, settings: config });
+  const auth = createAuthComponents({
+    db: runtime.db,
+    bus: runtime.bus,
+    logger: runtime.logger,
+    settings: config,
+    // Billing's webhook inbox remembers handled processor events in the runtime's store.
+    processedEvents: runtime.processedEvents,
+  });
   // The last batch of "last used" times is written after HTTP has drained, before the database closes.
   runtime.onShutdown('API key usage', () => auth.apiKeyUsage.close());
-  runtime.every(30_000, 'republish pending registrations', () => auth.users.republishPending());
+  // Registrations the broker did not confirm in time: the kit's outbox republishes them (same ids).
+  runtime.republish(auth.users.registeredEvents, 30_000);
   runtime.every(30_000, 'republish pending plan changes', () => auth.billing.republishPending());
   // Webhooks are applied right after their answer; those that could not be yet are retried from the inbox.
   runtime.every(15_000, 'apply waiting billing webhooks', () => auth.billing.processWebhooks());

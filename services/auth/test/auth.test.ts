@@ -9,7 +9,7 @@ import {
 import { eventually } from '@kasa/test-kit';
 import type { Express } from 'express';
 import jwt from 'jsonwebtoken';
-import type { Connection } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import { createHmac, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { AuthComponents } from '../src/authComponents';
@@ -102,10 +102,12 @@ describe('POST /api/auth/register', () => {
     const event = await eventOf('auth.user.registered', (d) => d.userId === auth.user.id);
     expect(event.data).toMatchObject({ username: body.username, subscriptionTier: 'free' });
     expect(event.data).not.toHaveProperty('email');
-    // Once the broker confirmed, the outbox marker is cleared.
-    await eventually(async () =>
-      (await userModel(db).findById(auth.user.id).lean())?.pendingRegisteredEventId === null ? true : undefined,
-    );
+    // Once the broker confirmed, the outbox entry on the account says so, with the event's id.
+    const entry = await eventually(async () => {
+      const stored = (await userModel(db).findById(auth.user.id).lean())?.registeredEvent;
+      return stored?.state === 'Published' ? stored : undefined;
+    });
+    expect(entry).toMatchObject({ id: event.id, type: 'auth.user.registered', attempts: 1 });
   });
 
   it('ignores a subscription tier slipped into the body', async () => {
@@ -339,10 +341,10 @@ describe('logout', () => {
   });
 
   it('signs out when the broker never confirms the revocation, and the token stops working all the same', async () => {
-    // A broker that is away: EventBus.publish keeps retrying and never settles.
+    // A broker that is away: the publish never settles, so publishWithin answers false at its deadline.
     const { app: brokerAway, auth: brokerAwayAuth } = createTestAuthApp({
       db,
-      bus: { publish: () => new Promise<string>(() => undefined) },
+      bus: { publishWithin: (_type, _data, ms) => new Promise<boolean>((r) => setTimeout(() => r(false), ms)) },
       logger,
       name: 'auth-test-broker-away',
       signingKey,
@@ -411,20 +413,28 @@ describe('logout', () => {
 describe('outbox', () => {
   it('re-sends a registration whose publish was never confirmed, with the same event id', async () => {
     const users = userModel(db);
-    const eventId = randomUUID();
-    const doc = await users.create({
-      username: `late_${unique()}`,
-      usernameKey: `late_${unique()}`,
+    const _id = new Types.ObjectId();
+    const username = `late_${unique()}`;
+    // Stored with its account but never confirmed (the broker was away and auth stopped before it came back).
+    const entry = components.users.registeredEvents.entry('auth.user.registered', {
+      userId: _id.toString(),
+      username,
+      subscriptionTier: 'free',
+      registeredAt: new Date().toISOString(),
+    });
+    await users.create({
+      _id,
+      username,
+      usernameKey: username,
       email: `late.${unique()}@example.com`,
       passwordHash: 'x',
-      pendingRegisteredEventId: eventId,
+      registeredEvent: entry,
     });
-    await users.collection.updateOne({ _id: doc._id }, { $set: { createdAt: new Date(Date.now() - 60_000) } });
     expect(await components.users.republishPending()).toBeGreaterThanOrEqual(1);
-    const event = await eventOf('auth.user.registered', (d) => d.userId === doc._id.toString());
-    expect(event.id).toBe(eventId);
+    const event = await eventOf('auth.user.registered', (d) => d.userId === _id.toString());
+    expect(event.id).toBe(entry.id);
     await eventually(async () =>
-      (await users.findById(doc._id).lean())?.pendingRegisteredEventId === null ? true : undefined,
+      (await users.findById(_id).lean())?.registeredEvent?.state === 'Published' ? true : undefined,
     );
   });
 });

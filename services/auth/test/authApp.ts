@@ -18,7 +18,7 @@ export const TOKEN_TTL_SECONDS = 3600;
  */
 export function createTestAuthApp(deps: {
   db: Connection;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** Names the app's metrics registry. */
   name: string;

@@ -209,8 +209,12 @@ describe('e-mail notices outbox', () => {
   it('keeps a notice the broker never confirmed and re-sends it with the same event id', async () => {
     const outbox = emailNoticeModel(db);
     const userId = `user-${unique()}`;
-    // A broker that is away: EventBus.publish keeps retrying and never settles.
-    const away = new EmailNotices({ outbox, bus: { publish: () => new Promise<string>(() => undefined) }, logger });
+    // A broker that is away: the publish never settles, so publishWithin answers false at its deadline.
+    const away = new EmailNotices({
+      outbox,
+      bus: { publishWithin: (_type, _data, ms) => new Promise<boolean>((r) => setTimeout(() => r(false), ms)) },
+      logger,
+    });
     await away.send({ userId, email: 'ama@example.com', notice: 'registration_attempted', occurredAt: new Date() });
     const pending = await outbox.findOne({ 'data.userId': userId }).lean();
     expect(pending?.data).toMatchObject({ to: 'ama@example.com', notice: 'registration_attempted' });

@@ -1,5 +1,11 @@
 import type { LanguageDetector } from '@kasa/language-detect';
-import { MongoConcurrencySlots, type ConcurrencySlots, type Logger, type ServiceMetrics } from '@kasa/service-kit';
+import {
+  MongoConcurrencySlots,
+  type ConcurrencySlots,
+  type EventBus,
+  type Logger,
+  type ServiceMetrics,
+} from '@kasa/service-kit';
 import { PLANS } from '@kasa/contracts';
 import type { Connection } from 'mongoose';
 import { AttachmentProcessor, processingSettings } from './attachments/attachmentProcessor';
@@ -9,7 +15,6 @@ import type { ChatConfig } from './config';
 import { ConversationStore } from './conversations/conversationStore';
 import { HistoryCache } from './conversations/historyCache';
 import { WriteGate } from './conversations/writeGate';
-import type { EventPublisher } from './events/publishEvent';
 import { GeoContext } from './geo/geoContext';
 import { MessageService } from './messages/messageService';
 import { CompletionService } from './openai/completionService';
@@ -81,7 +86,7 @@ const UPLOAD_SLOT_TTL_MS = 2 * 60_000;
  */
 export function createChatComponents(options: {
   db: Connection;
-  bus: EventPublisher;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** Where the per-provider series go (the service's /metrics); omitted in tests that do not look at them. */
   metrics?: ServiceMetrics;

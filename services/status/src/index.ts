@@ -18,7 +18,8 @@ runMain(async () => {
   subscribeStatusEvents(runtime.bus, status.stores, { deployment: config.KASA_DEPLOYMENT });
   runtime.every(config.STATUS_CLEANUP_INTERVAL_MS, 'clean up old status data', () =>
     cleanUp(
-      { ...status.stores, processedEvents: status.processedEvents },
+      // The runtime's record of handled event ids (its bus skips them), pruned with the rest.
+      { ...status.stores, processedEvents: runtime.processedEvents },
       {
         retentionDays: config.STATUS_RETENTION_DAYS,
         rawRetentionDays: config.STATUS_RAW_RETENTION_DAYS,

@@ -1,4 +1,4 @@
-import { createMongoProcessedEventStore, type Logger } from '@kasa/service-kit';
+import type { Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { AnalyticsService } from './analytics/analyticsService';
 import { ApiKeyOwners } from './apiKeys/apiKeyOwners';
@@ -11,15 +11,20 @@ import { RequestStore } from './requests/requestStore';
 import { ensureIndexes, mergeLegacyShards, statusCollections } from './rollups/collections';
 import { RollupCache } from './rollups/rollupCache';
 import { RollupWriter } from './rollups/rollupWriter';
+import { VoiceActivityStore } from './voiceActivity/voiceActivityStore';
 
 /** The longest a rollup document is held in memory without being written (see RollupCache). */
 const ROLLUP_CACHE_TTL_MS = 10 * 60_000;
 
 /** Everything the status service is made of, built once over its database. */
 export interface StatusComponents {
-  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore; apiKeys: ApiKeyOwners };
-  /** The bus's record of handled event ids, pruned by the clean-up. */
-  processedEvents: ReturnType<typeof createMongoProcessedEventStore>;
+  stores: {
+    heartbeats: HeartbeatStore;
+    requests: RequestStore;
+    chat: ChatActivityStore;
+    apiKeys: ApiKeyOwners;
+    voice: VoiceActivityStore;
+  };
   servicesStatus: ServicesStatus;
   analytics: AnalyticsService;
   health: DashboardHealth;
@@ -50,6 +55,7 @@ export async function createStatusComponents(deps: {
     requests: new RequestStore(collections, writer, cache),
     chat: new ChatActivityStore(collections, writer, cache),
     apiKeys: new ApiKeyOwners(collections.apiKeyOwners),
+    voice: new VoiceActivityStore(collections, writer),
   };
   await Promise.all([...Object.values(db.models).map((model) => model.init()), ensureIndexes(collections)]);
   const health = new DashboardHealth();
@@ -79,5 +85,5 @@ export async function createStatusComponents(deps: {
       enterprise: settings.PLAN_ENTERPRISE_MONTHLY_CALLS,
     },
   });
-  return { stores, processedEvents: createMongoProcessedEventStore(db), servicesStatus, analytics, health };
+  return { stores, servicesStatus, analytics, health };
 }

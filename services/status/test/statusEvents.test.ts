@@ -22,6 +22,8 @@ import { RequestStore } from '../src/requests/requestStore';
 import { cleanUp } from '../src/retention';
 import { statusCollections, type StatusCollections } from '../src/rollups/collections';
 import { RollupWriter } from '../src/rollups/rollupWriter';
+import { VoiceActivityStore } from '../src/voiceActivity/voiceActivityStore';
+import { userMonthId } from '../src/requests/requestStore';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = createLogger({ service: 'status-it', version: 'test', level: 'silent' });
@@ -34,7 +36,13 @@ const deployment = `status-it-${run}`;
 let db: Connection;
 let consumer: EventBus;
 let publisher: EventBus;
-let stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore; apiKeys: ApiKeyOwners };
+let stores: {
+  heartbeats: HeartbeatStore;
+  requests: RequestStore;
+  chat: ChatActivityStore;
+  apiKeys: ApiKeyOwners;
+  voice: VoiceActivityStore;
+};
 const fakes: Server[] = [];
 
 /** A small HTTP server answering every path with `status` and `body`; its URL. */
@@ -94,6 +102,7 @@ beforeAll(async () => {
     requests: new RequestStore(collections, writer),
     chat: new ChatActivityStore(collections, writer),
     apiKeys: new ApiKeyOwners(collections.apiKeyOwners),
+    voice: new VoiceActivityStore(collections, writer),
   };
   analytics = new AnalyticsService({
     requests: stores.requests,
@@ -176,6 +185,34 @@ describe('the status service’s event consumption', () => {
     const overview = await analytics.overview(who, LIMITS);
     expect(overview).toMatchObject({ messages: 1, sessions: 1, languageUsage: { tw: 1 }, personaUsage: { ticha: 1 } });
     expect(await stores.chat.listSessions(`u-${randomUUID()}`, 10, LIMITS)).toEqual([]);
+  });
+
+  it("counts voice's speech and finished videos once each on the person's day", async () => {
+    const userId = `u-${randomUUID()}`;
+    const now = new Date().toISOString();
+    const day = now.slice(8, 10);
+    const speech = { userId, language: 'yo', engine: 'espeak', characters: 120, durationSeconds: 7.5 };
+    const speechId = randomUUID();
+    await publisher.publish('voice.speech.synthesized', speech, { id: speechId });
+    await publisher.publish('voice.speech.synthesized', speech, { id: speechId }); // a republish: same id
+    await publisher.publish('voice.speech.synthesized', { ...speech, userId: undefined }); // anonymous: not counted
+    const jobId = randomUUID();
+    const video = { jobId, userId, status: 'succeeded' as const };
+    await publisher.publish('voice.video.completed', video, { id: `voice.video.completed:${jobId}` });
+    await publisher.publish('voice.video.completed', video, { id: `voice.video.completed:${jobId}` });
+    const month = async () =>
+      (await collections.usage(userId).findOne({ _id: userMonthId(userId, now.slice(0, 7)) })) as {
+        days?: Record<string, Record<string, unknown>>;
+      } | null;
+    await eventually(async () => (await month())?.days?.[day]?.videos !== undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await month())?.days?.[day]).toMatchObject({
+      speech: 1,
+      speechCharacters: 120,
+      speechSeconds: 7.5,
+      speechLanguage: { yo: 1 },
+      videos: { succeeded: 1 },
+    });
   });
 });
 

@@ -61,6 +61,8 @@ runMain(async () => {
     2_000,
   ).unref();
   runtime.every(60_000, 'video sweep', sweep);
+  // Finished jobs' `voice.video.completed` the broker did not confirm in time: published again (same ids).
+  runtime.republish(video.completedEvents, 30_000);
   // On shutdown, stop taking jobs at once: the video being made goes back to the queue for another instance.
   runtime.onShutdown('video worker', () => video.close(), { immediately: true });
 

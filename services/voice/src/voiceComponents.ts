@@ -1,11 +1,10 @@
-import type { EventBus, Logger } from '@kasa/service-kit';
+import { CallGuard, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { VoiceConfig } from './config';
 import { GeoDatabase } from './geo/geoDatabase';
 import { cloudProviders, routableCloudSpeech } from './cloud/cloudProviders';
 import { languageSpeech } from './languages/speechEngines';
 import { catalogueCode, codeForLanguageName, LanguageCatalogue } from './languages/catalogue';
-import { ProviderGuard } from './providers/providerGuard';
 import { TranscriptionService } from './transcription/transcriptionService';
 import { providersFromSettings, TranslationService, type TranslationProvider } from './translation/translationService';
 import { LanguageDetector } from '@kasa/language-detect';
@@ -79,7 +78,7 @@ export interface VoiceComponents {
 export async function createVoiceComponents(deps: {
   settings: VoiceSettings;
   db: Connection;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** Translation providers to use instead of the configured ones (tests). */
   translationProviders?: TranslationProvider[];
@@ -111,9 +110,9 @@ export async function createVoiceComponents(deps: {
     resetTimeoutMs: settings.VOICE_BREAKER_RESET_MS,
     logger,
   };
-  const speechGuard = new ProviderGuard({ ...breaker, kind: 'speech' });
-  const listenGuard = new ProviderGuard({ ...breaker, kind: 'transcription' });
-  const translateGuard = new ProviderGuard({ ...breaker, kind: 'translation' });
+  const speechGuard = new CallGuard({ ...breaker, kind: 'speech' });
+  const listenGuard = new CallGuard({ ...breaker, kind: 'transcription' });
+  const translateGuard = new CallGuard({ ...breaker, kind: 'translation' });
   const cloud = cloudProviders(settings, { code: catalogueCode, codeForName: codeForLanguageName });
   // Cloud engines first, in routing order; the offline engine last, so that it speaks what no cloud voice does.
   const chain = new SpeechChain([...cloud.speech, espeak], {

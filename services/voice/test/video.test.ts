@@ -128,7 +128,15 @@ describe('video generation, offline', () => {
     expect(stored).toMatchObject({ attempts: 1 });
     // The broker confirmed the work message: nothing is left in the outbox.
     expect(await worker.video.outbox.countDocuments({ _id: created.body.id })).toBe(0);
-    expect(stored?.eventPending).toBeUndefined();
+    // The completion event's outbox entry (on the job) says it was published once the broker confirmed.
+    const entry = await eventually(
+      async () => {
+        const job = await worker.video.jobs.findById(created.body.id).lean();
+        return job?.completedEvent?.state === 'Published' ? job.completedEvent : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the completion event marked published' },
+    );
+    expect(entry).toMatchObject({ id: `voice.video.completed:${created.body.id}`, attempts: 1 });
   }, 90_000);
 
   it('without a font, makes plain frames with the captions as a subtitle track, and says so', async () => {
@@ -329,7 +337,7 @@ describe('the work queue', () => {
     const before = await eventually(
       async () => {
         const job = await worker.video.jobs.findById(created.body.id).lean();
-        return job && !job.eventPending ? job : undefined;
+        return job?.completedEvent?.state === 'Published' ? job : undefined;
       },
       { timeoutMs: 10_000, what: 'the finished event of the job' },
     );

@@ -92,7 +92,6 @@ const CORPUS_WORD_LISTS = Object.fromEntries(
 
 const stripMarks = (word: string): string => word.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
 
-
 /** Links, e-mail addresses, mentions, code and numbers say nothing about the language around them. */
 function withoutNoise(text: string): string {
   return text

@@ -15,5 +15,7 @@ export * from './identity';
 export * from './traceContext';
 export * from './telemetry';
 export * from './slots';
+export * from './guard';
+export * from './outbox';
 export * from './plans';
 export * from './packageVersion';

@@ -2,10 +2,11 @@ import type { EventData } from '@kasa/contracts';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { EventBus, createMongoProcessedEventStore } from './bus';
+import { EventBus, createMongoProcessedEventStore, type PrunableProcessedEventStore } from './bus';
 import { connectDatabase, isDatabaseReady } from './db';
 import { runChecks, type ReadinessCheck } from './health';
 import { createLogger, type Logger } from './logger';
+import { Outbox, type OutboxOptions } from './outbox';
 import { ServiceMetrics } from './metrics';
 import { startServer, type RunningServer } from './server';
 import { ConfigError } from './config';
@@ -38,6 +39,7 @@ export interface RuntimeAppDeps {
 }
 
 const DEFAULT_HEARTBEAT_INTERVAL_MS = 10_000;
+const DEFAULT_OUTBOX_INTERVAL_MS = 30_000;
 
 /**
  * The connections one service process holds (its database, the broker), and its lifecycle: readiness tied to them,
@@ -60,6 +62,11 @@ export class ServiceRuntime {
     readonly metrics: ServiceMetrics,
     readonly db: Connection,
     readonly bus: EventBus,
+    /**
+     * The handled event ids of this service (collection `processed_events` in its own database), which its EventBus
+     * skips; also for a service's other inboxes (e.g. processor webhooks). Pruned by the service (no TTL index).
+     */
+    readonly processedEvents: PrunableProcessedEventStore,
     readonly spans: SpanRecorder | undefined,
   ) {
     this.appDeps = {
@@ -94,12 +101,13 @@ export class ServiceRuntime {
       version: options.version,
       endpoint: options.config.OTEL_EXPORTER_OTLP_ENDPOINT,
     });
+    const processedEvents = createMongoProcessedEventStore(db);
     const bus = new EventBus({
       url: options.config.AMQP_URL,
       source: `kasa/${options.service}`,
       logger,
       consumerName: options.consumerName,
-      processedEvents: options.consumerName ? createMongoProcessedEventStore(db) : undefined,
+      processedEvents: options.consumerName ? processedEvents : undefined,
       spans,
     });
     return new ServiceRuntime(
@@ -110,6 +118,7 @@ export class ServiceRuntime {
       new ServiceMetrics(options.service),
       db,
       bus,
+      processedEvents,
       spans,
     );
   }
@@ -130,6 +139,27 @@ export class ServiceRuntime {
     }, ms);
     timer.unref();
     this.timers.push(timer);
+  }
+
+  /**
+   * An Outbox over `options.model`/`options.field` publishing through this runtime's bus, republished every
+   * `intervalMs` (default 30 s) until shutdown (see Outbox).
+   */
+  outbox(options: Omit<OutboxOptions, 'bus' | 'logger'> & { intervalMs?: number }): Outbox {
+    const { intervalMs = DEFAULT_OUTBOX_INTERVAL_MS, ...rest } = options;
+    const outbox = new Outbox({ ...rest, bus: this.bus, logger: this.logger.child({ outbox: options.field }) });
+    this.republish(outbox, intervalMs);
+    return outbox;
+  }
+
+  /** Runs `outbox.republish()` every `intervalMs` (default 30 s) while the bus is connected, until shutdown. */
+  republish(outbox: Outbox, intervalMs = DEFAULT_OUTBOX_INTERVAL_MS): void {
+    this.every(intervalMs, `republish the ${outbox.field} outbox`, async () => {
+      if (!this.bus.isConnected()) return; // nothing would be confirmed; the entries wait for the broker
+      const report = await outbox.republish();
+      if (report.attempted > 0 || report.failed > 0)
+        this.logger.info({ outbox: outbox.field, ...report }, 'outbox entries republished');
+    });
   }
 
   async listen(app: Express, options: { port: number; host: string }): Promise<RunningServer> {

@@ -636,3 +636,88 @@ describe('createMongoProcessedEventStore', () => {
     expect(await store.has('e1')).toBe(true);
   });
 });
+
+describe('EventBus.publishWithin', () => {
+  it('resolves true once the broker confirmed, and the event carries the id given', async () => {
+    const subscriber = await startSubscriber('chat.session.created');
+    const publisher = newBus();
+    await publisher.start();
+    const id = `within-${unique()}`;
+    const settled: boolean[] = [];
+    const confirmed = await publisher.publishWithin('chat.session.created', sessionCreated(), 5_000, {
+      id,
+      onSettled: (ok) => settled.push(ok),
+    });
+    expect(confirmed).toBe(true);
+    await eventually(() => subscriber.received.some((e) => e.id === id), { timeoutMs: 10_000, what: 'event handled' });
+    await eventually(() => settled.length === 1, { timeoutMs: 2_000, what: 'onSettled called' });
+    expect(settled).toEqual([true]);
+  });
+
+  it('gives up waiting at the deadline while the broker is away, and still delivers the event once it is back', async () => {
+    const proxy = await TcpProxy.start(RABBIT_PORT);
+    proxies.push(proxy);
+    const subscriber = await startSubscriber('chat.session.created');
+    const publisher = newBus({ url: proxy.url });
+    await publisher.start();
+    proxy.refusing = true;
+    proxy.dropAll();
+    await eventually(() => !publisher.isConnected(), { timeoutMs: 5_000, what: 'disconnect noticed' });
+
+    const id = `within-${unique()}`;
+    const settled: boolean[] = [];
+    const started = Date.now();
+    const confirmed = await publisher.publishWithin('chat.session.created', sessionCreated(), 300, {
+      id,
+      onSettled: (ok) => settled.push(ok),
+    });
+    const waited = Date.now() - started;
+    expect(confirmed).toBe(false);
+    expect(waited).toBeGreaterThanOrEqual(290);
+    expect(waited).toBeLessThan(2_000);
+    expect(settled).toEqual([]);
+
+    proxy.refusing = false;
+    await eventually(() => subscriber.received.some((e) => e.id === id), {
+      timeoutMs: 15_000,
+      what: 'the held event delivered after the reconnect',
+    });
+    await eventually(() => settled.length === 1, { timeoutMs: 5_000, what: 'the late confirm reported' });
+    expect(settled).toEqual([true]);
+  });
+
+  it('never rejects: data that break the contract are not sent, and are logged', async () => {
+    const publisher = newBus();
+    await publisher.start();
+    const id = `within-${unique()}`;
+    const settled: boolean[] = [];
+    const confirmed = await publisher.publishWithin(
+      'chat.session.created',
+      { sessionId: 42 } as unknown as EventData<'chat.session.created'>,
+      1_000,
+      { id, onSettled: (ok) => settled.push(ok) },
+    );
+    expect(confirmed).toBe(false);
+    await eventually(() => settled.length === 1, { timeoutMs: 2_000, what: 'onSettled called' });
+    expect(settled).toEqual([false]);
+    expect(logsAbout(id).some((line) => line.msg === 'invalid event not published' && line.level === 50)).toBe(true);
+  });
+
+  it('resolves false when the bus closes before the broker confirmed', async () => {
+    const proxy = await TcpProxy.start(RABBIT_PORT);
+    proxies.push(proxy);
+    const publisher = newBus({ url: proxy.url, closeTimeoutMs: 100 });
+    await publisher.start();
+    proxy.refusing = true;
+    proxy.dropAll();
+    await eventually(() => !publisher.isConnected(), { timeoutMs: 5_000, what: 'disconnect noticed' });
+    const settled: boolean[] = [];
+    const waiting = publisher.publishWithin('chat.session.created', sessionCreated(), 5_000, {
+      onSettled: (ok) => settled.push(ok),
+    });
+    await publisher.close();
+    expect(await waiting).toBe(false);
+    await eventually(() => settled.length === 1, { timeoutMs: 2_000, what: 'onSettled called' });
+    expect(settled).toEqual([false]);
+  });
+});

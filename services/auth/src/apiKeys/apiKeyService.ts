@@ -17,6 +17,7 @@ import {
   HttpError,
   NotAllowedError,
   NotFoundError,
+  PUBLISH_WAIT_MS,
   type EventBus,
   type Logger,
 } from '@kasa/service-kit';
@@ -26,7 +27,6 @@ import type { UserService } from '../users/userService';
 import { toPublicApiKey, type ApiKeyDocument } from './apiKeyModel';
 import { generateApiKey, hashApiKey, visibleParts } from './apiKeySecrets';
 import type { ApiKeyUsageRecorder } from './apiKeyUsage';
-import { waitForConfirm } from '../events/waitForConfirm';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The list shows the most recent keys, revoked ones included, up to this many. */
@@ -50,7 +50,7 @@ export interface ApiKeyServiceDeps {
   users: Pick<UserService, 'findById'>;
   /** Filled in after construction when the team service needs this one too (it revokes a deleted team's keys). */
   teams?: Pick<TeamService, 'membershipOf' | 'teamIdentity'>;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** Where verifications note a key's use; written in the background, never awaited by a verification. */
   usage: Pick<ApiKeyUsageRecorder, 'record'>;
@@ -251,9 +251,9 @@ export class ApiKeyService {
     data: EventData<T>,
     requestId?: string,
   ): Promise<void> {
-    const publish = this.deps.bus
-      .publish(type, data, { requestId })
-      .catch((err: unknown) => this.deps.logger.warn({ err, keyId: data.keyId }, `${type} not published`));
-    await waitForConfirm(publish);
+    await this.deps.bus.publishWithin(type, data, PUBLISH_WAIT_MS, {
+      requestId,
+      onSettled: (confirmed) => confirmed || this.deps.logger.warn({ keyId: data.keyId }, `${type} not published`),
+    });
   }
 }

@@ -1,7 +1,6 @@
-import type { EventBus, Logger } from '@kasa/service-kit';
+import { PUBLISH_WAIT_MS, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { waitForConfirm } from '../events/waitForConfirm';
 import { toMinorUnits, type PaymentSucceeded } from './billingFacts';
 import type { CheckoutClaims } from './checkoutClaims';
 import type { PaymentDocument } from './paymentModel';
@@ -10,7 +9,7 @@ import type { FactOutcome } from './subscriptionLedger';
 export interface AddOnLedgerDeps {
   payments: Model<PaymentDocument>;
   claims: Pick<CheckoutClaims, 'release'>;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   now: () => Date;
 }
@@ -119,30 +118,35 @@ export class AddOnLedger {
     const eventId = doc.pendingCallsAddedEventId;
     if (!eventId || !doc.addOnId || !doc.calls || !doc.quotaMonth) return;
     const month = doc.quotaMonth;
-    const publish = this.callsOfMonth(doc.userId, month)
-      .then((monthCalls) =>
-        this.deps.bus.publish(
-          'auth.user.calls_added',
-          {
-            userId: doc.userId,
-            reference: doc.reference,
-            addOnId: doc.addOnId!,
-            calls: doc.calls!,
-            month,
-            monthCalls: Math.max(monthCalls, doc.calls!),
-          },
-          { id: eventId, requestId },
-        ),
-      )
-      .then(() =>
-        this.deps.payments.updateOne(
-          { _id: doc._id, pendingCallsAddedEventId: eventId },
-          { $set: { pendingCallsAddedEventId: null } },
-        ),
-      )
-      .catch((err: unknown) =>
-        this.deps.logger.warn({ err, eventId }, 'auth.user.calls_added not yet published; will retry'),
-      );
-    await waitForConfirm(publish);
+    let monthCalls: number;
+    try {
+      monthCalls = await this.callsOfMonth(doc.userId, month);
+    } catch (err) {
+      this.deps.logger.warn({ err, eventId }, 'auth.user.calls_added not yet published; will retry');
+      return;
+    }
+    await this.deps.bus.publishWithin(
+      'auth.user.calls_added',
+      {
+        userId: doc.userId,
+        reference: doc.reference,
+        addOnId: doc.addOnId,
+        calls: doc.calls,
+        month,
+        monthCalls: Math.max(monthCalls, doc.calls),
+      },
+      PUBLISH_WAIT_MS,
+      {
+        id: eventId,
+        requestId,
+        onSettled: (confirmed) =>
+          confirmed
+            ? this.deps.payments.updateOne(
+                { _id: doc._id, pendingCallsAddedEventId: eventId },
+                { $set: { pendingCallsAddedEventId: null } },
+              )
+            : this.deps.logger.warn({ eventId }, 'auth.user.calls_added not yet published; will retry'),
+      },
+    );
   }
 }

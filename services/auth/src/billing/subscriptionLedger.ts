@@ -1,8 +1,7 @@
 import { isPaid, PLANS, type BillingProcessor, type User } from '@kasa/contracts';
-import { ConflictError, NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
+import { ConflictError, NotFoundError, PUBLISH_WAIT_MS, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { waitForConfirm } from '../events/waitForConfirm';
 import type { UserService } from '../users/userService';
 import {
   addMonth,
@@ -27,7 +26,7 @@ export interface SubscriptionLedgerDeps {
   payments: Model<PaymentDocument>;
   claims: Pick<CheckoutClaims, 'release'>;
   users: Pick<UserService, 'findById' | 'changeTier'>;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** How long a plan is kept after a renewal fails. */
   graceMs: number;
@@ -283,26 +282,29 @@ export class SubscriptionLedger {
 
   /** Publishes a plan change and drops its marker once the broker confirms (never holding up the caller). */
   private async publish(userId: string, change: PendingPlanChange, requestId?: string): Promise<void> {
-    const publish = this.deps.bus
-      .publish(
-        'auth.user.plan_changed',
-        { userId, from: change.from, to: change.to, ...(change.reference ? { reference: change.reference } : {}) },
-        { id: change.eventId, requestId },
-      )
-      .then(() =>
-        this.mutate(userId, (current) =>
-          current && current.pendingPlanChanges.some((pending) => pending.eventId === change.eventId)
-            ? {
-                ...current,
-                pendingPlanChanges: current.pendingPlanChanges.filter((p) => p.eventId !== change.eventId),
-              }
-            : null,
-        ),
-      )
-      .catch((err: unknown) =>
-        this.deps.logger.warn({ err, eventId: change.eventId }, 'auth.user.plan_changed not yet published; will retry'),
-      );
-    await waitForConfirm(publish);
+    await this.deps.bus.publishWithin(
+      'auth.user.plan_changed',
+      { userId, from: change.from, to: change.to, ...(change.reference ? { reference: change.reference } : {}) },
+      PUBLISH_WAIT_MS,
+      {
+        id: change.eventId,
+        requestId,
+        onSettled: (confirmed) =>
+          confirmed
+            ? this.mutate(userId, (current) =>
+                current && current.pendingPlanChanges.some((pending) => pending.eventId === change.eventId)
+                  ? {
+                      ...current,
+                      pendingPlanChanges: current.pendingPlanChanges.filter((p) => p.eventId !== change.eventId),
+                    }
+                  : null,
+              )
+            : this.deps.logger.warn(
+                { eventId: change.eventId },
+                'auth.user.plan_changed not yet published; will retry',
+              ),
+      },
+    );
   }
 
   /** Whose subscription a fact is about: by the processor's subscription id, then its customer, then the payment. */

@@ -1,8 +1,7 @@
 import type { AccountNotice, EventData } from '@kasa/contracts';
-import type { EventBus, Logger } from '@kasa/service-kit';
+import { PUBLISH_WAIT_MS, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { waitForConfirm } from '../events/waitForConfirm';
 import type { EmailNoticeDocument } from './emailNoticeModel';
 
 /** What a notice is about: the account (its owner receives it) and what happened. */
@@ -23,7 +22,7 @@ export class EmailNotices {
   constructor(
     private readonly deps: {
       outbox: Model<EmailNoticeDocument>;
-      bus: Pick<EventBus, 'publish'>;
+      bus: Pick<EventBus, 'publishWithin'>;
       logger: Logger;
       now?: () => Date;
     },
@@ -56,14 +55,15 @@ export class EmailNotices {
   }
 
   private async publish(doc: EmailNoticeDocument): Promise<void> {
-    const publish = this.deps.bus
-      .publish('auth.email.requested', doc.data, { id: doc._id, requestId: doc.requestId ?? undefined })
-      .then(() => this.deps.outbox.deleteOne({ _id: doc._id }))
-      .catch((err: unknown) =>
-        this.deps.logger.warn({ err, eventId: doc._id }, 'auth.email.requested not yet published; will retry'),
-      );
     // The answer does not wait for a broker that is slow or away; the outbox keeps the notice until it is confirmed.
-    await waitForConfirm(publish);
+    await this.deps.bus.publishWithin('auth.email.requested', doc.data, PUBLISH_WAIT_MS, {
+      id: doc._id,
+      requestId: doc.requestId ?? undefined,
+      onSettled: (confirmed) =>
+        confirmed
+          ? this.deps.outbox.deleteOne({ _id: doc._id })
+          : this.deps.logger.warn({ eventId: doc._id }, 'auth.email.requested not yet published; will retry'),
+    });
   }
 
   private now(): Date {

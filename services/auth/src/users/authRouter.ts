@@ -1,10 +1,9 @@
 import { LoginRequest, RegisterRequest, type AuthResponse, type MeResponse } from '@kasa/contracts';
-import { AuthenticationError, NotAllowedError, parseInput, requestIdOf } from '@kasa/service-kit';
+import { AuthenticationError, NotAllowedError, PUBLISH_WAIT_MS, parseInput, requestIdOf } from '@kasa/service-kit';
 import { Router, type CookieOptions, type Request, type Response } from 'express';
 import type { TokenService } from '../tokens/tokenService';
 import type { EventBus, Logger } from '@kasa/service-kit';
 import type { UserService } from './userService';
-import { waitForConfirm } from '../events/waitForConfirm';
 import { isCrossSiteRequest } from './crossSiteGuard';
 
 /** httpOnly cookie that lets a plain browser navigation to /api/auth/logout know which token to revoke. */
@@ -13,7 +12,7 @@ export const SESSION_COOKIE = 'kasa_session';
 export interface AuthRouterDeps {
   users: UserService;
   tokens: TokenService;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   tokenTtlSeconds: number;
   cookieSecure: boolean;
@@ -91,14 +90,11 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       if (await deps.tokens.revoke(claims)) {
         // Signing out does not hang on a broker that is away; the gateways then learn of it when it is back, or the
         // token expires (see gateway/src/auth/revocationFeed.ts).
-        await waitForConfirm(
-          deps.bus
-            .publish(
-              'auth.token.revoked',
-              { userId: claims.sub, jti: claims.jti, expiresAt: claims.exp },
-              { requestId: requestIdOf(req) },
-            )
-            .catch((err: unknown) => deps.logger.warn({ err }, 'auth.token.revoked not published')),
+        await deps.bus.publishWithin(
+          'auth.token.revoked',
+          { userId: claims.sub, jti: claims.jti, expiresAt: claims.exp },
+          PUBLISH_WAIT_MS,
+          { requestId: requestIdOf(req) },
         );
       }
     }

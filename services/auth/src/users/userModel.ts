@@ -1,4 +1,5 @@
 import type { SubscriptionTier, User } from '@kasa/contracts';
+import type { OutboxEntry } from '@kasa/service-kit';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface UserDocument {
@@ -9,8 +10,11 @@ export interface UserDocument {
   email: string;
   passwordHash: string;
   subscriptionTier: SubscriptionTier;
-  /** Id of the auth.user.registered event; set until the broker confirms it, then cleared (outbox marker). */
-  pendingRegisteredEventId?: string | null;
+  /**
+   * `auth.user.registered`, stored with the account by the same write: the service kit's outbox entry, published then
+   * and republished (same id) until the broker confirms it (see Outbox, ADR 0018).
+   */
+  registeredEvent?: OutboxEntry<'auth.user.registered'>;
   /** The one team the person belongs to, or null. Claimed with a conditional update, so two joins cannot race. */
   teamId?: string | null;
   /** When the owner was last e-mailed about a registration attempt with their address (at most hourly). */
@@ -28,13 +32,15 @@ const userSchema = new Schema<UserDocument>(
     email: { type: String, required: true, unique: true },
     passwordHash: { type: String, required: true },
     subscriptionTier: { type: String, enum: ['free', 'pro', 'enterprise'], default: 'free' },
-    pendingRegisteredEventId: { type: String, default: null, index: true },
+    registeredEvent: Schema.Types.Mixed,
     teamId: { type: String, default: null, index: true },
     registrationNoticeAt: { type: Date, default: null },
     operator: { type: Boolean, index: true },
   },
   { timestamps: true, versionKey: false, collection: 'users' },
 );
+// The outbox's republisher looks for registrations not yet published.
+userSchema.index({ 'registeredEvent.state': 1 });
 
 export function userModel(connection: Connection): Model<UserDocument> {
   return connection.models.User ?? connection.model<UserDocument>('User', userSchema);

@@ -1,10 +1,15 @@
 import type { LoginRequest, RegisterRequest, SubscriptionTier, User } from '@kasa/contracts';
-import { AuthenticationError, ConflictError, NotFoundError, type EventBus, type Logger } from '@kasa/service-kit';
-import type { Model } from 'mongoose';
-import { randomUUID } from 'node:crypto';
+import {
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
+  Outbox,
+  type EventBus,
+  type Logger,
+} from '@kasa/service-kit';
+import { Types, type Model } from 'mongoose';
 import { hashPassword, verifyPassword } from './passwords';
 import { toPublicUser, type UserDocument } from './userModel';
-import { waitForConfirm } from '../events/waitForConfirm';
 import type { EmailNotices, NoticeRequest } from '../notices/emailNotices';
 import type { LoginThrottle } from './loginThrottle';
 
@@ -19,26 +24,45 @@ export const ADDRESS_UNAVAILABLE_MESSAGE =
   'This email address cannot be used to create a new account. If it is yours, sign in instead.';
 
 export class UserService {
+  /** `auth.user.registered`, kept on each new account until the broker confirmed it (`registeredEvent`). */
+  readonly registeredEvents: Outbox;
+
   constructor(
     private readonly users: Model<UserDocument>,
-    private readonly bus: Pick<EventBus, 'publish'>,
+    bus: Pick<EventBus, 'publishWithin'>,
     private readonly logger: Logger,
     private readonly security: { throttle: LoginThrottle; notices: EmailNotices },
-  ) {}
+  ) {
+    this.registeredEvents = new Outbox({ model: users, field: 'registeredEvent', bus, logger });
+  }
 
   async register(input: RegisterRequest, requestId?: string): Promise<User> {
     await this.assertAvailable(input.email, input.username, requestId);
-    const eventId = randomUUID();
+    const _id = new Types.ObjectId();
+    const createdAt = new Date();
+    // The event is written with the account (one document, one write), then published.
+    const registered = this.registeredEvents.entry(
+      'auth.user.registered',
+      {
+        userId: _id.toString(),
+        username: input.username,
+        subscriptionTier: 'free',
+        registeredAt: createdAt.toISOString(),
+      },
+      { ...(requestId !== undefined ? { requestId } : {}) },
+    );
     let doc: UserDocument;
     try {
       doc = (
         await this.users.create({
+          _id,
           username: input.username,
           usernameKey: input.username.toLowerCase(),
           email: input.email,
           passwordHash: await hashPassword(input.password),
           subscriptionTier: 'free',
-          pendingRegisteredEventId: eventId,
+          createdAt,
+          ...this.registeredEvents.set(registered),
         })
       ).toObject();
     } catch (err) {
@@ -49,7 +73,8 @@ export class UserService {
       }
       throw err;
     }
-    await this.publishRegistered(doc, requestId);
+    // Waits for the broker's confirm at most 2 s; the outbox republishes what it did not confirm.
+    await this.registeredEvents.publish(doc._id, registered);
     return toPublicUser(doc);
   }
 
@@ -144,42 +169,9 @@ export class UserService {
     return { previous: before.subscriptionTier, user: toPublicUser({ ...before, subscriptionTier: tier }) };
   }
 
-  /**
-   * Publishes auth.user.registered and clears the document's pending marker once the broker confirms. If the broker
-   * is down the marker stays, and `republishPending` sends the same event (same id) later.
-   */
-  private async publishRegistered(doc: UserDocument, requestId?: string): Promise<void> {
-    const eventId = doc.pendingRegisteredEventId;
-    if (!eventId) return;
-    const publish = this.bus
-      .publish(
-        'auth.user.registered',
-        {
-          userId: doc._id.toString(),
-          username: doc.username,
-          subscriptionTier: doc.subscriptionTier,
-          registeredAt: doc.createdAt.toISOString(),
-        },
-        { id: eventId, requestId },
-      )
-      .then(() =>
-        this.users.updateOne({ _id: doc._id, pendingRegisteredEventId: eventId }, { pendingRegisteredEventId: null }),
-      )
-      .catch((err: unknown) =>
-        this.logger.warn({ err, eventId }, 'auth.user.registered not yet published; will retry'),
-      );
-    // The response does not wait for a broker that is slow or away; the outbox marker guarantees delivery.
-    await waitForConfirm(publish);
-  }
-
-  /** Re-sends registration events whose publish was never confirmed (older than `olderThanMs`). */
-  async republishPending(olderThanMs = 10_000): Promise<number> {
-    const stale = await this.users
-      .find({ pendingRegisteredEventId: { $ne: null }, createdAt: { $lt: new Date(Date.now() - olderThanMs) } })
-      .limit(100)
-      .lean();
-    for (const doc of stale) await this.publishRegistered(doc);
-    return stale.length;
+  /** Re-sends registration events the broker has not confirmed (the kit's outbox: same ids); how many were sent. */
+  async republishPending(): Promise<number> {
+    return (await this.registeredEvents.republish()).attempted;
   }
 
   private async assertAvailable(email: string, username: string, requestId?: string): Promise<void> {

@@ -1,11 +1,10 @@
 import type { AssistantReply } from '@kasa/contracts';
-import { InputError, type Logger } from '@kasa/service-kit';
+import { InputError, PUBLISH_WAIT_MS, type EventBus, type Logger } from '@kasa/service-kit';
 import { Types } from 'mongoose';
 import type { AttachmentService, TurnAttachments } from '../attachments/attachmentService';
 import type { ConversationStore } from '../conversations/conversationStore';
 import type { SessionDocument } from '../conversations/sessionModel';
 import type { WriteGate } from '../conversations/writeGate';
-import { publishEvent, type EventPublisher } from '../events/publishEvent';
 import type { Identity } from '../identity/identity';
 import { DEFAULT_PERSONAS } from '../personas/catalogue';
 import type { PersonaStore } from '../personas/personaStore';
@@ -26,7 +25,7 @@ export interface MessageServiceDeps {
   /** Writes, follows, stops and sweeps replies. */
   replies: ReplyRunner;
   personas: PersonaStore;
-  bus: EventPublisher;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** The process's queue of database writes (see WriteGate). */
   writes: WriteGate;
@@ -99,9 +98,7 @@ export class MessageService {
       before: place.before,
     });
     if (!place.questionId) {
-      void publishEvent(
-        this.deps.bus,
-        this.deps.logger,
+      void this.deps.bus.publishWithin(
         'chat.message.created',
         {
           sessionId: session._id.toString(),
@@ -112,7 +109,8 @@ export class MessageService {
           ...(language ? { language } : {}),
           tokens: estimateTokens(asked.content),
         },
-        requestId,
+        PUBLISH_WAIT_MS,
+        { requestId },
       );
     }
     const versions = [...(place.replyVersions ?? []), assistant._id.toString()];

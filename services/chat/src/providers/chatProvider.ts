@@ -1,3 +1,5 @@
+import { DeadlineExceededError } from '@kasa/service-kit';
+
 /** An image sent with a user message: its bytes and media type (an AI SDK image part for vision-capable models). */
 export interface PromptImage {
   data: Uint8Array;
@@ -75,22 +77,17 @@ export type AttemptOutcome =
   | 'circuit_open'
   | 'aborted';
 
-/** The attempt's own deadline passed (first token, idle gap between chunks, or total). */
-export class ProviderTimeoutError extends Error {
-  constructor(
-    readonly phase: 'first-token' | 'idle' | 'total',
-    readonly ms: number,
-  ) {
-    super(
-      `provider ${phase === 'first-token' ? 'sent no first token' : phase === 'idle' ? 'stalled' : 'took too long'} within ${ms} ms`,
-    );
-    this.name = 'ProviderTimeoutError';
-  }
+/**
+ * What an attempt's passed deadline says (first token, idle gap between chunks, or total), in the kit's
+ * DeadlineExceededError; it is the attempt's `detail`.
+ */
+export function timeoutMessage(phase: 'first-token' | 'idle' | 'total', ms: number): string {
+  return `provider ${phase === 'first-token' ? 'sent no first token' : phase === 'idle' ? 'stalled' : 'took too long'} within ${ms} ms`;
 }
 
 /** Sorts a failure into an outcome for the attempt log; the status code is read from the AI SDK's APICallError. */
 export function classifyFailure(err: unknown): { outcome: AttemptOutcome; detail: string } {
-  if (err instanceof ProviderTimeoutError) return { outcome: 'timeout', detail: err.message };
+  if (err instanceof DeadlineExceededError) return { outcome: 'timeout', detail: err.message };
   const e = err as { statusCode?: number; code?: string; name?: string; message?: string; cause?: unknown };
   const status = typeof e?.statusCode === 'number' ? e.statusCode : undefined;
   if (e?.code === 'EOPENBREAKER') return { outcome: 'circuit_open', detail: 'circuit breaker open' };

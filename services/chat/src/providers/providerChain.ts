@@ -1,9 +1,15 @@
-import type { Logger } from '@kasa/service-kit';
-import CircuitBreaker from 'opossum';
+import {
+  CallGuard,
+  CallerAbortError,
+  DeadlineExceededError,
+  withDeadline,
+  type Deadline,
+  type Logger,
+} from '@kasa/service-kit';
 import {
   CHARS_PER_TOKEN,
-  ProviderTimeoutError,
   classifyFailure,
+  timeoutMessage,
   estimateTokens,
   type AttemptOutcome,
   type ChatProvider,
@@ -105,7 +111,7 @@ export interface TurnResult {
 }
 
 /** Thrown inside an attempt when the user stopped; not the provider's fault, so breakers ignore it. */
-class ClientAbortError extends Error {
+class ClientAbortError extends CallerAbortError {
   constructor() {
     super('stopped by the client');
     this.name = 'ClientAbortError';
@@ -117,7 +123,7 @@ export const CONTINUE_INSTRUCTION =
   'Your previous reply was cut off. Continue it exactly where it stopped: do not repeat anything, do not comment ' +
   'on the interruption, start with the very next characters.';
 
-type Run = () => Promise<void>;
+type Run = (deadline: Deadline) => Promise<void>;
 
 /**
  * The ordered provider chain: tries each configured provider in turn, each call bounded by timeouts (first token,
@@ -151,7 +157,8 @@ function nextUnlessAborted<T>(iterator: AsyncIterator<T>, signal: AbortSignal): 
 }
 
 export class ProviderChain {
-  private readonly breakers = new Map<string, CircuitBreaker<[Run], void>>();
+  /** Each provider's circuit breaker (the kit's guarded call); the attempt sets its own deadlines. */
+  private readonly guard: CallGuard;
 
   constructor(
     private readonly providers: ChatProvider[],
@@ -162,39 +169,13 @@ export class ProviderChain {
     /** Called with every finished attempt (metrics). */
     private readonly observe: (attempt: AttemptRecord) => void = () => undefined,
   ) {
-    for (const provider of providers) {
-      const cb = new CircuitBreaker<[Run], void>((run: Run) => run(), {
-        timeout: false, // the attempt has its own first-token, idle and total timeouts
-        errorThresholdPercentage: breaker.errorThresholdPercentage,
-        volumeThreshold: breaker.volumeThreshold,
-        resetTimeout: breaker.resetTimeoutMs,
-        rollingCountTimeout: breaker.windowMs,
-        rollingCountBuckets: 10,
-        errorFilter: (err: unknown) => err instanceof ClientAbortError,
-        name: provider.name,
-      });
-      cb.on('open', () =>
-        this.logger.warn({ provider: provider.name }, 'circuit opened: skipping this provider for now'),
-      );
-      cb.on('halfOpen', () =>
-        this.logger.info({ provider: provider.name }, 'circuit half-open: trying the provider again'),
-      );
-      cb.on('close', () => this.logger.info({ provider: provider.name }, 'circuit closed'));
-      this.breakers.set(provider.name, cb);
-    }
+    this.guard = new CallGuard({ ...breaker, logger });
   }
 
   /** Each provider in order with its default model and breaker state, for the providers endpoint and status. */
   describe(): { name: string; model: string; circuit: 'closed' | 'open' | 'half-open' }[] {
     return [
-      ...this.providers.map((p) => {
-        const cb = this.breakers.get(p.name)!;
-        return {
-          name: p.name,
-          model: p.modelFor('kasa'),
-          circuit: cb.halfOpen ? ('half-open' as const) : cb.opened ? ('open' as const) : ('closed' as const),
-        };
-      }),
+      ...this.providers.map((p) => ({ name: p.name, model: p.modelFor('kasa'), circuit: this.guard.circuit(p.name) })),
       { name: this.offline.name, model: this.offline.modelFor('kasa'), circuit: 'closed' as const },
     ];
   }
@@ -206,7 +187,7 @@ export class ProviderChain {
 
   /** Stops the breakers' timers (tests and shutdown). */
   shutdown(): void {
-    for (const cb of this.breakers.values()) cb.shutdown();
+    this.guard.shutdown();
   }
 
   async run(request: TurnRequest, handlers: TurnHandlers): Promise<TurnResult> {
@@ -233,8 +214,8 @@ export class ProviderChain {
       attempts.push(record);
       const attemptStart = performance.now();
       let produced = '';
-      const run: Run = () =>
-        this.attempt(provider, model, request, text, record, attemptStart, finish, {
+      const run: Run = (deadline) =>
+        this.attempt(provider, model, request, text, record, attemptStart, finish, deadline, {
           onProvider: handlers.onProvider,
           onText: (piece) => {
             firstTokenMs ??= Math.round(performance.now() - started);
@@ -243,8 +224,21 @@ export class ProviderChain {
           },
         });
       try {
-        const breaker = this.breakers.get(provider.name);
-        await (breaker ? breaker.fire(run) : run());
+        // The total deadline runs from the start; the first-token and idle ones are armed by the attempt. The
+        // offline provider is local and always answers: neither timed nor broken.
+        const timed = provider !== this.offline;
+        const guarded = {
+          signal: request.signal,
+          callerAbort: () => new ClientAbortError(),
+          ...(timed
+            ? {
+                what: 'total',
+                timeoutMs: this.timeouts.totalMs,
+                message: timeoutMessage('total', this.timeouts.totalMs),
+              }
+            : {}),
+        };
+        await (timed ? this.guard.run(provider.name, guarded, run) : withDeadline(guarded, run));
         record.latencyMs = Math.round(performance.now() - attemptStart);
         text += produced;
         record.outputTokens ??= estimateTokens(produced);
@@ -314,26 +308,16 @@ export class ProviderChain {
     record: AttemptRecord,
     attemptStart: number,
     finish: { reason: FinishReason },
+    deadline: Deadline,
     handlers: TurnHandlers,
   ): Promise<void> {
     const client = request.signal;
     if (client.aborted) throw new ClientAbortError();
-    const controller = new AbortController();
-    const onClientAbort = () => controller.abort(new ClientAbortError());
-    client.addEventListener('abort', onClientAbort, { once: true });
+    const signal = deadline.signal;
     const timed = provider !== this.offline;
-    let idleTimer: NodeJS.Timeout | undefined;
     const arm = (phase: 'first-token' | 'idle', ms: number) => {
-      if (!timed) return;
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => controller.abort(new ProviderTimeoutError(phase, ms)), ms);
+      if (timed) deadline.arm(phase, ms, timeoutMessage(phase, ms));
     };
-    const totalTimer = timed
-      ? setTimeout(
-          () => controller.abort(new ProviderTimeoutError('total', this.timeouts.totalMs)),
-          this.timeouts.totalMs,
-        )
-      : undefined;
     arm('first-token', this.timeouts.firstTokenMs);
 
     // A provider that cannot see images never receives them; the reply says so first (once, not on a continuation).
@@ -350,12 +334,12 @@ export class ProviderChain {
       system: blind ? `${request.system}\n${BLIND_INSTRUCTION}` : request.system,
       messages,
       ...(request.settings ? { settings: request.settings } : {}),
-      signal: controller.signal,
+      signal,
     });
     const stream =
       blind && !partial ? after(request.noVisionNotice ?? NO_VISION_NOTICE.en!, providerStream) : providerStream;
     const iterator = stream[Symbol.asyncIterator]();
-    const next = () => nextUnlessAborted(iterator, controller.signal);
+    const next = () => nextUnlessAborted(iterator, signal);
     let started = false;
     // A provider that cannot count tokens is cut at the estimated count of the whole reply (every attempt's text).
     const maxTokens = request.settings?.maxOutputTokens;
@@ -390,14 +374,11 @@ export class ProviderChain {
       }
       if (!started) throw new Error('the provider returned an empty reply');
     } catch (err) {
-      if (!controller.signal.aborted) controller.abort(err);
+      // Cancels the provider's request too (its fetch listens to the signal).
+      if (!signal.aborted) deadline.cancel(err instanceof Error ? err : new Error(String(err)));
       void iterator.return?.(undefined)?.catch(() => undefined);
       if (client.aborted) throw new ClientAbortError();
-      throw controller.signal.reason instanceof ProviderTimeoutError ? controller.signal.reason : err;
-    } finally {
-      clearTimeout(idleTimer);
-      clearTimeout(totalTimer);
-      client.removeEventListener('abort', onClientAbort);
+      throw signal.reason instanceof DeadlineExceededError ? signal.reason : err;
     }
   }
 }

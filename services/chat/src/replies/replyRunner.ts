@@ -1,11 +1,10 @@
 import type { AssistantReply, MessageStatus, MessageVersion } from '@kasa/contracts';
-import { NotFoundError, type Logger } from '@kasa/service-kit';
+import { NotFoundError, PUBLISH_WAIT_MS, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model, Types } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConversationStore } from '../conversations/conversationStore';
 import type { WriteGate } from '../conversations/writeGate';
 import { toStoredMessage, type MessageDocument } from '../conversations/messageModel';
-import { publishEvent, type EventPublisher } from '../events/publishEvent';
 import type { Identity } from '../identity/identity';
 import type { PromptBuilder } from '../prompts/promptBuilder';
 import type { AttemptDocument } from '../providers/attemptModel';
@@ -67,7 +66,7 @@ export interface ReplyRunnerDeps {
   chain: ProviderChain;
   prompts: PromptBuilder;
   attempts: Model<AttemptDocument>;
-  bus: EventPublisher;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** The process's queue of database writes, which the attempts join. */
   writes: WriteGate;
@@ -197,9 +196,7 @@ export class ReplyRunner {
       latencyMs: result.latencyMs,
     });
     const doc = stored ?? { ...turn.assistant, ...fields };
-    void publishEvent(
-      this.deps.bus,
-      logger,
+    void this.deps.bus.publishWithin(
       'chat.message.created',
       {
         sessionId: turn.sessionId.toString(),
@@ -212,7 +209,8 @@ export class ReplyRunner {
         tokens: result.outputTokens,
         latencyMs: result.latencyMs,
       },
-      turn.requestId,
+      PUBLISH_WAIT_MS,
+      { requestId: turn.requestId },
     );
     // The turn joins the history as the database query would read it: the reply only when complete or stopped.
     // Images are sent with their own turn only: the cached history keeps the text, as the database query reads it.

@@ -7,14 +7,13 @@ import type {
   SessionPage,
   SessionWithMessages,
 } from '@kasa/contracts';
-import { InputError, NotFoundError, type Logger } from '@kasa/service-kit';
+import { InputError, NotFoundError, PUBLISH_WAIT_MS, type EventBus, type Logger } from '@kasa/service-kit';
 import { Types } from 'mongoose';
 import type { AttachmentService } from '../attachments/attachmentService';
 import type { ConversationStore } from '../conversations/conversationStore';
 import type { ConversationTree } from '../conversations/conversationTree';
 import { toMessage, toStoredMessage, type MessageDocument } from '../conversations/messageModel';
 import { toSession, type SessionDocument } from '../conversations/sessionModel';
-import { publishEvent, type EventPublisher } from '../events/publishEvent';
 import type { Identity } from '../identity/identity';
 import type { PersonaStore } from '../personas/personaStore';
 import type { ReplyStreams } from '../replies/replyStreams';
@@ -24,7 +23,7 @@ export interface SessionServiceDeps {
   /** Sessions, messages and their version tree: every read and write of them. */
   store: ConversationStore;
   personas: PersonaStore;
-  bus: EventPublisher;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   /** Replies being written: a page shows their text so far (the database has only a checkpoint of it). */
   live?: Pick<ReplyStreams, 'snapshot'>;
@@ -43,9 +42,7 @@ export class SessionService {
     if (!persona)
       throw new InputError(`Unknown persona '${input.personaId}'`, [{ path: 'personaId', message: 'unknown persona' }]);
     const doc = await this.deps.store.createSession(who.userId, persona.id, input.title);
-    await publishEvent(
-      this.deps.bus,
-      this.deps.logger,
+    await this.deps.bus.publishWithin(
       'chat.session.created',
       {
         sessionId: doc._id.toString(),
@@ -54,7 +51,8 @@ export class SessionService {
         title: doc.title.slice(0, 200),
         createdAt: doc.createdAt.toISOString(),
       },
-      requestId,
+      PUBLISH_WAIT_MS,
+      { requestId },
     );
     return toSession(doc);
   }

@@ -3,17 +3,25 @@ import type { ApiKeyOwners } from '../apiKeys/apiKeyOwners';
 import type { ChatActivityStore } from '../chatActivity/chatActivityStore';
 import type { HeartbeatStore } from '../heartbeats/heartbeatStore';
 import type { RequestStore } from '../requests/requestStore';
+import type { VoiceActivityStore } from '../voiceActivity/voiceActivityStore';
 
 /**
  * What the status service listens to on its durable queue `kasa.status`. The bus validates each event against its
  * contract and skips event ids it has already handled; the stores are idempotent as well (a gateway batch counts once
- per event id, a chat message or session once per id, an API key's owner by the key's id).
+ per event id, a chat message or session once per id, an API key's owner by the key's id, speech once per event id,
+ * a video once per job).
  * Heartbeats and request batches count only when their `deployment` is this service's KASA_DEPLOYMENT (both unset
  * in production).
  */
 export function subscribeStatusEvents(
   bus: EventBus,
-  stores: { heartbeats: HeartbeatStore; requests: RequestStore; chat: ChatActivityStore; apiKeys: ApiKeyOwners },
+  stores: {
+    heartbeats: HeartbeatStore;
+    requests: RequestStore;
+    chat: ChatActivityStore;
+    apiKeys: ApiKeyOwners;
+    voice: VoiceActivityStore;
+  },
   options: { deployment?: string } = {},
 ): void {
   // Heartbeats and request batches of another deployment on the same broker are not this platform's health.
@@ -29,5 +37,8 @@ export function subscribeStatusEvents(
     .subscribe('chat.message.created', (event) => stores.chat.recordMessage(event.data, event.time))
     // Whose each API key is, for the usage of one key (see ApiKeyOwners): never asked of auth.
     .subscribe('auth.apikey.created', (event) => stores.apiKeys.recordCreated(event.data))
-    .subscribe('auth.apikey.revoked', (event) => stores.apiKeys.recordRevoked(event.data, event.time));
+    .subscribe('auth.apikey.revoked', (event) => stores.apiKeys.recordRevoked(event.data, event.time))
+    // Voice usage on the person's day (see VoiceActivityStore).
+    .subscribe('voice.speech.synthesized', (event) => stores.voice.recordSpeech(event.id, event.data, event.time))
+    .subscribe('voice.video.completed', (event) => stores.voice.recordVideo(event.data, event.time));
 }

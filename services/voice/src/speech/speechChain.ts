@@ -1,6 +1,5 @@
-import { ServiceUnavailableError, type Logger } from '@kasa/service-kit';
+import { ServiceUnavailableError, type CallGuard, type Logger } from '@kasa/service-kit';
 import { resamplePcm } from '../cloud/pcm';
-import type { ProviderGuard } from '../providers/providerGuard';
 import { ProcessPoolBusyError, ProcessTimeLimitError } from './processPool';
 import { SpeechEngineError, type PcmAudio, type SpeechProvider, type SpeechVoice } from './speechProvider';
 
@@ -15,7 +14,7 @@ export interface SpeechChainOptions {
   /** The sample rate every engine's audio is converted to (the encoder's). */
   sampleRate: number;
   /** Breakers for the cloud engines; without it they are only timed. */
-  guard?: ProviderGuard;
+  guard?: CallGuard;
   logger: Logger;
 }
 
@@ -119,8 +118,10 @@ export class SpeechChain {
   ): Promise<PcmAudio> {
     const { guard, cloudTimeoutMs, timeoutMs } = this.options;
     if (provider.remote && guard) {
-      return guard.run(provider.name, cloudTimeoutMs ?? timeoutMs, signal, (attempt) =>
-        provider.synthesize({ ...request, signal: attempt }),
+      return guard.run(
+        provider.name,
+        { what: provider.name, timeoutMs: cloudTimeoutMs ?? timeoutMs, signal },
+        ({ signal: attempt }) => provider.synthesize({ ...request, signal: attempt }),
       );
     }
     // A local engine times each of its processes itself (see EspeakProvider): the wait for a place in the process

@@ -3,6 +3,7 @@ import {
   AuthenticationError,
   InputError,
   assertPlanAllows,
+  PUBLISH_WAIT_MS,
   ServiceUnavailableError,
   type EventBus,
   type Identity,
@@ -12,7 +13,6 @@ import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type { LanguageCatalogue } from '../languages/catalogue';
 import type { LanguageDetector } from '@kasa/language-detect';
-import { publishEvent } from '../events/publishEvent';
 import type { AudioEncoders, EncodingJob } from './audioEncoder';
 import type { AudioStore } from './audioStore';
 import { findSample } from './samples';
@@ -28,7 +28,7 @@ export interface SpeechServiceDeps {
   store: AudioStore;
   detector: LanguageDetector;
   catalogue: LanguageCatalogue;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   audioTtlMs: number;
 }
@@ -188,13 +188,17 @@ export class SpeechService {
       .then(async ({ seconds, engine }) => {
         await stored;
         await store.complete(id, seconds);
-        void publishEvent(this.deps.bus, this.deps.logger, 'voice.speech.synthesized', {
-          ...(identity ? { userId: identity.userId } : {}),
-          language,
-          engine,
-          characters: input.text.length,
-          durationSeconds: seconds,
-        });
+        void this.deps.bus.publishWithin(
+          'voice.speech.synthesized',
+          {
+            ...(identity ? { userId: identity.userId } : {}),
+            language,
+            engine,
+            characters: input.text.length,
+            durationSeconds: seconds,
+          },
+          PUBLISH_WAIT_MS,
+        );
         return this.response(id, seconds, voice, language, engine, encoders.contentType);
       })
       .catch(async (err: unknown) => {

@@ -1,8 +1,7 @@
 import type { TranscribeResponse } from '@kasa/contracts';
 import type { LanguageDetector } from '@kasa/language-detect';
-import { InputError, ServiceUnavailableError, type Logger } from '@kasa/service-kit';
+import { InputError, ServiceUnavailableError, type CallGuard, type Logger } from '@kasa/service-kit';
 import type { LanguageCatalogue } from '../languages/catalogue';
-import type { ProviderGuard } from '../providers/providerGuard';
 import type { Transcriber, UploadedAudio } from './transcriber';
 
 export interface TranscriptionStatus {
@@ -20,7 +19,7 @@ export class TranscriptionService {
   constructor(
     private readonly deps: {
       transcribers: Transcriber[];
-      guard: ProviderGuard;
+      guard: CallGuard;
       timeoutMs: number;
       catalogue: LanguageCatalogue;
       detector: LanguageDetector;
@@ -74,8 +73,11 @@ export class TranscriptionService {
     let lastError: unknown;
     for (const transcriber of candidates) {
       try {
-        const result = await this.deps.guard.run(transcriber.name, this.deps.timeoutMs, signal, (attempt) =>
-          transcriber.transcribe({ audio, ...(language ? { language } : {}), signal: attempt }),
+        const result = await this.deps.guard.run(
+          transcriber.name,
+          { what: transcriber.name, timeoutMs: this.deps.timeoutMs, signal },
+          ({ signal: attempt }) =>
+            transcriber.transcribe({ audio, ...(language ? { language } : {}), signal: attempt }),
         );
         const heard =
           language ?? result.language ?? (result.text ? this.deps.detector.detect(result.text).language : 'und');

@@ -1,10 +1,9 @@
 import { modelFactoryFor, type ProviderSettings } from '@kasa/ai-providers';
 import type { TranslateRequest, TranslateResponse } from '@kasa/contracts';
 import type { LanguageDetector } from '@kasa/language-detect';
-import { InputError, ServiceUnavailableError, type Logger } from '@kasa/service-kit';
+import { InputError, ServiceUnavailableError, type CallGuard, type Logger } from '@kasa/service-kit';
 import { generateText, type LanguageModel } from 'ai';
 import type { LanguageCatalogue } from '../languages/catalogue';
-import type { ProviderGuard } from '../providers/providerGuard';
 
 export interface TranslationStatus {
   status: 'operational' | 'degraded-offline';
@@ -30,7 +29,7 @@ export class TranslationService {
   constructor(
     private readonly deps: {
       providers: TranslationProvider[];
-      guard: ProviderGuard;
+      guard: CallGuard;
       timeoutMs: number;
       catalogue: LanguageCatalogue;
       detector: LanguageDetector;
@@ -70,18 +69,22 @@ export class TranslationService {
     let lastError: unknown;
     for (const provider of this.deps.providers) {
       try {
-        const text = await this.deps.guard.run(provider.name, this.deps.timeoutMs, signal, async (attempt) => {
-          const result = await generateText({
-            model: provider.model,
-            system,
-            prompt: input.text,
-            abortSignal: attempt,
-            maxRetries: 0, // falling over to the next provider is the chain's business
-          });
-          const translated = result.text.trim();
-          if (!translated) throw new Error(`${provider.name}: the provider returned an empty translation`);
-          return translated;
-        });
+        const text = await this.deps.guard.run(
+          provider.name,
+          { what: provider.name, timeoutMs: this.deps.timeoutMs, signal },
+          async ({ signal: attempt }) => {
+            const result = await generateText({
+              model: provider.model,
+              system,
+              prompt: input.text,
+              abortSignal: attempt,
+              maxRetries: 0, // falling over to the next provider is the chain's business
+            });
+            const translated = result.text.trim();
+            if (!translated) throw new Error(`${provider.name}: the provider returned an empty translation`);
+            return translated;
+          },
+        );
         return { text, from, to, provider: provider.name };
       } catch (err) {
         if (signal.aborted) throw err;

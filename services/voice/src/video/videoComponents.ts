@@ -1,5 +1,5 @@
 import type { LanguageDetector } from '@kasa/language-detect';
-import { MongoConcurrencySlots, type EventBus, type Logger } from '@kasa/service-kit';
+import { MongoConcurrencySlots, Outbox, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { VoiceConfig } from '../config';
 import type { LanguageCatalogue } from '../languages/catalogue';
@@ -38,6 +38,8 @@ export type VideoSettings = Pick<
 
 /** A running job whose worker has not written for this long is taken to be abandoned (it writes every 5 s). */
 const STALE_MS = 60_000;
+/** How long a finished job waits for the broker to confirm its `voice.video.completed` before moving on. */
+const COMPLETED_EVENT_WAIT_MS = 5_000;
 
 /**
  * How long a video job's slot lives at most. It is given back when the job succeeds or fails (and by the sweeper if
@@ -52,6 +54,8 @@ export interface VideoComponents {
   files: AudioStore;
   jobs: VideoJobModel;
   outbox: VideoOutboxModel;
+  /** `voice.video.completed`, kept on each finished job until the broker confirmed it. */
+  completedEvents: Outbox;
   queue: VideoQueue;
   worker: VideoWorker;
   sweeper: VideoSweeper;
@@ -69,7 +73,7 @@ export interface VideoComponents {
 export async function createVideoComponents(deps: {
   settings: VideoSettings;
   db: Connection;
-  bus: Pick<EventBus, 'publish'>;
+  bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   chain: SpeechChain;
   /** The ffmpeg the voice components found (the system's or the static build from npm); none: no offline videos. */
@@ -138,12 +142,21 @@ export async function createVideoComponents(deps: {
     heartbeatMs: settings.VOICE_VIDEO_EVENTS_HEARTBEAT_MS,
     maxPerPerson: settings.VOICE_VIDEO_EVENTS_MAX_STREAMS,
   });
+  // `voice.video.completed` is stored on the finished job and published from there (the kit's outbox); index.ts
+  // schedules its republisher.
+  const completedEvents = new Outbox({
+    model: jobs,
+    field: 'completedEvent',
+    bus: deps.bus,
+    logger,
+    publishWaitMs: COMPLETED_EVENT_WAIT_MS,
+  });
   const worker = new VideoWorker({
     changes,
     jobs,
     files,
     renderers,
-    bus: deps.bus,
+    completedEvents,
     logger,
     workerId: deps.workerId,
     timeoutMs: settings.VOICE_VIDEO_TIMEOUT_MS,
@@ -165,6 +178,7 @@ export async function createVideoComponents(deps: {
     files,
     jobs,
     outbox,
+    completedEvents,
     queue,
     worker,
     sweeper,

@@ -1,4 +1,5 @@
 import type { VideoJobStatus } from '@kasa/contracts';
+import type { OutboxEntry } from '@kasa/service-kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export type CaptionStyle = 'burned-in' | 'subtitle-track';
@@ -27,8 +28,11 @@ export interface VideoJobDocument {
   /** The process rendering it now, and when that process last said it was still at it. */
   workerId?: string;
   heartbeatAt?: Date;
-  /** Set with the outcome, cleared once `voice.video.completed` is confirmed: a pending marker for the event. */
-  eventPending?: boolean;
+  /**
+   * `voice.video.completed`, stored with the outcome by the same update: the kit's outbox entry (see Outbox), published
+   * then, and republished until the broker confirms it (id `voice.video.completed:<job id>` every time).
+   */
+  completedEvent?: OutboxEntry<'voice.video.completed'>;
   /**
    * The owner's video slot (the kit's concurrency slots, scope `video`) the job holds while unfinished; cleared once
    * given back after the outcome (the sweeper gives back those still set on finished jobs).
@@ -57,7 +61,7 @@ const schema = new Schema<VideoJobDocument>(
     attempts: { type: Number, required: true, default: 0 },
     workerId: String,
     heartbeatAt: Date,
-    eventPending: Boolean,
+    completedEvent: Schema.Types.Mixed,
     slot: String,
     finishedAt: Date,
   },
@@ -68,6 +72,8 @@ const schema = new Schema<VideoJobDocument>(
 schema.index({ userId: 1, createdAt: -1 });
 schema.index({ status: 1, updatedAt: 1 });
 schema.index({ status: 1, createdAt: 1 });
+// The outbox's republisher looks for entries not yet published.
+schema.index({ 'completedEvent.state': 1 });
 
 export type VideoJobModel = Model<VideoJobDocument>;
 

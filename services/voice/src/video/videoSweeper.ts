@@ -13,10 +13,10 @@ const QUERY_TIME_LIMIT_MS = 15_000;
  * Keeps jobs moving when a message or an event went missing, run at start and then every minute:
  * - work messages the broker never confirmed (it was down when the job was made) are sent again (see the outbox);
  * - running jobs whose worker stopped writing (a dead instance) go back to queued and are sent again;
- * - finished jobs whose `voice.video.completed` was not confirmed are published again;
  * - finished jobs still holding their owner's video slot (the release failed) give it back;
  * - jobs and videos older than the time they are kept are deleted (no TTL index: FerretDB has none).
- * Duplicate messages are harmless (see VideoWorker).
+ * Duplicate messages are harmless (see VideoWorker). Finished jobs' `voice.video.completed` is not the sweeper's: the
+ * kit's outbox republishes it (see VideoJobDocument.completedEvent).
  */
 export class VideoSweeper {
   constructor(
@@ -25,14 +25,14 @@ export class VideoSweeper {
       outbox: VideoOutboxModel;
       files: AudioStore;
       dispatcher: VideoDispatcher;
-      worker: Pick<VideoWorker, 'publishCompleted' | 'releaseSlot'>;
+      worker: Pick<VideoWorker, 'releaseSlot'>;
       logger: Logger;
       staleMs: number;
       ttlMs: number;
     },
   ) {}
 
-  async sweep(): Promise<{ resent: number; requeued: number; events: number; slots: number; deleted: number }> {
+  async sweep(): Promise<{ resent: number; requeued: number; slots: number; deleted: number }> {
     const { jobs, outbox, dispatcher, worker, logger, staleMs } = this.deps;
     const now = Date.now();
     const unsent = await outbox
@@ -61,12 +61,6 @@ export class VideoSweeper {
       await dispatcher.dispatch(job._id);
     }
 
-    const pending = await jobs
-      .find({ eventPending: true, status: { $in: ['succeeded', 'failed'] } })
-      .limit(BATCH)
-      .lean();
-    for (const job of pending) await worker.publishCompleted(job);
-
     const holding = await jobs
       .find({ slot: { $exists: true }, status: { $in: ['succeeded', 'failed'] } }, { _id: 1, userId: 1, slot: 1 })
       .limit(BATCH)
@@ -75,7 +69,7 @@ export class VideoSweeper {
     for (const job of holding) await worker.releaseSlot(job);
 
     const deleted = await this.deleteExpired(new Date(now - this.deps.ttlMs));
-    return { resent: unsent.length, requeued, events: pending.length, slots: holding.length, deleted };
+    return { resent: unsent.length, requeued, slots: holding.length, deleted };
   }
 
   private async deleteExpired(cutoff: Date): Promise<number> {

@@ -1,5 +1,5 @@
 import { VideoWorkMessage } from '@kasa/contracts';
-import { isDatabaseUnavailableError, type ConcurrencySlots, type EventBus, type Logger } from '@kasa/service-kit';
+import { isDatabaseUnavailableError, type ConcurrencySlots, type Logger, type Outbox } from '@kasa/service-kit';
 import type { ConsumeMessage } from 'amqplib';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -15,7 +15,8 @@ export interface VideoWorkerOptions {
   files: AudioStore;
   /** In order of preference: a hosted model when configured, then the offline renderer. */
   renderers: VideoRenderer[];
-  bus: Pick<EventBus, 'publish'>;
+  /** The outbox of `voice.video.completed` (the entry on each finished job, see VideoJobDocument.completedEvent). */
+  completedEvents: Outbox;
   logger: Logger;
   /** This process; written on the jobs it renders. */
   workerId: string;
@@ -241,7 +242,13 @@ export class VideoWorker {
           $set: {
             ...outcome,
             progress: outcome.status === 'succeeded' ? 100 : job.progress,
-            eventPending: true,
+            ...this.options.completedEvents.set(
+              this.options.completedEvents.entry(
+                'voice.video.completed',
+                { jobId: job._id, userId: job.userId, status: outcome.status },
+                { id: `voice.video.completed:${job._id}` },
+              ),
+            ),
             finishedAt: new Date(),
           },
         },
@@ -277,27 +284,11 @@ export class VideoWorker {
   }
 
   /**
-   * Publishes `voice.video.completed` with an id fixed per job (consumers skip duplicates), then clears the pending
-   * marker. A broker that does not confirm in time leaves the marker for the sweeper; it never fails the job.
+   * Publishes the job's `voice.video.completed` from its outbox entry (id fixed per job: consumers skip duplicates).
+   * A broker that does not confirm in time leaves the entry to the outbox's republisher; it never fails the job.
    */
   async publishCompleted(job: VideoJobDocument): Promise<void> {
-    if (!job.eventPending || (job.status !== 'succeeded' && job.status !== 'failed')) return;
-    const sending = this.options.bus.publish(
-      'voice.video.completed',
-      { jobId: job._id, userId: job.userId, status: job.status },
-      { id: `voice.video.completed:${job._id}` },
-    );
-    let timer: NodeJS.Timeout | undefined;
-    const confirmed = await Promise.race([
-      sending.then(() => true),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 5_000))),
-    ]).catch(() => false);
-    clearTimeout(timer);
-    if (!confirmed) {
-      sending.catch(() => undefined);
-      this.options.logger.warn({ jobId: job._id }, 'voice.video.completed not confirmed yet; the sweeper retries it');
-      return;
-    }
-    await this.options.jobs.updateOne({ _id: job._id }, { $unset: { eventPending: 1 } });
+    if (job.completedEvent?.state !== 'NotPublished') return;
+    await this.options.completedEvents.publish(job._id, job.completedEvent);
   }
 }

@@ -8,7 +8,7 @@ import type { SpanRecorder } from '../telemetry';
 import { TRACEPARENT_HEADER, currentTraceContext, formatTraceparent } from '../traceContext';
 import { Backoff, brokerAddress, isAccessRefused, redact, unreachableMessage } from './connection';
 import { DeliveryDispatcher, type EventHandler } from './delivery';
-import { createEnvelope } from './envelope';
+import { InvalidEventError, createEnvelope } from './envelope';
 import type { ProcessedEventStore } from './processedEvents';
 import { consumerQueues, declareBroadcastQueue, declareConsumerQueue, declareExchanges } from './topology';
 
@@ -40,6 +40,9 @@ export interface EventBusOptions {
 }
 
 type AnyHandler = EventHandler<EventType>;
+
+/** How long an answer waits for the broker's confirm of the event it published (see `EventBus.publishWithin`). */
+export const PUBLISH_WAIT_MS = 2_000;
 
 /** Content type of the structured-mode CloudEvents message (the envelope's `datacontenttype` is about `data`). */
 const CONTENT_TYPE = 'application/cloudevents+json';
@@ -256,6 +259,52 @@ export class EventBus {
       this.pendingPublishes.delete(sending);
     }
     return envelope.id;
+  }
+
+  /**
+   * Publishes like `publish`, but waits for the broker's confirm at most `ms`: resolves `true` once confirmed, or
+   * `false` when the deadline passed first (the publish carries on in the background, as `publish` does, until the
+   * broker confirms or the bus closes) or the publish failed: data that break the contract (nothing is sent; logged
+   * at error, a bug to fix) or the bus closed first (logged at warn). Never rejects: for a request that should answer
+   * whether or not the broker is there. An event that must not be lost goes through an Outbox, which republishes it.
+   *
+   * `options.onSettled` runs once the publish ends, within the deadline or after it: `true` when the broker
+   * confirmed, `false` when the publish failed. Within the deadline, it is awaited before this resolves (so that,
+   * say, a pending marker is cleared before the answer goes).
+   */
+  async publishWithin<T extends EventType>(
+    type: T,
+    data: EventData<T>,
+    ms: number,
+    options: { requestId?: string; id?: string; onSettled?: (confirmed: boolean) => unknown } = {},
+  ): Promise<boolean> {
+    const { onSettled, ...publishOptions } = options;
+    const after = async (confirmed: boolean) => {
+      try {
+        await onSettled?.(confirmed);
+      } catch (err) {
+        this.log.warn({ err, type, eventId: options.id }, 'after-publish step failed');
+      }
+    };
+    let confirmed = false;
+    const sending = this.publish(type, data, publishOptions).then(
+      async () => {
+        confirmed = true;
+        await after(true);
+      },
+      async (err: unknown) => {
+        if (err instanceof InvalidEventError)
+          this.log.error({ err, type, eventId: options.id }, 'invalid event not published');
+        else this.log.warn({ err, type, eventId: options.id }, 'event not published');
+        await after(false);
+      },
+    );
+    // The wait covers `onSettled` too (e.g. clearing a pending marker), as far as the deadline goes.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([sending, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+    if (!confirmed) this.log.debug({ type, eventId: options.id, ms }, 'event not confirmed in time; still sending');
+    return confirmed;
   }
 
   /** True while connected with the topology and consumers set up. */

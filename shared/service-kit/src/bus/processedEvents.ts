@@ -7,6 +7,12 @@ export interface ProcessedEventStore {
   markProcessed(eventId: string, type: string): Promise<void>;
 }
 
+/** A ProcessedEventStore that can forget old ids (there is no TTL index: FerretDB has none). */
+export interface PrunableProcessedEventStore extends ProcessedEventStore {
+  /** Forgets events processed before `olderThan`; returns how many were removed. */
+  prune(olderThan: Date): Promise<number>;
+}
+
 /** One handled event: `_id` is the CloudEvents id. */
 interface ProcessedEvent {
   _id: string;
@@ -31,9 +37,7 @@ const processedEventSchema = new Schema<ProcessedEvent>(
  * with `type` and `processedAt`). There is no TTL index (FerretDB has none): call `prune(olderThan)` periodically,
  * keeping ids for longer than any redelivery or republish can take (a few days is plenty).
  */
-export function createMongoProcessedEventStore(
-  connection: Connection,
-): ProcessedEventStore & { prune(olderThan: Date): Promise<number> } {
+export function createMongoProcessedEventStore(connection: Connection): PrunableProcessedEventStore {
   const model =
     (connection.models[MODEL_NAME] as Model<ProcessedEvent> | undefined) ??
     connection.model<ProcessedEvent>(MODEL_NAME, processedEventSchema, PROCESSED_EVENTS_COLLECTION);
