@@ -227,7 +227,8 @@ export default function AuthPage() {
       </Checking>
     );
   }
-  if (isAuthenticated) return <Navigate to="/chat" replace />;
+  // Signed in: on to the chat, or back to the first-run setup link that sent the person here.
+  if (isAuthenticated) return <Navigate to={pendingSetupToken() ? '/setup' : '/chat'} replace />;
 
   return (
     <PageContainer narrow>

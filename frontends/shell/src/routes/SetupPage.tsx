@@ -51,6 +51,9 @@ export default function SetupPage() {
         <ButtonLink to="/chat">{t('setup.toChat')}</ButtonLink>
       </>
     );
+  } else if (outcome.kind === 'failed' && !token) {
+    // The server refused the link (used, replaced or expired): it is forgotten, and the page says what to do.
+    body = <InlineError role="alert">{outcome.message}</InlineError>;
   } else if (!token) {
     body = <Muted>{t('setup.noToken')}</Muted>;
   } else if (!isAuthenticated) {
