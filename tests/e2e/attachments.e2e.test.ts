@@ -189,7 +189,15 @@ describe('images and documents in the chat', () => {
       expect(await chat.citations().count()).toBe(1);
       expect(await chat.citations().first().innerText()).toBe('[guide.docx, § 2]');
       expect(await chat.citations().first().getAttribute('data-source')).toBe('guide.docx');
-      expect(await onScreen(chat.citations().first())).toBe('on screen');
+      // Once the reply's markdown has settled (the renderer swaps the plain text for it, which moves the lines).
+      const seen = await eventually(
+        async () => {
+          const where = await onScreen(chat.citations().first());
+          return where === 'on screen' ? where : undefined;
+        },
+        { timeoutMs: 5_000, what: 'the citation on screen' },
+      ).catch(() => onScreen(chat.citations().first()));
+      expect(seen).toBe('on screen');
       expect(await sidewaysOverflow(page)).toBe(0);
     },
   );
