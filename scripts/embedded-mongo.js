@@ -80,13 +80,19 @@ async function waitForPort(port, timeoutMs) {
 }
 
 /**
- * Starts FerretDB on the given port (a free one when 0) keeping its data in dataDir.
- * @param {{ dataDir: string, port?: number, stdio?: 'inherit' | 'pipe' | 'ignore' }} options
+ * Starts FerretDB on the given port (a free one when 0) keeping its data in dataDir. What it prints goes to the
+ * terminal (`stdio: 'inherit'`, the launcher) or else to `logFile` (default: embedded-db.log in dataDir). Never to a
+ * pipe: one that nobody reads fills after 64 KiB of log lines, and then every write of the database's logger, and
+ * with it every connection that logs, blocks for good (seen late in long test runs: all services lost the database
+ * at the same second).
+ * @param {{ dataDir: string, port?: number, stdio?: 'inherit' | 'ignore', logFile?: string }} options
  */
 async function startEmbeddedMongo(options) {
   const binary = ensureFerretDb();
   const port = options.port || (await freePort());
   fs.mkdirSync(options.dataDir, { recursive: true });
+  const logFd =
+    options.stdio === undefined ? fs.openSync(options.logFile ?? path.join(options.dataDir, 'embedded-db.log'), 'a') : null;
   const child = spawn(
     binary,
     [
@@ -108,7 +114,7 @@ async function startEmbeddedMongo(options) {
       '--log-level=error',
     ],
     {
-      stdio: options.stdio ?? 'pipe',
+      stdio: logFd === null ? options.stdio : ['ignore', logFd, logFd],
       // memprofilerate=0: no heap-profile sampling. Go samples an allocation every 512 KB and keeps each sampled call
       // stack in a table that only grows (about 0.3 MB per 7 minutes of mixed traffic, for good); nobody reads those
       // profiles unless the debug address is set for profiling, and then they stay on.
@@ -117,6 +123,8 @@ async function startEmbeddedMongo(options) {
         : { ...process.env, GODEBUG: [process.env.GODEBUG, 'memprofilerate=0'].filter(Boolean).join(',') },
     },
   );
+  // The child holds its own copy of the descriptor.
+  if (logFd !== null) fs.closeSync(logFd);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await Promise.race([
     waitForPort(port, 30_000),

@@ -8,8 +8,11 @@ const { startEmbeddedMongo } = require('../../scripts/embedded-mongo');
 module.exports = async function globalSetup() {
   if (process.env.MONGO_URL) return;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-test-db-'));
-  const mongo = await startEmbeddedMongo({ dataDir });
+  // Outside dataDir, which the teardown removes: what the database printed outlives a failed run.
+  const logFile = path.join(os.tmpdir(), `kasa-test-db-${process.env.KASA_TEST_LANE ?? 'run'}-${process.pid}.log`);
+  const mongo = await startEmbeddedMongo({ dataDir, logFile });
   process.env.MONGO_URL = mongo.url;
+  process.env.KASA_TEST_DB_LOG = logFile;
   process.env.KASA_TEST_DB_PID = String(mongo.process.pid);
   globalThis.__KASA_MONGO__ = { stop: mongo.stop, dataDir };
 };

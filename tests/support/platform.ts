@@ -46,6 +46,18 @@ async function waitFor(url: string, timeoutMs: number, isUp: (status: number) =>
   }
 }
 
+/** The last lines the test run's embedded database printed (tests/jest/globalSetup.js), for a failed start. */
+function databaseLogTail(): string {
+  const file = process.env.KASA_TEST_DB_LOG;
+  if (!file) return '';
+  try {
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-20);
+    return lines.length ? `\nthe embedded database printed:\n${lines.join('\n')}` : '';
+  } catch {
+    return '';
+  }
+}
+
 /** Deletes a test run's durable queues, so that they do not collect events after it (best effort). */
 export async function deleteQueues(amqpUrl: string | undefined, queues: string[]): Promise<void> {
   try {
@@ -166,7 +178,7 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     await waitFor(`http://127.0.0.1:${gateway}/api/openapi.json`, 30_000, (s) => s === 200);
   } catch (err) {
     await stop();
-    throw new Error(`${(err as Error).message}\n${logs.slice(-40).join('\n')}`);
+    throw new Error(`${(err as Error).message}\n${logs.slice(-40).join('\n')}${databaseLogTail()}`);
   }
   const kill = (name: PlatformPart, signal: NodeJS.Signals = 'SIGKILL') =>
     new Promise<void>((resolve) => {
