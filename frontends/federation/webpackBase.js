@@ -5,6 +5,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const CompressionPlugin = require('compression-webpack-plugin');
+/** webpack's own minimizer plugin (the copy webpack itself loads for its default minimizer). */
+const MinimizerPlugin = require(
+  require.resolve('minimizer-webpack-plugin', { paths: [path.dirname(require.resolve('webpack/package.json'))] }),
+);
 
 const REACT_ROUTER_PRODUCTION = path.join(
   path.dirname(require.resolve('react-router')),
@@ -39,6 +43,18 @@ function baseConfig({ dir, uniqueName, production }) {
         ...(production ? { 'react-router$': REACT_ROUTER_PRODUCTION } : {}),
       },
     },
+    // Minified by swc through webpack's own minimizer plugin: several times faster than its default (Terser, two
+    // compress passes) for bundles of about the same size, which matters on a 2-core machine that builds four apps.
+    optimization: production
+      ? {
+          minimizer: [
+            new MinimizerPlugin({
+              minify: MinimizerPlugin.swcMinify,
+              minimizerOptions: { compress: true, mangle: true },
+            }),
+          ],
+        }
+      : undefined,
     module: {
       rules: [
         {
