@@ -353,6 +353,7 @@ describe('the developer portal', () => {
             languageUsage: {},
             sessions: 0,
             messages: 0,
+            voice: { speechClips: 0, speechSeconds: 0, videosMade: 0, videosFailed: 0 },
           },
         }),
       }),

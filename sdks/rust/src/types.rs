@@ -673,6 +673,18 @@ pub struct AnalyticsSummary {
     pub language_usage: BTreeMap<String, i64>,
     pub sessions: i64,
     pub messages: i64,
+    /// Speech read aloud and finished video jobs over the same 30 days.
+    pub voice: AnalyticsVoice,
+}
+
+/// The caller's own voice activity (`voice` of `GET /api/developer/analytics`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AnalyticsVoice {
+    pub speech_clips: i64,
+    pub speech_seconds: f64,
+    pub videos_made: i64,
+    pub videos_failed: i64,
 }
 
 /// One UTC day of API calls.

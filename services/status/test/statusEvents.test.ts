@@ -213,6 +213,13 @@ describe('the status service’s event consumption', () => {
       speechLanguage: { yo: 1 },
       videos: { succeeded: 1 },
     });
+    // ...and the person's analytics overview shows them.
+    expect((await analytics.overview({ ...newIdentity(), userId }, LIMITS)).voice).toEqual({
+      speechClips: 1,
+      speechSeconds: 7.5,
+      videosMade: 1,
+      videosFailed: 0,
+    });
   });
 });
 

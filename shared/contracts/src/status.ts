@@ -47,7 +47,8 @@ export type QuotaUsage = z.infer<typeof QuotaUsage>;
  * messages). `usage.breakdown` maps an API area (chat, voice, auth, analytics...) to its percent of the caller's
  * calls; `personaUsage` counts sessions per persona id and `languageUsage` user messages per language code.
  * `performance` covers the caller's calls over the last 30 days: mean response time in ms, uptime and error rate in
- * percent (error = a 5xx answer).
+ * percent (error = a 5xx answer). `voice` counts the caller's own speech (clips read aloud and their seconds) and
+ * finished video jobs (made, failed) over the same 30 days, from voice's events.
  */
 export const AnalyticsResponse = z
   .object({
@@ -62,6 +63,12 @@ export const AnalyticsResponse = z
       languageUsage: z.record(z.string(), z.number().int().nonnegative()),
       sessions: z.number().int().nonnegative(),
       messages: z.number().int().nonnegative(),
+      voice: z.object({
+        speechClips: z.number().int().nonnegative(),
+        speechSeconds: z.number().nonnegative(),
+        videosMade: z.number().int().nonnegative(),
+        videosFailed: z.number().int().nonnegative(),
+      }),
     }),
   })
   .openapi('AnalyticsResponse');

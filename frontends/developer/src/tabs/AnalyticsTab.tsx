@@ -132,6 +132,14 @@ function AnalyticsPanel() {
               <dt>{t('analytics.errorRate')}</dt>
               <dd>{formats.percent(data.performance.errorRate)}</dd>
             </div>
+            <div>
+              <dt>{t('analytics.speechClips')}</dt>
+              <dd data-testid="speech-clips">{formats.count(data.voice.speechClips)}</dd>
+            </div>
+            <div>
+              <dt>{t('analytics.videosMade')}</dt>
+              <dd data-testid="videos-made">{formats.count(data.voice.videosMade)}</dd>
+            </div>
           </Figures>
         ) : null}
       </Card>

@@ -41,7 +41,12 @@ export class AnalyticsService {
     let duration = 0;
     let sessions = 0;
     let messages = 0;
+    const voice = { speechClips: 0, speechSeconds: 0, videosMade: 0, videosFailed: 0 };
     for (const b of buckets) {
+      voice.speechClips += b.speech ?? 0;
+      voice.speechSeconds += b.speechSeconds ?? 0;
+      voice.videosMade += b.videos?.succeeded ?? 0;
+      voice.videosFailed += b.videos?.failed ?? 0;
       totalCalls += b.calls ?? 0;
       errors += b.errors ?? 0;
       duration += b.durationMs ?? 0;
@@ -74,6 +79,7 @@ export class AnalyticsService {
       languageUsage,
       sessions,
       messages,
+      voice: { ...voice, speechSeconds: round(voice.speechSeconds, 1) },
     };
   }
 

@@ -54,6 +54,12 @@ export interface DayBucket {
   persona?: Record<string, number>;
   messages?: number;
   language?: Record<string, number>;
+  /** Voice activity (voiceActivityStore): speech read aloud, and finished video jobs by outcome. */
+  speech?: number;
+  speechCharacters?: number;
+  speechSeconds?: number;
+  speechLanguage?: Record<string, number>;
+  videos?: { succeeded?: number; failed?: number };
 }
 
 export const userMonthId = (userId: string, month: string) => `u|${userId}|${month}`;
