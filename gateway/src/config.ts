@@ -106,6 +106,8 @@ export const GatewayEnv = z.object({
   API_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
   /** How long a verified API key is trusted without asking the auth service again (0: ask every time). */
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /** How often the list of suspended accounts is read from auth (events carry each change at once; this catches up). */
+  SUSPENSIONS_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   /** How long a duplicate of an idempotent request still running waits for its answer before a 409. */
   IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** How often the gateway publishes `service.heartbeat` (as every service does). */

@@ -6,6 +6,7 @@ import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { createJwtPolicy } from './auth/jwtPolicy';
 import { startRevocationFeed, type RevocationFeed } from './auth/revocationFeed';
 import { RevocationList } from './auth/revocationList';
+import { SuspendedPeople } from './auth/suspendedPeople';
 import { TokenVerifier } from './auth/tokenVerifier';
 import type { GatewayConfig } from './config';
 import { egRequire, runExpressGateway } from './eg/expressGateway';
@@ -132,6 +133,7 @@ export async function startGateway(
     logger,
     ttlMs: config.API_KEY_CACHE_TTL_MS,
   });
+  const suspended = new SuspendedPeople();
   // With REDIS_URL the counters live in Redis (EG's connection, so one per instance) and every instance shares them.
   const quotaCounter: QuotaCounter = config.REDIS_URL
     ? new RedisQuotaCounter(() => egRequire<ScriptingRedis>('db'))
@@ -161,7 +163,7 @@ export async function startGateway(
     createMetricsPolicy(metrics, logger, recordRequest, spans),
     // EG's data store reads system.config.yml when first required: only once EG has loaded it.
     createRateLimitPolicy({ getCounter: () => rateLimitCounter, logger }),
-    createJwtPolicy({ verifier, revocations, apiKeys }),
+    createJwtPolicy({ verifier, revocations, apiKeys, suspended }),
     createQuotaPolicy({
       getCounter: () => quotaCounter,
       limits: {
@@ -214,10 +216,19 @@ export async function startGateway(
     logger,
     revocations,
     apiKeys,
+    suspended,
     // Extra calls bought (add-on packs) raise the person's month at once: in Redis when shared, else in each
     // instance's memory (every instance hears the event on its own broadcast queue).
     onCallsAdded: ({ userId, month, monthCalls }) =>
       quotaCounter.raise(extraCallsKey(userId, month), monthCalls, extraCallsTtlMs(month, Date.now())),
+  });
+  // Auth's list of suspended accounts, at start and every SUSPENSIONS_REFRESH_MS: events missed while the broker was
+  // away are caught up with (a newly found suspension drops the person's cached keys too).
+  suspended.startRefreshing({
+    authServiceUrl: config.AUTH_SERVICE_URL,
+    refreshMs: config.SUSPENSIONS_REFRESH_MS,
+    logger,
+    onSuspended: (userId) => apiKeys.evictUser(userId),
   });
   requestEvents = new RequestEventBuffer({
     publisher: feed,
@@ -248,6 +259,7 @@ export async function startGateway(
       info: () => ({
         revocationFeed: feed.isConnected() ? 'connected' : 'disconnected',
         revokedTokens: revocations.size,
+        suspendedAccounts: suspended.size,
         cachedApiKeys: apiKeys.size,
       }),
       isShuttingDown: () => shuttingDown,
@@ -257,6 +269,7 @@ export async function startGateway(
     server.close();
     server.closeAllConnections();
     stopHeartbeat();
+    await suspended.stop();
     await requestEvents.close().catch(() => undefined);
     await Promise.allSettled([
       upstreams.close(0),
@@ -278,6 +291,7 @@ export async function startGateway(
       await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
       verifier.stop();
       revocations.stop();
+      await suspended.stop();
       stopHeartbeat();
       // The last batch goes out before the broker link closes (bounded: publish waits at most for the confirm).
       await requestEvents?.close().catch((err: unknown) => logger.warn({ err }, 'last request events not sent'));

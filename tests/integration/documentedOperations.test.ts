@@ -8,6 +8,7 @@ import {
   operations as coreOperations,
   teamOperations,
   videoOperations,
+  adminOperations,
   VideoJobEvent,
   type Operation,
 } from '@kasa/contracts';
@@ -49,7 +50,7 @@ let providers: FakeLanguageProviders;
 let authDb: Connection;
 let documented: Map<Key, Documented>;
 const schemas = new Map<Key, Operation>(
-  [...coreOperations, ...chatOperations, ...teamOperations, ...videoOperations].map((op) => [
+  [...coreOperations, ...chatOperations, ...teamOperations, ...videoOperations, ...adminOperations].map((op) => [
     `${op.method.toUpperCase()} ${op.path}` as Key,
     op,
   ]),
@@ -1013,6 +1014,67 @@ describe('every documented operation with valid input, through the built platfor
     expect(
       (await request('GET /api/chat/attachments/{id}', { token: pro.token, params: { id: attachmentId } })).status,
     ).toBe(404);
+  });
+
+  it('lets an operator find a person, suspend and restore them, change their plan with a reason, and read and export the audit log', async () => {
+    const operator = await register('efua');
+    // The role is a flag on the account (or KASA_OPERATOR_EMAILS), read from the database on every operator request.
+    await authDb.collection('users').updateOne({ _id: new Types.ObjectId(operator.id) }, { $set: { operator: true } });
+    const person = await register('yaw');
+    const as = { token: operator.token };
+
+    const found = await exercise('GET /api/admin/people', 200, { ...as, query: { q: person.email } });
+    expect(found.body.people.map((p: { id: string }) => p.id)).toEqual([person.id]);
+    const read = await exercise('GET /api/admin/people/{id}', 200, { ...as, params: { id: person.id } });
+    expect(read.body.person).toMatchObject({ id: person.id, tier: 'free', suspended: false });
+
+    await exercise('POST /api/admin/people/{id}/suspend', 200, {
+      ...as,
+      params: { id: person.id },
+      body: { reason: 'Reported for spam; suspended while it is looked into' },
+    });
+    await eventually(async () => (await request('GET /api/auth/me', { token: person.token })).status === 401, {
+      timeoutMs: 3_000,
+      what: 'the suspended person is refused',
+    });
+    await exercise('POST /api/admin/people/{id}/restore', 200, {
+      ...as,
+      params: { id: person.id },
+      body: { reason: 'Looked into: not spam' },
+    });
+    const changed = await exercise('POST /api/admin/people/{id}/plan', 200, {
+      ...as,
+      params: { id: person.id },
+      body: { tier: 'pro', reason: 'A year of Pro for a community partner' },
+    });
+    expect(changed.body).toMatchObject({ from: 'free', to: 'pro' });
+
+    // The audit log is written from events, after the answers: it shows all three once they have arrived.
+    const actions = async () =>
+      (
+        (await (await request('GET /api/admin/audit', { ...as, query: { target: person.id } })).json()) as {
+          entries: Array<{ action: string }>;
+        }
+      ).entries.map((e) => e.action);
+    const wanted = ['user.suspended', 'user.restored', 'plan.changed'];
+    await eventually(
+      async () => {
+        const seen = await actions();
+        return wanted.every((a) => seen.includes(a));
+      },
+      { what: 'the suspension, the restoration and the plan change in the audit log' },
+    );
+    const audit = await exercise('GET /api/admin/audit', 200, { ...as, query: { target: person.id } });
+    const byOperator = (e: { action: string }) =>
+      ['user.suspended', 'user.restored', 'plan.changed'].includes(e.action);
+    expect(audit.body.entries.filter(byOperator).map((e: { actorId: string }) => e.actorId)).toEqual([
+      operator.id,
+      operator.id,
+      operator.id,
+    ]);
+    const csv = await exercise('GET /api/admin/audit.csv', 200, { ...as, query: { target: person.id } });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.text).toContain('user.suspended');
   });
 
   it('has exercised every operation of the document with valid input', () => {

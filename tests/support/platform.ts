@@ -115,6 +115,8 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     STATUS_DB_NAME: `kasa_status_${run}`,
     // A queue of this platform's own: status services of other test runs on the same broker never take its events.
     STATUS_CONSUMER_NAME: `status-test-${run}`,
+    // ...and so does auth's (the audit log's events), for the same reason.
+    AUTH_CONSUMER_NAME: `auth-test-${run}`,
     // ...and it counts only the heartbeats and requests of this platform, not those of other runs on the broker.
     KASA_DEPLOYMENT: `test-${run}`,
     AUTH_KEYS_DIR: keysDir,
@@ -165,7 +167,10 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
       ),
     );
     fs.rmSync(keysDir, { recursive: true, force: true });
-    await deleteQueues(env.AMQP_URL, [`kasa.${env.STATUS_CONSUMER_NAME}`, `kasa.${env.STATUS_CONSUMER_NAME}.dlq`]);
+    await deleteQueues(
+      env.AMQP_URL,
+      [env.STATUS_CONSUMER_NAME, env.AUTH_CONSUMER_NAME].flatMap((name) => [`kasa.${name}`, `kasa.${name}.dlq`]),
+    );
   };
 
   const closed = closeAtTeardown('a platform', stop);

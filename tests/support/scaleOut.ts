@@ -78,6 +78,8 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
     STATUS_DB_NAME: `kasa_status_${run}`,
     // The status service's own queue and deployment name, as in platform.ts: other runs on the broker stay apart.
     STATUS_CONSUMER_NAME: `status-test-${run}`,
+    // ...and so does auth's (the audit log's events), for the same reason.
+    AUTH_CONSUMER_NAME: `auth-test-${run}`,
     KASA_DEPLOYMENT: `test-${run}`,
     AUTH_KEYS_DIR: keysDir,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -132,7 +134,10 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
     );
     await Promise.all([front.close(), chatBalancer.close()]);
     fs.rmSync(keysDir, { recursive: true, force: true });
-    await deleteQueues(env.AMQP_URL, [`kasa.${env.STATUS_CONSUMER_NAME}`, `kasa.${env.STATUS_CONSUMER_NAME}.dlq`]);
+    await deleteQueues(
+      env.AMQP_URL,
+      [env.STATUS_CONSUMER_NAME, env.AUTH_CONSUMER_NAME].flatMap((name) => [`kasa.${name}`, `kasa.${name}.dlq`]),
+    );
   };
 
   const closed = closeAtTeardown('a scaled-out platform', stop);

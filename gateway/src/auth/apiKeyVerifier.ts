@@ -5,7 +5,10 @@ import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
 
 export type ApiKeyRejectReason = ApiKeyRejection | 'unavailable';
-export type ApiKeyResult = { ok: true; key: VerifiedApiKey } | { ok: false; reason: ApiKeyRejectReason };
+export type ApiKeyResult =
+  | { ok: true; key: VerifiedApiKey }
+  /** `userId`: whose key was refused as suspended, so that a restoration (`evictUser`) forgets the refusal. */
+  | { ok: false; reason: ApiKeyRejectReason; userId?: string };
 
 interface CacheEntry {
   result: ApiKeyResult;
@@ -122,20 +125,21 @@ export class ApiKeyVerifier {
     if (this.options.ttlMs <= 0 || (!result.ok && result.reason === 'unavailable')) return;
     const expiresAtMs = result.ok && result.key.expiresAt ? Date.parse(result.key.expiresAt) : Infinity;
     this.cache.set(cacheKey, { result, expiresAtMs }, { ttl: this.options.ttlMs });
-    if (!result.ok) return;
-    this.byKeyId.set(result.key.keyId, cacheKey);
-    // Indexed by the person whose plan the key runs on (a team key: the team's owner), whom plan changes name.
-    const planHolder = planHolderOf(result.key);
+    if (!result.ok && !result.userId) return;
+    if (result.ok) this.byKeyId.set(result.key.keyId, cacheKey);
+    // Indexed by the person whose plan the key runs on (a team key: the team's owner), whom plan changes name; a key
+    // refused because its owner is suspended, by that owner, whom the restoration names.
+    const planHolder = result.ok ? planHolderOf(result.key) : result.userId!;
     const keys = this.byUserId.get(planHolder) ?? new Set<string>();
     keys.add(cacheKey);
     this.byUserId.set(planHolder, keys);
   }
 
   private unindex(entry: CacheEntry, cacheKey: string): void {
-    if (!entry.result.ok) return;
-    const { keyId } = entry.result.key;
-    const planHolder = planHolderOf(entry.result.key);
-    if (this.byKeyId.get(keyId) === cacheKey) this.byKeyId.delete(keyId);
+    const { result } = entry;
+    if (!result.ok && !result.userId) return;
+    const planHolder = result.ok ? planHolderOf(result.key) : result.userId!;
+    if (result.ok && this.byKeyId.get(result.key.keyId) === cacheKey) this.byKeyId.delete(result.key.keyId);
     const keys = this.byUserId.get(planHolder);
     keys?.delete(cacheKey);
     if (keys?.size === 0) this.byUserId.delete(planHolder);
@@ -154,7 +158,11 @@ export class ApiKeyVerifier {
         const verified = VerifiedApiKey.safeParse(body);
         if (verified.success) return { ok: true, key: verified.data };
       } else if (res.statusCode === 401) {
-        const reason = ApiKeyRejection.safeParse((body as { details?: { reason?: unknown } })?.details?.reason);
+        const details = (body as { details?: { reason?: unknown; userId?: unknown } })?.details;
+        const reason = ApiKeyRejection.safeParse(details?.reason);
+        if (reason.success && reason.data === 'suspended' && typeof details?.userId === 'string') {
+          return { ok: false, reason: 'suspended', userId: details.userId };
+        }
         return { ok: false, reason: reason.success ? reason.data : 'unknown' };
       }
       this.options.logger.warn({ status: res.statusCode, requestId }, 'unexpected answer from the API key check');

@@ -3,14 +3,20 @@ import { sendError } from '../errors';
 import type { EgPolicy, GatewayRequest, GatewayResponse, Next } from '../eg/types';
 import type { ApiKeyRejectReason, ApiKeyResult, ApiKeyVerifier } from './apiKeyVerifier';
 import type { RevocationList } from './revocationList';
+import type { SuspendedPeople } from './suspendedPeople';
 import type { RejectReason, TokenVerifier, VerifyResult } from './tokenVerifier';
 
 interface JwtParams {
   /** The scope an API key needs on this pipeline. Without it, the pipeline takes access tokens only. */
   apiKeyScope?: ApiKeyScope;
+  /**
+   * Routes that do not exist for whoever cannot use them (the operators' `/api/admin/*`): every refusal here is the
+   * JSON 404 of an unknown path instead of a 401, so an anonymous caller learns nothing about them either.
+   */
+  hidden?: boolean;
 }
 
-const MESSAGES: Record<RejectReason | 'missing' | 'revoked', string> = {
+const MESSAGES: Record<RejectReason | 'missing' | 'revoked' | 'suspended', string> = {
   missing: 'Authentication required: sign in, then send the token as "Authorization: Bearer <token>".',
   malformed: 'The bearer token is not a valid token. Please sign in again.',
   algorithm: 'The bearer token is not a valid token. Please sign in again.',
@@ -18,6 +24,7 @@ const MESSAGES: Record<RejectReason | 'missing' | 'revoked', string> = {
   unknown_key: 'The bearer token was not signed by Kasa. Please sign in again.',
   expired: 'Your session has expired. Please sign in again.',
   revoked: 'This session has been signed out. Please sign in again.',
+  suspended: 'This account is suspended. Contact the people who run this Kasa to have it restored.',
   keys_unavailable: 'Auth service is unavailable. Please try again shortly.',
 };
 
@@ -25,6 +32,7 @@ const API_KEY_MESSAGES: Record<Exclude<ApiKeyRejectReason, 'unavailable'> | 'not
   unknown: 'The API key is not valid. Check it, or create a new one in the developer portal.',
   revoked: 'This API key has been revoked. Create a new one in the developer portal.',
   expired: 'This API key has expired. Create a new one in the developer portal.',
+  suspended: 'The account this API key belongs to is suspended.',
   not_allowed:
     'API keys cannot be used for the account, billing or key management: sign in and send your access token instead.',
 };
@@ -42,8 +50,9 @@ export function createJwtPolicy(deps: {
   verifier: TokenVerifier;
   revocations: RevocationList;
   apiKeys: ApiKeyVerifier;
+  suspended?: SuspendedPeople;
 }): EgPolicy<JwtParams> {
-  const { verifier, revocations, apiKeys } = deps;
+  const { verifier, revocations, apiKeys, suspended } = deps;
 
   const settleKey = (
     req: GatewayRequest,
@@ -60,6 +69,11 @@ export function createJwtPolicy(deps: {
       } else {
         rejectKey(req, res, result.reason);
       }
+      return;
+    }
+    // A cached answer may predate the suspension: the list is the word that counts.
+    if (suspended?.has(result.key.userId)) {
+      rejectKey(req, res, 'suspended');
       return;
     }
     if (!result.key.scopes.includes(scope)) {
@@ -108,6 +122,10 @@ export function createJwtPolicy(deps: {
       reject(req, res, 'revoked');
       return;
     }
+    if (suspended?.has(result.claims.sub)) {
+      reject(req, res, 'suspended');
+      return;
+    }
     req.kasaIdentity = result.claims;
     next();
   };
@@ -117,16 +135,18 @@ export function createJwtPolicy(deps: {
     schema: {
       $id: 'https://kasa.example/schemas/policies/kasa-jwt.json',
       type: 'object',
-      properties: { apiKeyScope: { type: 'string', enum: [...API_KEY_SCOPES] } },
+      properties: { apiKeyScope: { type: 'string', enum: [...API_KEY_SCOPES] }, hidden: { type: 'boolean' } },
     },
     policy: (params) => (req, res, next) => {
+      // A hidden route refuses as an unknown path (see reject), and takes no API key.
+      if (params.hidden) hiddenRequests.add(req);
       const token = bearerToken(req.headers.authorization);
       if (!token) {
         reject(req, res, 'missing');
         return;
       }
       if (token.startsWith(API_KEY_PREFIX)) {
-        checkKey(req, res, next, token, params.apiKeyScope);
+        checkKey(req, res, next, token, params.hidden ? undefined : params.apiKeyScope);
         return;
       }
       // Most requests carry a token verified a moment ago: answer those without a promise.
@@ -150,7 +170,19 @@ function bearerToken(header: string | undefined): string | undefined {
   return token || undefined;
 }
 
+/** Requests on hidden routes, whose refusals are the 404 of an unknown path (a WeakSet: nothing to clean up). */
+const hiddenRequests = new WeakSet<GatewayRequest>();
+
+/** Answers a refusal on a hidden route as the gateway answers a path nobody serves; true when it did. */
+function refusedAsUnknown(req: GatewayRequest, res: GatewayResponse): boolean {
+  if (!hiddenRequests.has(req)) return false;
+  const path = (req.originalUrl ?? req.url).split('?')[0];
+  sendError(res, 404, ErrorCode.notFound, `No route for ${req.method} ${path}`, req.kasaRequestId);
+  return true;
+}
+
 function reject(req: GatewayRequest, res: GatewayResponse, reason: keyof typeof MESSAGES): void {
+  if (refusedAsUnknown(req, res)) return;
   const challenge =
     reason === 'missing'
       ? 'Bearer realm="kasa"'
@@ -161,6 +193,7 @@ function reject(req: GatewayRequest, res: GatewayResponse, reason: keyof typeof 
 }
 
 function rejectKey(req: GatewayRequest, res: GatewayResponse, reason: keyof typeof API_KEY_MESSAGES): void {
+  if (refusedAsUnknown(req, res)) return;
   sendError(res, 401, ErrorCode.unauthenticated, API_KEY_MESSAGES[reason], req.kasaRequestId, {
     'www-authenticate': `Bearer realm="kasa", error="invalid_token", error_description="api_key_${reason}"`,
   });

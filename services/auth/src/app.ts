@@ -14,6 +14,7 @@ import { createApiKeyRouter, createApiKeyVerifyRouter } from './apiKeys/apiKeyRo
 import type { AuthComponents } from './authComponents';
 import { BILLING_WEBHOOK_PATH, createBillingRouter } from './billing/billingRouter';
 import { createAdminRouter } from './operators/adminRouter';
+import { createSuspensionsRouter } from './operators/suspensionsRouter';
 import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
 import { createTeamRouter } from './teams/teamRouter';
@@ -63,7 +64,8 @@ export function createApp(deps: AuthAppDeps): Express {
       createTeamRouter(teams),
       createBillingRouter(deps),
       createOutreachRouter(deps),
-      createAdminRouter(deps.operators),
+      createAdminRouter(deps),
+      createSuspensionsRouter(deps.suspensions),
     ],
   });
 

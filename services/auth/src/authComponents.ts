@@ -8,6 +8,10 @@ import type { PaymentProvider } from './billing/paymentProvider';
 import { paymentProvidersFor, type PaymentSettings } from './billing/paymentProviders';
 import type { AuthConfig } from './config';
 import { createOperatorService, type OperatorService } from './operators/operatorService';
+import { PeopleService } from './operators/peopleService';
+import { Suspensions } from './operators/suspensions';
+import { AuditLog } from './audit/auditLog';
+import { auditEntryModel } from './audit/auditModel';
 import { teamInvitationModel, teamModel } from './teams/teamModel';
 import { TeamService } from './teams/teamService';
 import { revokedTokenModel } from './tokens/revokedTokenModel';
@@ -45,6 +49,12 @@ export interface AuthComponents {
   notices: EmailNotices;
   /** Who runs this Kasa: the operator role, the first-run setup link, the operators' view of inquiries. */
   operators: OperatorService;
+  /** Operators' view of people (search, one person's page). */
+  people: PeopleService;
+  /** Suspending and restoring accounts (the gateways refuse a suspended person's tokens and keys). */
+  suspensions: Suspensions;
+  /** The audit log's store, written by the audit consumer (audit/auditSubscriptions.ts). */
+  audit: AuditLog;
 }
 
 /**
@@ -104,6 +114,29 @@ export function createAuthComponents(deps: {
     revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
   });
   apiKeys.attachTeams(teams);
-  const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? [], billing);
-  return { signingKey, users, tokens, billing, apiKeys, apiKeyUsage, teams, loginThrottle, notices, operators };
+  const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? [], billing, bus);
+  const suspensions = new Suspensions({ users: userModel(db), bus, logger });
+  const people = new PeopleService({
+    users: userModel(db),
+    keys,
+    teams: teamModel(db),
+    billing,
+    configuredOperatorEmails: (settings.KASA_OPERATOR_EMAILS ?? []).map((email) => email.trim().toLowerCase()),
+  });
+  const audit = new AuditLog(auditEntryModel(db));
+  return {
+    signingKey,
+    users,
+    tokens,
+    billing,
+    apiKeys,
+    apiKeyUsage,
+    teams,
+    loginThrottle,
+    notices,
+    operators,
+    people,
+    suspensions,
+    audit,
+  };
 }

@@ -10,6 +10,11 @@ const schema = baseServiceEnv.extend({
   AUTH_PORT: envPort(4001),
   AUTH_HOST: z.string().default('127.0.0.1'),
   AUTH_DB_NAME: z.string().default('kasa_auth'),
+  /** The durable queue `kasa.<name>` the audit consumer reads; every replica shares it (one per deployment). */
+  AUTH_CONSUMER_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, "must be letters, digits, '.', '_' or '-'")
+    .default('auth'),
   /** PEM of the RS256 signing key. When absent, a key is generated once and kept in AUTH_KEYS_DIR. */
   JWT_PRIVATE_KEY: z.string().optional(),
   AUTH_KEYS_DIR: z.string().default(path.resolve(__dirname, '../../../.data/auth')),

@@ -2,6 +2,7 @@ import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
 import { createApp } from './app';
 import { createAuthComponents } from './authComponents';
 import { readConfig } from './config';
+import { subscribeAuditLog } from './audit/auditSubscriptions';
 
 runMain(async () => {
   const config = readConfig();
@@ -10,6 +11,8 @@ runMain(async () => {
     version: packageVersion(__dirname),
     config,
     dbName: config.AUTH_DB_NAME,
+    // The audit log is written from events, by this consumer (kasa.<AUTH_CONSUMER_NAME>).
+    consumerName: config.AUTH_CONSUMER_NAME,
   });
   const auth = createAuthComponents({
     db: runtime.db,
@@ -23,6 +26,10 @@ runMain(async () => {
   runtime.onShutdown('API key usage', () => auth.apiKeyUsage.close());
   // Registrations the broker did not confirm in time: the kit's outbox republishes them (same ids).
   runtime.republish(auth.users.registeredEvents, 30_000);
+  // Suspensions and restorations the broker did not confirm in time (the gateways must hear of them).
+  runtime.republish(auth.suspensions.suspendedEvents, 5_000);
+  runtime.republish(auth.suspensions.restoredEvents, 5_000);
+  subscribeAuditLog(runtime.bus, auth.audit, runtime.logger);
   runtime.every(30_000, 'republish pending plan changes', () => auth.billing.republishPending());
   // Webhooks are applied right after their answer; those that could not be yet are retried from the inbox.
   runtime.every(15_000, 'apply waiting billing webhooks', () => auth.billing.processWebhooks());

@@ -136,6 +136,8 @@ describe('creating an API key', () => {
       teamId: null,
       prefix: secret.slice(0, 8),
       createdAt: key.createdAt,
+      // Who created it and from where, for the audit log.
+      actor: { userId: owner.id, clientIp: expect.any(String) },
     });
     expect(JSON.stringify(event)).not.toContain(secret);
   });
@@ -252,7 +254,12 @@ describe('revoking an API key', () => {
     expect(res.status).toBe(204);
 
     const event = await eventually(() => revocations.find((e) => e.data.keyId === key.id));
-    expect(event.data).toEqual({ userId: owner.id, keyId: key.id, prefix: secret.slice(0, 8) });
+    expect(event.data).toEqual({
+      userId: owner.id,
+      keyId: key.id,
+      prefix: secret.slice(0, 8),
+      actor: { userId: owner.id, clientIp: expect.any(String) },
+    });
     expect(JSON.stringify(event)).not.toContain(secret);
     const [listed] = await listKeys(owner);
     expect(listed!.revokedAt).toEqual(expect.any(String));

@@ -114,5 +114,5 @@ export const VerifiedApiKey = z.object({
 export type VerifiedApiKey = z.infer<typeof VerifiedApiKey>;
 
 /** Why the verify endpoint refused a key (`details.reason` of its 401). */
-export const ApiKeyRejection = z.enum(['unknown', 'revoked', 'expired']);
+export const ApiKeyRejection = z.enum(['unknown', 'revoked', 'expired', 'suspended']);
 export type ApiKeyRejection = z.infer<typeof ApiKeyRejection>;

@@ -33,11 +33,24 @@ export const TokenRevokedEvent = z.object({
   /** Seconds since the epoch; a revocation need not be remembered after the token expires. */
   expiresAt: z.number().int(),
 });
+/**
+ * Who did what an event reports and from where, for the audit log: the person acting (an operator, a team admin, the
+ * account's owner) and the client address of their request. Absent when the platform itself acted (a renewal, the
+ * clock, a processor's webhook).
+ */
+export const EventActor = z.object({
+  userId: z.string().max(64),
+  clientIp: z.string().max(64).optional(),
+});
+export type EventActor = z.infer<typeof EventActor>;
 export const PlanChangedEvent = z.object({
   userId: z.string(),
   from: SubscriptionTier,
   to: SubscriptionTier,
   reference: z.string().optional(),
+  /** An operator's change (or contract): who, and why. */
+  actor: EventActor.optional(),
+  reason: z.string().max(500).optional(),
 });
 /**
  * Published when an add-on pack of extra API calls is paid (the processor confirmed it): the person's quota of the
@@ -64,6 +77,7 @@ export const ApiKeyCreatedEvent = z.object({
   /** The key's first eight characters (`ksk_ab12`), never the key. */
   prefix: z.string().max(16),
   createdAt: z.string().datetime(),
+  actor: EventActor.optional(),
 });
 /** Published after the revocation is stored; every gateway instance drops the key from its cache at once. */
 export const ApiKeyRevokedEvent = z.object({
@@ -71,6 +85,51 @@ export const ApiKeyRevokedEvent = z.object({
   keyId: z.string(),
   /** The key's first eight characters (`ksk_ab12`), never the key. */
   prefix: z.string().max(16),
+  /** Who revoked it (the owner, a team admin); absent when a team's deletion revoked it. */
+  actor: EventActor.optional(),
+});
+/**
+ * An operator suspended the account: every gateway refuses its access tokens and API keys from this event on (and
+ * auth refuses its sign-ins and keys) until `auth.user.restored`.
+ */
+export const UserSuspendedEvent = z.object({
+  userId: z.string(),
+  reason: z.string().max(500),
+  actor: EventActor,
+  suspendedAt: z.string().datetime(),
+});
+/** An operator lifted the suspension: the account's tokens and keys work again. */
+export const UserRestoredEvent = z.object({
+  userId: z.string(),
+  reason: z.string().max(500).optional(),
+  actor: EventActor,
+  restoredAt: z.string().datetime(),
+});
+/** A successful sign-in (for the audit log and the account's last sign-in). */
+export const UserSignedInEvent = z.object({
+  userId: z.string(),
+  method: z.enum(['password', 'sso']),
+  clientIp: z.string().max(64).optional(),
+  at: z.string().datetime(),
+});
+/**
+ * A refused sign-in: a wrong password or unknown address (`invalid_credentials`), an address made to wait
+ * (`throttled`), or a suspended account (`suspended`). `userId` when the address has an account.
+ */
+export const UserSignInFailedEvent = z.object({
+  userId: z.string().nullable(),
+  email: z.string().max(254),
+  method: z.enum(['password', 'sso']),
+  reason: z.enum(['invalid_credentials', 'throttled', 'suspended']),
+  clientIp: z.string().max(64).optional(),
+  at: z.string().datetime(),
+});
+/** An account was given the operator role (by an operator, the setup link or the operator command) or lost it. */
+export const OperatorRoleChangedEvent = z.object({
+  userId: z.string(),
+  operator: z.boolean(),
+  /** Absent for the operator command, which runs on the machine rather than for a person. */
+  actor: EventActor.optional(),
 });
 /** The notices auth asks to e-mail to an account's owner. */
 export const AccountNotice = z.enum([
@@ -182,6 +241,11 @@ export const EventSchemas = {
   'auth.apikey.created': ApiKeyCreatedEvent,
   'auth.apikey.revoked': ApiKeyRevokedEvent,
   'auth.email.requested': EmailRequestedEvent,
+  'auth.user.suspended': UserSuspendedEvent,
+  'auth.user.restored': UserRestoredEvent,
+  'auth.user.signed_in': UserSignedInEvent,
+  'auth.user.sign_in_failed': UserSignInFailedEvent,
+  'auth.operator.role_changed': OperatorRoleChangedEvent,
   'chat.session.created': SessionCreatedEvent,
   'chat.message.created': MessageCreatedEvent,
   'voice.speech.synthesized': SpeechSynthesizedEvent,

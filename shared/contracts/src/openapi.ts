@@ -52,6 +52,7 @@ import {
 } from './voice';
 import { chatOperations } from './openapiChat';
 import { teamOperations } from './openapiTeams';
+import { adminOperations } from './openapiAdmin';
 import { videoOperations } from './openapiVideo';
 import { z } from './zod';
 
@@ -131,7 +132,7 @@ export const IdempotencyKeyHeader = z
   });
 
 /** The operations of the chat service, of teams and of video, documented in their own files. */
-export { chatOperations, teamOperations, videoOperations };
+export { adminOperations, chatOperations, teamOperations, videoOperations };
 
 /** Every public operation of Kasa, documented from the same zod schemas that validate it. */
 export const operations: Operation[] = [
@@ -655,7 +656,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
     schema: { type: 'string', enum: ['true'] },
   });
 
-  for (const op of [...operations, ...chatOperations, ...teamOperations, ...videoOperations]) {
+  for (const op of [...operations, ...chatOperations, ...teamOperations, ...videoOperations, ...adminOperations]) {
     const idempotent = acceptsIdempotencyKey(op);
     const failures = [
       ...new Set([400, ...(op.auth ? [401] : []), ...(op.errors ?? []), ...(idempotent ? [409, 422] : []), 503]),

@@ -1,3 +1,4 @@
+import { clientIpOf } from '../operators/actor';
 import { CreateApiKeyRequest, VerifyApiKeyRequest, type ApiKeyList } from '@kasa/contracts';
 import { identityOf, parseInput, requestIdOf, requireIdentity } from '@kasa/service-kit';
 import { Router } from 'express';
@@ -17,7 +18,7 @@ export function createApiKeyRouter(apiKeys: ApiKeyService): Router {
   router.post('/api/developer/keys', async (req, res) => {
     const { userId } = identityOf(res);
     const input = parseInput(CreateApiKeyRequest, req.body);
-    res.status(201).json(await apiKeys.create(userId, input, requestIdOf(req)));
+    res.status(201).json(await apiKeys.create(userId, input, requestIdOf(req), clientIpOf(req)));
   });
 
   router.get('/api/developer/keys', async (_req, res) => {
@@ -26,7 +27,7 @@ export function createApiKeyRouter(apiKeys: ApiKeyService): Router {
   });
 
   router.delete('/api/developer/keys/:id', async (req, res) => {
-    await apiKeys.revoke(identityOf(res).userId, req.params.id, requestIdOf(req));
+    await apiKeys.revoke(identityOf(res).userId, req.params.id, requestIdOf(req), clientIpOf(req));
     res.status(204).end();
   });
 

@@ -8,6 +8,7 @@ import {
   type ApiKeyRejection,
   type CreateApiKeyRequest,
   type CreateApiKeyResponse,
+  type EventActor,
   type EventData,
   type VerifiedApiKey,
   teamPrincipalId,
@@ -36,10 +37,12 @@ const REJECTIONS: Record<ApiKeyRejection, string> = {
   unknown: 'This API key is not valid.',
   revoked: 'This API key has been revoked.',
   expired: 'This API key has expired.',
+  suspended: 'The account this API key belongs to is suspended.',
 };
 
-function rejected(reason: ApiKeyRejection): HttpError {
-  return new HttpError(401, ErrorCode.unauthenticated, REJECTIONS[reason], { reason });
+function rejected(reason: ApiKeyRejection, userId?: string): HttpError {
+  // The owner of a key refused as suspended goes to the gateway, which forgets the refusal when they are restored.
+  return new HttpError(401, ErrorCode.unauthenticated, REJECTIONS[reason], { reason, ...(userId ? { userId } : {}) });
 }
 
 /** Whom a verified key acts as. */
@@ -47,7 +50,7 @@ type KeyPrincipal = Pick<VerifiedApiKey, 'userId' | 'username' | 'tier' | 'planH
 
 export interface ApiKeyServiceDeps {
   keys: Model<ApiKeyDocument>;
-  users: Pick<UserService, 'findById'>;
+  users: Pick<UserService, 'findById' | 'keyOwner'>;
   /** Filled in after construction when the team service needs this one too (it revokes a deleted team's keys). */
   teams?: Pick<TeamService, 'membershipOf' | 'teamIdentity'>;
   bus: Pick<EventBus, 'publishWithin'>;
@@ -74,7 +77,12 @@ export class ApiKeyService {
    * Creates a key and announces auth.apikey.created once stored (whose it is, never the key), so that services
    * keep their own record of key owners instead of asking auth with the caller's identity.
    */
-  async create(userId: string, input: CreateApiKeyRequest, requestId?: string): Promise<CreateApiKeyResponse> {
+  async create(
+    userId: string,
+    input: CreateApiKeyRequest,
+    requestId?: string,
+    clientIp?: string,
+  ): Promise<CreateApiKeyResponse> {
     const now = this.now();
     const teamId = input.team ? await this.teamKeyOwner(userId) : null;
     await this.assertRoomFor(userId, now);
@@ -103,6 +111,7 @@ export class ApiKeyService {
         teamId: doc.teamId ?? null,
         prefix: doc.prefix,
         createdAt: doc.createdAt.toISOString(),
+        actor: actorData(userId, clientIp),
       },
       requestId,
     );
@@ -127,7 +136,7 @@ export class ApiKeyService {
    * Revokes one of the caller's keys (idempotent) and announces it with auth.apikey.revoked once stored, so every
    * gateway drops the key from its cache. Another person's key, or an id that is not one, is a 404.
    */
-  async revoke(userId: string, keyId: string, requestId?: string): Promise<void> {
+  async revoke(userId: string, keyId: string, requestId?: string, clientIp?: string): Promise<void> {
     if (!ObjectIdString.safeParse(keyId).success) throw new NotFoundError('API key not found');
     const owned = await this.revocableBy(userId, keyId);
     const doc = await this.deps.keys
@@ -137,7 +146,7 @@ export class ApiKeyService {
       if (await this.deps.keys.exists(owned)) return; // revoked before
       throw new NotFoundError('API key not found');
     }
-    await this.announceRevocation(doc, requestId);
+    await this.announceRevocation(doc, requestId, actorData(userId, clientIp));
   }
 
   /** Revokes every key of a team (the team is being deleted) and tells the gateways about each. */
@@ -174,11 +183,13 @@ export class ApiKeyService {
   }
 
   private async personalPrincipal(userId: string): Promise<KeyPrincipal> {
-    const user = await this.deps.users.findById(userId).catch((err: unknown) => {
+    const owner = await this.deps.users.keyOwner(userId).catch((err: unknown) => {
       if (err instanceof NotFoundError) throw rejected('unknown');
       throw err;
     });
-    return { userId, username: user.username, tier: user.subscriptionTier, planHolderId: userId };
+    // A suspended person's keys are refused until an operator restores the account.
+    if (owner.suspended) throw rejected('suspended', userId);
+    return { userId, username: owner.username, tier: owner.tier, planHolderId: userId };
   }
 
   /** The team as a service identity; a key of a team that is gone is revoked. */
@@ -234,9 +245,9 @@ export class ApiKeyService {
     );
   }
 
-  private announceRevocation(doc: ApiKeyDocument, requestId?: string): Promise<void> {
+  private announceRevocation(doc: ApiKeyDocument, requestId?: string, actor?: EventActor): Promise<void> {
     // Without the broker the answer does not hang: gateways forget cached keys after at most API_KEY_CACHE_TTL_MS.
-    const data = { userId: doc.userId, keyId: doc._id.toString(), prefix: doc.prefix };
+    const data = { userId: doc.userId, keyId: doc._id.toString(), prefix: doc.prefix, ...(actor ? { actor } : {}) };
     return this.announce('auth.apikey.revoked', data, requestId);
   }
 
@@ -256,4 +267,9 @@ export class ApiKeyService {
       onSettled: (confirmed) => confirmed || this.deps.logger.warn({ keyId: data.keyId }, `${type} not published`),
     });
   }
+}
+
+/** Who created or revoked a key, and from where, for the audit log. */
+function actorData(userId: string, clientIp?: string): EventActor {
+  return { userId, ...(clientIp ? { clientIp } : {}) };
 }

@@ -17,6 +17,8 @@ import {
   type SubscriptionResponse,
   type User,
   type EnterpriseInquiryDetails,
+  type EventActor,
+  type SubscriptionTier,
 } from '@kasa/contracts';
 import {
   AuthenticationError,
@@ -322,6 +324,7 @@ export class BillingService {
     userId: string,
     terms: { seats: number; endsAt: Date; amount?: number; currency?: PlanCurrency },
     requestId?: string,
+    actor?: EventActor,
   ): Promise<Subscription> {
     if (terms.endsAt <= this.now()) throw new InputError('The contract must end in the future.');
     const currency = terms.currency ?? 'USD';
@@ -333,8 +336,38 @@ export class BillingService {
       amount: terms.amount ?? PLANS.enterprise.prices[currency],
       currency,
       requestId,
+      actor,
     });
     return this.toPublicSubscription(doc);
+  }
+
+  /**
+   * An operator's plan change with a reason, recorded on the subscription model (see SubscriptionLedger.setByOperator);
+   * 409 when the person is on that plan already or pays for a plan that Stripe or Paystack renews.
+   */
+  async changePlanByOperator(
+    userId: string,
+    change: { tier: SubscriptionTier; reason: string },
+    actor: EventActor,
+    requestId?: string,
+  ): Promise<{ from: SubscriptionTier; to: SubscriptionTier; subscription: Subscription | null }> {
+    const user = await this.deps.users.findById(userId);
+    if (user.subscriptionTier === change.tier) {
+      throw new ConflictError(`This person is on the ${change.tier} plan already.`, { tier: change.tier });
+    }
+    const done = await this.ledger.setByOperator({
+      userId,
+      tier: change.tier,
+      reference: newPaymentReference(),
+      reason: change.reason,
+      actor,
+      requestId,
+    });
+    return {
+      from: done.previous,
+      to: change.tier,
+      subscription: done.subscription ? this.toPublicSubscription(done.subscription) : null,
+    };
   }
 
   /** Cancels at the end of the period paid for; the plan stays until then. */

@@ -136,22 +136,11 @@ export class SubscriptionLedger {
     amount: number;
     currency: SubscriptionDocument['currency'];
     requestId?: string;
+    actor?: OperatorChange['actor'];
   }): Promise<SubscriptionDocument> {
     const now = this.deps.now();
     const current = await this.get(input.userId);
-    if (
-      current &&
-      current.processor !== 'contract' &&
-      current.processor !== 'builtin' &&
-      current.status !== 'canceled' &&
-      current.renews &&
-      !current.cancelAtPeriodEnd
-    ) {
-      throw new ConflictError(
-        `This person pays for ${current.planId} through ${current.processor}, which renews it: cancel that subscription first, then record the contract.`,
-        { processor: current.processor, planId: current.planId },
-      );
-    }
+    assertNotRenewingElsewhere(current, 'record the contract');
     const doc = await this.mutate(input.userId, (existing) => ({
       processor: 'contract',
       planId: 'enterprise',
@@ -174,8 +163,83 @@ export class SubscriptionLedger {
       pendingPlanChanges: existing?.pendingPlanChanges ?? [],
       seats: input.seats,
     }));
-    await this.applyTier(input.userId, input.requestId);
+    const operator = input.actor
+      ? { actor: input.actor, reason: `Enterprise contract ${input.reference} (${input.seats} seats)` }
+      : undefined;
+    await this.applyTier(input.userId, input.requestId, operator);
     return (await this.get(input.userId)) ?? doc!;
+  }
+
+  /**
+   * An operator's plan change with a reason (a goodwill upgrade, a refund, a correction): the subscription becomes
+   * an operator-recorded one (`contract`, no end date, nothing renews it) on the plan, or ends at once for Free, and the
+   * account moves to the tier with `auth.user.plan_changed` carrying who and why. As with a contract, a subscription
+   * that Stripe or Paystack still renews is not replaced (409): it would go on charging.
+   */
+  async setByOperator(input: {
+    userId: string;
+    tier: User['subscriptionTier'];
+    reference: string;
+    reason: string;
+    actor: NonNullable<OperatorChange['actor']>;
+    requestId?: string;
+  }): Promise<{ previous: User['subscriptionTier']; subscription: SubscriptionDocument | null }> {
+    const now = this.deps.now();
+    const current = await this.get(input.userId);
+    assertNotRenewingElsewhere(current, 'change the plan');
+    const user = await this.deps.users.findById(input.userId);
+    if (input.tier === 'free') {
+      if (current && entitledTier(current, now) !== 'free') {
+        await this.mutate(input.userId, (existing) =>
+          existing ? { ...existing, status: 'canceled', endedAt: now, cancelAtPeriodEnd: true, stateAt: now } : null,
+        );
+      }
+    } else {
+      await this.mutate(input.userId, (existing) => ({
+        processor: 'contract',
+        planId: input.tier,
+        status: 'active',
+        reference: input.reference,
+        amount: 0,
+        currency: existing?.currency ?? 'USD',
+        customerId: null,
+        subscriptionId: null,
+        subscriptionToken: null,
+        renews: false,
+        // No end date: the plan stays until an operator changes it again.
+        currentPeriodEnd: null,
+        cancelAtPeriodEnd: false,
+        graceUntil: null,
+        endedAt: null,
+        stateAt: now,
+        syncedAt: null,
+        appliedTier: existing?.appliedTier ?? user.subscriptionTier,
+        pendingPlanChanges: existing?.pendingPlanChanges ?? [],
+        seats: input.tier === 'enterprise' ? (existing?.seats ?? null) : null,
+      }));
+    }
+    // The account moves even where billing's own rule would keep a hand-set higher tier: the operator decided.
+    const change: PendingPlanChange = {
+      eventId: randomUUID(),
+      from: user.subscriptionTier,
+      to: input.tier,
+      reference: isPaid(input.tier) ? input.reference : null,
+      actor: input.actor,
+      reason: input.reason,
+    };
+    const marked = await this.mutate(input.userId, (existing) =>
+      existing
+        ? { ...existing, appliedTier: input.tier, pendingPlanChanges: [...existing.pendingPlanChanges, change] }
+        : null,
+    );
+    await this.deps.users.changeTier(input.userId, input.tier);
+    this.deps.logger.info({ userId: input.userId, from: change.from, to: input.tier }, 'plan changed by an operator');
+    if (marked) await this.publish(input.userId, change, input.requestId);
+    else {
+      // Nobody ever subscribed (a Free account moved to Free): no subscription to carry the outbox marker.
+      await this.publishOnce(input.userId, change, input.requestId);
+    }
+    return { previous: change.from, subscription: await this.get(input.userId) };
   }
 
   /** The built-in provider's completed checkout: a test-mode subscription, renewing monthly until cancelled. */
@@ -243,7 +307,7 @@ export class SubscriptionLedger {
    * Moves the account to the tier the subscription gives now, if billing has not already. An account moved above
    * the subscription's plan by hand (Enterprise, agreed with sales) is not billing's to change.
    */
-  async applyTier(userId: string, requestId?: string): Promise<User | null> {
+  async applyTier(userId: string, requestId?: string, operator?: OperatorChange): Promise<User | null> {
     const doc = await this.get(userId);
     if (!doc) return null;
     const target = entitledTier(doc, this.deps.now());
@@ -259,6 +323,7 @@ export class SubscriptionLedger {
       from: user.subscriptionTier,
       to: target,
       reference: isPaid(target) ? doc.reference : null,
+      ...(operator ?? {}),
     };
     const announce = !handSet && user.subscriptionTier !== target;
     const marked = await this.mutate(userId, (current) =>
@@ -284,7 +349,14 @@ export class SubscriptionLedger {
   private async publish(userId: string, change: PendingPlanChange, requestId?: string): Promise<void> {
     await this.deps.bus.publishWithin(
       'auth.user.plan_changed',
-      { userId, from: change.from, to: change.to, ...(change.reference ? { reference: change.reference } : {}) },
+      {
+        userId,
+        from: change.from,
+        to: change.to,
+        ...(change.reference ? { reference: change.reference } : {}),
+        ...(change.actor ? { actor: change.actor } : {}),
+        ...(change.reason ? { reason: change.reason } : {}),
+      },
       PUBLISH_WAIT_MS,
       {
         id: change.eventId,
@@ -304,6 +376,22 @@ export class SubscriptionLedger {
                 'auth.user.plan_changed not yet published; will retry',
               ),
       },
+    );
+  }
+
+  /** A plan change without a subscription to keep its outbox marker: published once, waiting at most 2 s. */
+  private async publishOnce(userId: string, change: PendingPlanChange, requestId?: string): Promise<void> {
+    await this.deps.bus.publishWithin(
+      'auth.user.plan_changed',
+      {
+        userId,
+        from: change.from,
+        to: change.to,
+        ...(change.actor ? { actor: change.actor } : {}),
+        ...(change.reason ? { reason: change.reason } : {}),
+      },
+      PUBLISH_WAIT_MS,
+      { id: change.eventId, requestId },
     );
   }
 
@@ -359,6 +447,29 @@ export class SubscriptionLedger {
       if (updated) return updated;
     }
     throw new Error(`subscription of ${userId}: too many concurrent changes`);
+  }
+}
+
+/** Who recorded a plan change by hand, and why. */
+type OperatorChange = Pick<PendingPlanChange, 'actor' | 'reason'>;
+
+/**
+ * Refuses to replace a subscription that Stripe or Paystack still renews (it would go on charging the person): 409,
+ * naming the processor, so the operator cancels it first.
+ */
+function assertNotRenewingElsewhere(current: SubscriptionDocument | null, what: string): void {
+  if (
+    current &&
+    current.processor !== 'contract' &&
+    current.processor !== 'builtin' &&
+    current.status !== 'canceled' &&
+    current.renews &&
+    !current.cancelAtPeriodEnd
+  ) {
+    throw new ConflictError(
+      `This person pays for ${current.planId} through ${current.processor}, which renews it: cancel that subscription first, then ${what}.`,
+      { processor: current.processor, planId: current.planId },
+    );
   }
 }
 

@@ -7,6 +7,9 @@ export interface PendingPlanChange {
   from: SubscriptionTier;
   to: SubscriptionTier;
   reference: string | null;
+  /** An operator's change: who (and from where) and why, carried into the event for the audit log. */
+  actor?: { userId: string; clientIp?: string } | null;
+  reason?: string | null;
 }
 
 /**
@@ -59,6 +62,8 @@ const pendingPlanChangeSchema = new Schema<PendingPlanChange>(
     from: { type: String, required: true },
     to: { type: String, required: true },
     reference: { type: String, default: null },
+    actor: { type: Schema.Types.Mixed, default: null },
+    reason: { type: String, default: null },
   },
   { _id: false },
 );

@@ -1,7 +1,23 @@
 import { identityOf, NotFoundError, parseInput, requestIdOf, requireIdentity } from '@kasa/service-kit';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
+import type { AuditLog } from '../audit/auditLog';
+import type { BillingService } from '../billing/billingService';
+import { actorOf } from './actor';
+import { registerAuditRoutes } from './auditRoutes';
 import type { OperatorService } from './operatorService';
+import type { PeopleService } from './peopleService';
+import { registerPeopleRoutes } from './peopleRoutes';
+import type { Suspensions } from './suspensions';
+
+/** What the operators' API reads and changes. */
+export interface AdminRouterDeps {
+  operators: OperatorService;
+  people: PeopleService;
+  suspensions: Suspensions;
+  billing: Pick<BillingService, 'changePlanByOperator'>;
+  audit: AuditLog;
+}
 
 const GrantOperatorRequest = z.strictObject({ email: z.email({ error: 'must be an e-mail address' }).max(254) });
 const RedeemSetupRequest = z.strictObject({ token: z.string().min(20).max(100) });
@@ -23,7 +39,8 @@ const InquiryQuery = z.strictObject({
  * first-run setup link's redemption. Every admin route checks the operator role against the database; to anyone else
  * it does not exist (404, as an unknown path), so the routes are not even revealed.
  */
-export function createAdminRouter(operators: OperatorService): Router {
+export function createAdminRouter(deps: AdminRouterDeps): Router {
+  const { operators } = deps;
   const router = Router();
   const operatorsOnly: RequestHandler = (_req, res, next) => {
     operators
@@ -41,10 +58,10 @@ export function createAdminRouter(operators: OperatorService): Router {
   });
   router.post('/api/admin/operators', async (req, res) => {
     const { email } = parseInput(GrantOperatorRequest, req.body);
-    res.status(201).json(await operators.grant(email));
+    res.status(201).json(await operators.grant(email, actorOf(req, res), requestIdOf(req)));
   });
   router.delete('/api/admin/operators/:userId', async (req, res) => {
-    await operators.revoke({ userId: req.params.userId }, identityOf(res).userId);
+    await operators.revoke({ userId: req.params.userId }, actorOf(req, res), requestIdOf(req));
     res.status(204).end();
   });
 
@@ -64,9 +81,13 @@ export function createAdminRouter(operators: OperatorService): Router {
       { inquiryId: req.params.id },
       { ...terms, endsAt: new Date(terms.endsAt) },
       requestIdOf(req),
+      actorOf(req, res),
     );
     res.status(201).json(granted);
   });
+
+  registerPeopleRoutes(router, deps);
+  registerAuditRoutes(router, deps.audit);
 
   router.post('/api/auth/operator-setup', requireIdentity(), async (req, res) => {
     const { token } = parseInput(RedeemSetupRequest, req.body);

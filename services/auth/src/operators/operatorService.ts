@@ -1,5 +1,12 @@
-import { ConflictError, InputError, NotFoundError, type Logger } from '@kasa/service-kit';
-import type { PlanCurrency, Subscription } from '@kasa/contracts';
+import {
+  ConflictError,
+  InputError,
+  NotFoundError,
+  PUBLISH_WAIT_MS,
+  type EventBus,
+  type Logger,
+} from '@kasa/service-kit';
+import type { EventActor, PlanCurrency, Subscription } from '@kasa/contracts';
 import { isValidObjectId, type Connection, type Model } from 'mongoose';
 import type { BillingService } from '../billing/billingService';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -49,6 +56,8 @@ export interface ContractTerms {
 export interface OperatorServiceDeps {
   /** Records Enterprise contracts on the subscription model (billing's ledger). */
   billing: Pick<BillingService, 'grantContract'>;
+  /** Announces role changes (`auth.operator.role_changed`) for the audit log. */
+  bus?: Pick<EventBus, 'publishWithin'>;
   users: Model<UserDocument>;
   setupTokens: Model<SetupTokenDocument>;
   inquiries: Model<EnterpriseInquiryDocument>;
@@ -79,10 +88,11 @@ export class OperatorService {
 
   async isOperator(userId: string): Promise<boolean> {
     const user = await this.deps.users
-      .findById(userId, { operator: 1, email: 1 })
+      .findById(userId, { operator: 1, email: 1, suspendedAt: 1 })
       .lean()
       .catch(() => null);
-    return !!user && (user.operator === true || this.configured.has(normalEmail(user.email)));
+    // A suspended operator acts as nobody until restored.
+    return !!user && !user.suspendedAt && (user.operator === true || this.configured.has(normalEmail(user.email)));
   }
 
   /** Whether anyone can act as an operator yet (a configured e-mail counts once its account exists). */
@@ -110,13 +120,14 @@ export class OperatorService {
   }
 
   /** Makes the account with this e-mail an operator (idempotent); a setup link still open is void after it. */
-  async grant(email: string): Promise<OperatorView> {
+  async grant(email: string, actor?: EventActor, requestId?: string): Promise<OperatorView> {
     const user = await this.deps.users
       .findOneAndUpdate({ email: normalEmail(email) }, { $set: { operator: true } }, { new: true })
       .lean();
     if (!user) throw new NotFoundError('No account uses this e-mail address. The person signs up first.');
     await this.deps.setupTokens.deleteOne({ _id: SETUP_ID, usedAt: null });
     this.deps.logger.info({ userId: user._id.toString() }, 'an account was made an operator');
+    this.announce(user._id.toString(), true, actor, requestId);
     return { id: user._id.toString(), username: user.username, email: user.email, source: 'granted' };
   }
 
@@ -124,7 +135,8 @@ export class OperatorService {
    * Takes the role away from a granted operator. `by` (an operator acting through the API) cannot remove themselves,
    * so the console is never left without the person using it; a configured operator is removed in the configuration.
    */
-  async revoke(target: { userId?: string; email?: string }, by?: string): Promise<void> {
+  async revoke(target: { userId?: string; email?: string }, actor?: EventActor, requestId?: string): Promise<void> {
+    const by = actor?.userId;
     const filter = target.userId ? { _id: target.userId } : { email: normalEmail(target.email ?? '') };
     const user = await this.deps.users
       .findOne(filter, { email: 1, operator: 1 })
@@ -139,6 +151,17 @@ export class OperatorService {
     }
     await this.deps.users.updateOne({ _id: user._id }, { $set: { operator: false } });
     this.deps.logger.info({ userId: user._id.toString() }, 'an operator was removed');
+    this.announce(user._id.toString(), false, actor, requestId);
+  }
+
+  /** Tells the audit log about a role change, after the answer and without holding it. */
+  private announce(userId: string, operator: boolean, actor?: EventActor, requestId?: string): void {
+    void this.deps.bus?.publishWithin(
+      'auth.operator.role_changed',
+      { userId, operator, ...(actor ? { actor } : {}) },
+      PUBLISH_WAIT_MS,
+      { ...(requestId !== undefined ? { requestId } : {}) },
+    );
   }
 
   /**
@@ -180,6 +203,7 @@ export class OperatorService {
     const made = await this.deps.users.updateOne({ _id: userId }, { $set: { operator: true } }).catch(() => null);
     if (!made?.matchedCount) throw new NotFoundError('Your account was not found.');
     this.deps.logger.info({ userId }, 'the first operator was set up through the setup link');
+    this.announce(userId, true, { userId });
   }
 
   /**
@@ -190,6 +214,7 @@ export class OperatorService {
     target: { inquiryId: string } | { email: string },
     terms: ContractTerms,
     requestId?: string,
+    actor?: EventActor,
   ): Promise<{ userId: string; email: string; subscription: Subscription }> {
     let user: { _id: unknown; email: string } | null;
     if ('inquiryId' in target) {
@@ -203,7 +228,7 @@ export class OperatorService {
     }
     if (!user) throw new NotFoundError('No account uses this e-mail address. The person signs up first.');
     const userId = String(user._id);
-    const subscription = await this.deps.billing.grantContract(userId, terms, requestId);
+    const subscription = await this.deps.billing.grantContract(userId, terms, requestId, actor);
     await this.deps.inquiries.updateMany({ userId, status: { $ne: 'closed' } }, { $set: { status: 'closed' } });
     this.deps.logger.info({ userId, seats: terms.seats, endsAt: terms.endsAt }, 'an Enterprise contract was recorded');
     return { userId, email: user.email, subscription };
@@ -247,9 +272,11 @@ export function createOperatorService(
   logger: Logger,
   configuredEmails: readonly string[],
   billing: Pick<BillingService, 'grantContract'>,
+  bus?: Pick<EventBus, 'publishWithin'>,
 ): OperatorService {
   return new OperatorService({
     billing,
+    ...(bus ? { bus } : {}),
     users: userModel(db),
     setupTokens: setupTokenModel(db),
     inquiries: enterpriseInquiryModel(db),

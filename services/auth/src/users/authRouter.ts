@@ -5,6 +5,7 @@ import type { TokenService } from '../tokens/tokenService';
 import type { EventBus, Logger } from '@kasa/service-kit';
 import type { UserService } from './userService';
 import { isCrossSiteRequest } from './crossSiteGuard';
+import { clientIpOf } from '../operators/actor';
 
 /** httpOnly cookie that lets a plain browser navigation to /api/auth/logout know which token to revoke. */
 export const SESSION_COOKIE = 'kasa_session';
@@ -62,7 +63,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.post('/api/auth/login', async (req, res) => {
     const input = parseInput(LoginRequest, req.body);
     // A waiting address gets 429 with Retry-After from the shared error handler.
-    const user = await deps.users.authenticate(input, requestIdOf(req));
+    const user = await deps.users.authenticate(input, requestIdOf(req), clientIpOf(req));
     const token = deps.tokens.issue({ id: user.id, username: user.username, tier: user.subscriptionTier });
     signIn(res, token);
     const body: AuthResponse = { success: true, token, user, message: 'Signed in' };

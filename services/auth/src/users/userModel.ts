@@ -21,6 +21,18 @@ export interface UserDocument {
   registrationNoticeAt?: Date | null;
   /** Runs this Kasa (operators/operatorService.ts): read from here on every operator request, never from a token. */
   operator?: boolean;
+  /**
+   * Set while an operator has the account suspended (operators/suspensions.ts): its sign-ins and API keys are refused
+   * here and the gateways refuse its tokens. With who did it and why, for the console.
+   */
+  suspendedAt?: Date | null;
+  suspensionReason?: string | null;
+  suspendedBy?: string | null;
+  /** `auth.user.suspended` and `auth.user.restored`, stored by the write that suspends or restores (the kit's outbox). */
+  suspendedEvent?: OutboxEntry<'auth.user.suspended'>;
+  restoredEvent?: OutboxEntry<'auth.user.restored'>;
+  /** The last successful sign-in (one write per sign-in, after its answer). */
+  lastSignInAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,11 +48,19 @@ const userSchema = new Schema<UserDocument>(
     teamId: { type: String, default: null, index: true },
     registrationNoticeAt: { type: Date, default: null },
     operator: { type: Boolean, index: true },
+    suspendedAt: { type: Date, default: null, index: true },
+    suspensionReason: { type: String, default: null },
+    suspendedBy: { type: String, default: null },
+    suspendedEvent: Schema.Types.Mixed,
+    restoredEvent: Schema.Types.Mixed,
+    lastSignInAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false, collection: 'users' },
 );
 // The outbox's republisher looks for registrations not yet published.
 userSchema.index({ 'registeredEvent.state': 1 });
+userSchema.index({ 'suspendedEvent.state': 1 });
+userSchema.index({ 'restoredEvent.state': 1 });
 
 export function userModel(connection: Connection): Model<UserDocument> {
   return connection.models.User ?? connection.model<UserDocument>('User', userSchema);

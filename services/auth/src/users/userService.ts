@@ -2,11 +2,15 @@ import type { LoginRequest, RegisterRequest, SubscriptionTier, User } from '@kas
 import {
   AuthenticationError,
   ConflictError,
+  NotAllowedError,
   NotFoundError,
   Outbox,
+  PUBLISH_WAIT_MS,
+  TooManyRequestsError,
   type EventBus,
   type Logger,
 } from '@kasa/service-kit';
+import type { EventData } from '@kasa/contracts';
 import { Types, type Model } from 'mongoose';
 import { hashPassword, verifyPassword } from './passwords';
 import { toPublicUser, type UserDocument } from './userModel';
@@ -29,7 +33,7 @@ export class UserService {
 
   constructor(
     private readonly users: Model<UserDocument>,
-    bus: Pick<EventBus, 'publishWithin'>,
+    private readonly bus: Pick<EventBus, 'publishWithin'>,
     private readonly logger: Logger,
     private readonly security: { throttle: LoginThrottle; notices: EmailNotices },
   ) {
@@ -83,10 +87,19 @@ export class UserService {
    * get the same 401 after the same argon2 work, and the same 429 once the address must wait (see LoginThrottle).
    * Each attempt is counted before any password work, so guesses during a wait cost the server nothing.
    */
-  async authenticate(input: LoginRequest, requestId?: string): Promise<User> {
+  async authenticate(input: LoginRequest, requestId?: string, clientIp?: string): Promise<User> {
     const { throttle } = this.security;
+    const failed = (userId: string | null, reason: EventData<'auth.user.sign_in_failed'>['reason']) =>
+      this.announceSignIn(
+        'auth.user.sign_in_failed',
+        { userId, email: input.email, method: 'password', reason, ...at(clientIp) },
+        requestId,
+      );
     // Counted before the password is checked: guesses sent at once check at most the throttle's allowance.
-    const attempt = await throttle.reserve(input.email);
+    const attempt = await throttle.reserve(input.email).catch((err: unknown) => {
+      if (err instanceof TooManyRequestsError) failed(null, 'throttled');
+      throw err;
+    });
     const { doc, ok } = await this.checkPassword(input).catch(async (err: unknown) => {
       await throttle.abandoned(attempt).catch(() => undefined);
       throw err;
@@ -105,10 +118,45 @@ export class UserService {
           requestId,
         );
       }
+      failed(doc ? doc._id.toString() : null, 'invalid_credentials');
       throw new AuthenticationError('Invalid email or password');
     }
     await throttle.succeeded(attempt);
+    const userId = doc._id.toString();
+    // Said only after the right password, so it tells nothing to someone guessing.
+    if (doc.suspendedAt) {
+      failed(userId, 'suspended');
+      throw new NotAllowedError(
+        'This account is suspended, so it cannot sign in. Contact the people who run this Kasa to have it restored.',
+        { reason: 'account_suspended' },
+      );
+    }
+    this.recordSignIn(userId, requestId, clientIp);
     return toPublicUser(doc);
+  }
+
+  /**
+   * After a successful sign-in, off its answer: the account's last sign-in (the one write a sign-in adds) and
+   * `auth.user.signed_in` for the audit log.
+   */
+  private recordSignIn(userId: string, requestId?: string, clientIp?: string): void {
+    const now = new Date();
+    void this.users
+      .updateOne({ _id: userId }, { $set: { lastSignInAt: now } })
+      .catch((err: unknown) => this.logger.warn({ err, userId }, 'last sign-in not recorded'));
+    this.announceSignIn('auth.user.signed_in', { userId, method: 'password', ...at(clientIp, now) }, requestId);
+  }
+
+  /** Sign-in events go out after the answer and never hold it (a broker that is away loses them; see README). */
+  private announceSignIn<T extends 'auth.user.signed_in' | 'auth.user.sign_in_failed'>(
+    type: T,
+    data: EventData<T>,
+    requestId?: string,
+  ): void {
+    void this.bus.publishWithin(type, data, PUBLISH_WAIT_MS, {
+      ...(requestId !== undefined ? { requestId } : {}),
+      onSettled: (confirmed) => confirmed || this.logger.warn({ type }, 'sign-in event not published'),
+    });
   }
 
   /** The account of the address (if any) and whether the password is its own, after the same argon2 work either way. */
@@ -160,6 +208,16 @@ export class UserService {
     return toPublicUser(doc);
   }
 
+  /** What an API key of the account acts with: its current name and tier, and whether it is suspended. */
+  async keyOwner(id: string): Promise<{ username: string; tier: SubscriptionTier; suspended: boolean }> {
+    const doc = await this.users
+      .findById(id, { username: 1, subscriptionTier: 1, suspendedAt: 1 })
+      .lean()
+      .catch(() => null);
+    if (!doc) throw new NotFoundError('User not found');
+    return { username: doc.username, tier: doc.subscriptionTier, suspended: !!doc.suspendedAt };
+  }
+
   /** Sets the account's subscription tier; answers with the tier it had before and the updated account. */
   async changeTier(id: string, tier: SubscriptionTier): Promise<{ previous: SubscriptionTier; user: User }> {
     const before = await this.users
@@ -184,4 +242,9 @@ export class UserService {
       throw new ConflictError('This username is already taken');
     }
   }
+}
+
+/** The time and client address of a sign-in event. */
+function at(clientIp: string | undefined, when = new Date()): { at: string; clientIp?: string } {
+  return { at: when.toISOString(), ...(clientIp ? { clientIp } : {}) };
 }

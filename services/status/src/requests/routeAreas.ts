@@ -19,6 +19,7 @@ const ROUTES: Record<string, RouteArea> = {
   publicForms: { service: 'auth', area: 'auth', monthlyQuota: false },
   billingWebhooks: { service: 'auth', area: 'auth', monthlyQuota: false },
   auth: { service: 'auth', area: 'auth', monthlyQuota: false },
+  authAdmin: { service: 'auth', area: 'auth', monthlyQuota: false },
   chatShared: { service: 'chat', area: 'chat', monthlyQuota: false },
   chat: { service: 'chat', area: 'chat', monthlyQuota: true },
   chatV1: { service: 'chat', area: 'chat', monthlyQuota: true },

@@ -1,0 +1,93 @@
+import type { KasaEvent } from '@kasa/contracts';
+import { auditEntryOf, type AuditedEvent } from './auditEntries';
+
+const event = <T extends AuditedEvent>(type: T, data: KasaEvent<T>['data']): KasaEvent<T> => ({
+  id: `evt-${type}`,
+  type,
+  source: 'kasa/auth',
+  time: '2026-12-07T10:00:00.000Z',
+  requestId: 'req-1',
+  data,
+});
+
+describe('auditEntryOf', () => {
+  it('records a suspension with the operator, the person, the reason, the address and the request', () => {
+    const entry = auditEntryOf(
+      event('auth.user.suspended', {
+        userId: 'person',
+        reason: 'spam',
+        actor: { userId: 'operator', clientIp: '203.0.113.7' },
+        suspendedAt: '2026-12-07T09:59:59.000Z',
+      }),
+    );
+    expect(entry).toEqual({
+      _id: 'evt-auth.user.suspended',
+      at: new Date('2026-12-07T09:59:59.000Z'),
+      action: 'user.suspended',
+      actorId: 'operator',
+      targetId: 'person',
+      clientIp: '203.0.113.7',
+      requestId: 'req-1',
+      details: { reason: 'spam' },
+    });
+  });
+
+  it('records an operator’s plan change with its reason, and a billing change without an actor', () => {
+    const byOperator = auditEntryOf(
+      event('auth.user.plan_changed', {
+        userId: 'person',
+        from: 'free',
+        to: 'pro',
+        reference: 'KASA-ABCDEFGHIJ',
+        actor: { userId: 'operator' },
+        reason: 'goodwill',
+      }),
+    );
+    expect(byOperator).toMatchObject({
+      action: 'plan.changed',
+      actorId: 'operator',
+      targetId: 'person',
+      details: { from: 'free', to: 'pro', reason: 'goodwill', reference: 'KASA-ABCDEFGHIJ' },
+    });
+    const byBilling = auditEntryOf(event('auth.user.plan_changed', { userId: 'person', from: 'pro', to: 'free' }));
+    expect(byBilling).toMatchObject({ actorId: null, clientIp: null, details: { from: 'pro', to: 'free' } });
+  });
+
+  it('records a refused sign-in against the account, or the address when nobody uses it', () => {
+    const base = { email: 'ama@example.com', method: 'password', at: '2026-12-07T10:00:00.000Z' } as const;
+    expect(
+      auditEntryOf(event('auth.user.sign_in_failed', { ...base, userId: 'person', reason: 'invalid_credentials' })),
+    ).toMatchObject({ action: 'sign_in.failed', actorId: null, targetId: 'person' });
+    expect(
+      auditEntryOf(event('auth.user.sign_in_failed', { ...base, userId: null, reason: 'invalid_credentials' })),
+    ).toMatchObject({ targetId: 'email:ama@example.com', details: { reason: 'invalid_credentials' } });
+  });
+
+  it('records keys by their prefix only, with whoever created or revoked them', () => {
+    const created = auditEntryOf(
+      event('auth.apikey.created', {
+        userId: 'person',
+        keyId: 'key',
+        teamId: null,
+        prefix: 'ksk_ab12',
+        createdAt: '2026-12-07T10:00:00.000Z',
+        actor: { userId: 'person', clientIp: '::1' },
+      }),
+    );
+    expect(created).toMatchObject({
+      action: 'apikey.created',
+      actorId: 'person',
+      clientIp: '::1',
+      details: { keyId: 'key', prefix: 'ksk_ab12' },
+    });
+    const revoked = auditEntryOf(event('auth.apikey.revoked', { userId: 'person', keyId: 'key', prefix: 'ksk_ab12' }));
+    expect(revoked).toMatchObject({ action: 'apikey.revoked', actorId: null, targetId: 'person' });
+  });
+
+  it('names operator grants and removals apart', () => {
+    const granted = event('auth.operator.role_changed', { userId: 'p', operator: true, actor: { userId: 'o' } });
+    const removed = event('auth.operator.role_changed', { userId: 'p', operator: false, actor: { userId: 'o' } });
+    expect(auditEntryOf(granted).action).toBe('operator.granted');
+    expect(auditEntryOf(removed).action).toBe('operator.revoked');
+  });
+});

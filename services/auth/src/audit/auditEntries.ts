@@ -1,0 +1,123 @@
+import type { EventType, KasaEvent } from '@kasa/contracts';
+import type { AuditEntryDocument } from './auditModel';
+
+/** The events the audit log is made from. */
+export const AUDITED_EVENTS = [
+  'auth.user.suspended',
+  'auth.user.restored',
+  'auth.user.plan_changed',
+  'auth.apikey.created',
+  'auth.apikey.revoked',
+  'auth.user.signed_in',
+  'auth.user.sign_in_failed',
+  'auth.operator.role_changed',
+] as const satisfies readonly EventType[];
+export type AuditedEvent = (typeof AUDITED_EVENTS)[number];
+
+const actorFields = (actor: { userId: string; clientIp?: string } | undefined) => ({
+  actorId: actor?.userId ?? null,
+  clientIp: actor?.clientIp ?? null,
+});
+
+/** The audit entry an event makes: who, whom, when, from where, under which request, and what else it said. */
+export function auditEntryOf(event: KasaEvent<AuditedEvent>): AuditEntryDocument {
+  const base = { _id: event.id, at: new Date(event.time), requestId: event.requestId ?? null };
+  const e = event as KasaEvent;
+  switch (e.type) {
+    case 'auth.user.suspended': {
+      const d = e.data as KasaEvent<'auth.user.suspended'>['data'];
+      return {
+        ...base,
+        at: new Date(d.suspendedAt),
+        action: 'user.suspended',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: { reason: d.reason },
+      };
+    }
+    case 'auth.user.restored': {
+      const d = e.data as KasaEvent<'auth.user.restored'>['data'];
+      return {
+        ...base,
+        at: new Date(d.restoredAt),
+        action: 'user.restored',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: d.reason ? { reason: d.reason } : {},
+      };
+    }
+    case 'auth.user.plan_changed': {
+      const d = e.data as KasaEvent<'auth.user.plan_changed'>['data'];
+      return {
+        ...base,
+        action: 'plan.changed',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: {
+          from: d.from,
+          to: d.to,
+          ...(d.reference ? { reference: d.reference } : {}),
+          ...(d.reason ? { reason: d.reason } : {}),
+        },
+      };
+    }
+    case 'auth.apikey.created': {
+      const d = e.data as KasaEvent<'auth.apikey.created'>['data'];
+      return {
+        ...base,
+        at: new Date(d.createdAt),
+        action: 'apikey.created',
+        targetId: d.userId,
+        ...actorFields(d.actor ?? { userId: d.userId }),
+        details: { keyId: d.keyId, prefix: d.prefix, ...(d.teamId ? { teamId: d.teamId } : {}) },
+      };
+    }
+    case 'auth.apikey.revoked': {
+      const d = e.data as KasaEvent<'auth.apikey.revoked'>['data'];
+      return {
+        ...base,
+        action: 'apikey.revoked',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: { keyId: d.keyId, prefix: d.prefix },
+      };
+    }
+    case 'auth.user.signed_in': {
+      const d = e.data as KasaEvent<'auth.user.signed_in'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'sign_in.succeeded',
+        actorId: d.userId,
+        targetId: d.userId,
+        clientIp: d.clientIp ?? null,
+        details: { method: d.method },
+      };
+    }
+    case 'auth.user.sign_in_failed': {
+      const d = e.data as KasaEvent<'auth.user.sign_in_failed'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'sign_in.failed',
+        // Nobody proved who they are: the attempt is recorded against the account (or the address) it aimed at.
+        actorId: null,
+        targetId: d.userId ?? `email:${d.email}`,
+        clientIp: d.clientIp ?? null,
+        details: { method: d.method, reason: d.reason, email: d.email },
+      };
+    }
+    case 'auth.operator.role_changed': {
+      const d = e.data as KasaEvent<'auth.operator.role_changed'>['data'];
+      return {
+        ...base,
+        action: d.operator ? 'operator.granted' : 'operator.revoked',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: {},
+      };
+    }
+    default:
+      throw new Error(`${e.type} is not an audited event`);
+  }
+}
