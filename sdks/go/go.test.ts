@@ -5,6 +5,7 @@ import path from 'node:path';
 import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
 import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
 import { isolatedRunSettings, startPlanControl, type PlanControl } from '../../tests/support/planControl';
+import { lowPriority } from '../../tests/support/lowPriority';
 import { startPlatform, type RunningPlatform } from '../../tests/support/platform';
 
 /**
@@ -51,7 +52,7 @@ interface GoTestRun {
 /** Runs `go test -json` to the end (or GO_TEST_LIMIT_MS) and gives its exit code and what it reported. */
 function runGoTest(args: string[], env: NodeJS.ProcessEnv): Promise<GoTestRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(goBinary(), ['test', '-json', '-count=1', '-timeout=8m', ...args, './...'], {
+    const child = spawn(...lowPriority(goBinary(), ['test', '-json', '-count=1', '-timeout=8m', ...args, './...']), {
       cwd: SDK_DIR,
       env: {
         ...process.env,

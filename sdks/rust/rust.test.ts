@@ -5,6 +5,7 @@ import path from 'node:path';
 import { FakeOpenAI, fakeProviderEnv } from '../../tests/support/fakeOpenAI';
 import { startFakeProviderControl, type FakeProviderControl } from '../../tests/support/fakeProviderControl';
 import { isolatedRunSettings, startPlanControl, type PlanControl } from '../../tests/support/planControl';
+import { lowPriority } from '../../tests/support/lowPriority';
 import { startPlatform, type RunningPlatform } from '../../tests/support/platform';
 
 /**
@@ -44,7 +45,7 @@ const CARGO_TEST_LIMIT_MS = 840_000;
 /** Runs `cargo test --offline` to the end (or CARGO_TEST_LIMIT_MS) and gives its exit code and everything it printed. */
 function runCargoTest(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cargoBinary(), ['test', '--offline', ...args], {
+    const child = spawn(...lowPriority(cargoBinary(), ['test', '--offline', ...args]), {
       cwd: SDK_DIR,
       env: { ...process.env, ...env, CARGO_TARGET_DIR: TARGET_DIR, CARGO_TERM_COLOR: 'never' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { API_KEY_PLACEHOLDER } from '../../frontends/developer/src/examples/examples';
 import { fillPlaceholders, SDKS, type SdkEntry } from '../../frontends/developer/src/sdks/catalogue';
 import { FakeOpenAI, fakeProviderEnv } from '../support/fakeOpenAI';
+import { lowPriority } from '../support/lowPriority';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
 /**
@@ -41,13 +42,22 @@ interface Run {
   stderr: string;
 }
 
-/** Runs a command to its end (or `timeoutMs`) and gives its exit code and what it printed. */
+/**
+ * Runs a command to its end (or `timeoutMs`) and gives its exit code and what it printed; at the lowest CPU priority,
+ * since most of them compile (go run, cargo run, tsc).
+ */
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Run> {
+  const [niced, nicedArgs] = lowPriority(command, args);
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr: error?.killed ? `${stderr}\n[killed after ${timeoutMs} ms]` : stderr });
-    });
+    execFile(
+      niced,
+      nicedArgs,
+      { cwd, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr: error?.killed ? `${stderr}\n[killed after ${timeoutMs} ms]` : stderr });
+      },
+    );
   });
 }
 
