@@ -1,5 +1,5 @@
 import { LanguageDetector } from '@kasa/language-detect';
-import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
+import { packageVersion, runMain, ServiceRuntime, whenDatabaseAnswers } from '@kasa/service-kit';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { createChatComponents, DB_WRITE_CONCURRENCY, initChatDatabase } from './chatComponents';
@@ -37,7 +37,10 @@ runMain(async () => {
   });
   // Attachments being read when shutdown starts finish with their requests (HTTP drains first); then the workers stop.
   runtime.onShutdown('attachment workers', () => chat.attachmentProcessor.close());
-  await Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]);
+  await whenDatabaseAnswers(() => Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]), {
+    logger: runtime.logger,
+    what: 'personas and indexes',
+  });
   const chainNames = { providers: chat.chain.describe().map((p) => `${p.name}:${p.model}`) };
   if (config.providers.length) runtime.logger.info(chainNames, 'provider chain ready');
   // Operators learn here (and on the portal's Services tab) what people are only told as "offline mode".

@@ -1,4 +1,4 @@
-import type { Logger } from '@kasa/service-kit';
+import { whenDatabaseAnswers, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { AnalyticsService } from './analytics/analyticsService';
 import { ApiKeyOwners } from './apiKeys/apiKeyOwners';
@@ -43,7 +43,7 @@ export async function createStatusComponents(deps: {
   const { db, settings, logger } = deps;
   const collections = statusCollections(db);
   // Before anything reads or writes a per-person rollup (and before index.ts subscribes to events).
-  const moved = await mergeLegacyShards(db.db!);
+  const moved = await whenDatabaseAnswers(() => mergeLegacyShards(db.db!), { logger, what: 'rollup shards' });
   if (moved > 0) logger.info({ moved }, 'moved rollup documents from the shards of an earlier release');
   const cache =
     settings.STATUS_ROLLUP_CACHE_MB > 0
@@ -57,7 +57,10 @@ export async function createStatusComponents(deps: {
     apiKeys: new ApiKeyOwners(collections.apiKeyOwners),
     voice: new VoiceActivityStore(collections, writer),
   };
-  await Promise.all([...Object.values(db.models).map((model) => model.init()), ensureIndexes(collections)]);
+  await whenDatabaseAnswers(
+    () => Promise.all([...Object.values(db.models).map((model) => model.init()), ensureIndexes(collections)]),
+    { logger, what: 'indexes' },
+  );
   const health = new DashboardHealth();
   const servicesStatus = new ServicesStatus({
     heartbeats: stores.heartbeats,

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { isDatabaseUnavailableError, isTransientDatabaseError, withTransientRetry } from './db';
+import { isDatabaseUnavailableError, isTransientDatabaseError, whenDatabaseAnswers, withTransientRetry } from './db';
 
 const busy = Object.assign(new Error('[collection.go:191] database is locked (5) (SQLITE_BUSY)'), {
   name: 'MongoServerError',
@@ -118,5 +118,37 @@ describe('isDatabaseUnavailableError', () => {
     expect(isDatabaseUnavailableError(busy)).toBe(false);
     expect(isDatabaseUnavailableError(new Error('Validation failed'))).toBe(false);
     expect(isDatabaseUnavailableError(undefined)).toBe(false);
+  });
+});
+
+describe('whenDatabaseAnswers', () => {
+  const logger = { warn: jest.fn() } as unknown as Parameters<typeof whenDatabaseAnswers>[1]['logger'];
+  const away = () =>
+    Object.assign(new Error('Operation `messages.createCollection()` buffering timed out after 10000ms'), {
+      name: 'MongooseError',
+    });
+
+  it('runs a start step again while the database does not answer, then gives its result', async () => {
+    let calls = 0;
+    const step = async () => {
+      calls += 1;
+      if (calls < 3) throw away();
+      return 'indexes ready';
+    };
+    await expect(whenDatabaseAnswers(step, { logger, what: 'indexes' })).resolves.toBe('indexes ready');
+    expect(calls).toBe(3);
+  });
+
+  it('throws any other error at once, and a database that stays away once its time is up', async () => {
+    let calls = 0;
+    const wrong = async () => {
+      calls += 1;
+      throw new Error('index options conflict');
+    };
+    await expect(whenDatabaseAnswers(wrong, { logger, what: 'indexes' })).rejects.toThrow('index options conflict');
+    expect(calls).toBe(1);
+    await expect(
+      whenDatabaseAnswers(() => Promise.reject(away()), { logger, what: 'indexes', withinMs: 300 }),
+    ).rejects.toThrow(/buffering timed out/);
   });
 });

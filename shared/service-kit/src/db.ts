@@ -238,3 +238,30 @@ export async function withTransientRetry<T>(
     }
   }
 }
+
+/**
+ * Runs a step of a service's start (creating indexes, seeding) until the database answers it: a database that is
+ * away for a moment (restarting, or the machine so busy that a connection drops) delays the start instead of failing
+ * it. Retries database-unavailable errors only, with backoff up to 5 s, for at most `withinMs` (default 2 minutes);
+ * then the error is thrown and the service exits, for its supervisor to start it again.
+ */
+export async function whenDatabaseAnswers<T>(
+  step: () => Promise<T>,
+  options: { logger: Logger; what: string; withinMs?: number },
+): Promise<T> {
+  const deadline = Date.now() + (options.withinMs ?? 120_000);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await step();
+    } catch (err) {
+      const retryable = isDatabaseUnavailableError(err) || isTransientDatabaseError(err);
+      if (!retryable || Date.now() >= deadline) throw err;
+      const delay = Math.min(250 * 2 ** (attempt - 1), 5_000);
+      options.logger.warn(
+        { attempt, retryInMs: delay, what: options.what, err: (err as Error).message },
+        'database not answering during start, retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
