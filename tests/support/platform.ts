@@ -182,8 +182,13 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     );
     await waitFor(`http://127.0.0.1:${gateway}/api/openapi.json`, 30_000, (s) => s === 200);
   } catch (err) {
+    // Which parts had already exited (a crash at start), before stop() ends the others.
+    const exited = [...byName].filter(([, child]) => child.exitCode !== null || child.signalCode !== null);
+    const exits = exited.map(
+      ([name, child]) => `[${name}] exited (${child.exitCode ?? child.signalCode}) before it was ready`,
+    );
     await stop();
-    throw new Error(`${(err as Error).message}\n${logs.slice(-40).join('\n')}${databaseLogTail()}`);
+    throw new Error(`${(err as Error).message}\n${[...exits, ...logs.slice(-40)].join('\n')}${databaseLogTail()}`);
   }
   const kill = (name: PlatformPart, signal: NodeJS.Signals = 'SIGKILL') =>
     new Promise<void>((resolve) => {
