@@ -23,6 +23,14 @@ type CompletionParams struct {
 	User string
 	// IncludeUsage (streams only) makes the last chunk carry the token counts.
 	IncludeUsage bool
+	// Tools are the functions the model may call (at most 128); the answer's ToolCalls say which it called.
+	Tools []Tool
+	// ToolChoice is "auto" (the default with Tools), "none", "required" or FunctionChoice(name); nil leaves it out.
+	ToolChoice any
+	// ParallelToolCalls says whether the model may call several tools at once; nil leaves it to the provider.
+	ParallelToolCalls *bool
+	// ResponseFormat asks for a JSON reply (checked before it is returned); nil is text.
+	ResponseFormat *ResponseFormat
 	// Extra fields go into the request body as given (OpenAI's other parameters).
 	Extra map[string]any
 	// IdempotencyKey ties retries of this call together (one is made when empty, unless turned off).
@@ -30,7 +38,7 @@ type CompletionParams struct {
 }
 
 func (p CompletionParams) request(stream bool) *request {
-	body := make(map[string]any, len(p.Extra)+6)
+	body := make(map[string]any, len(p.Extra)+10)
 	for name, value := range p.Extra {
 		body[name] = value
 	}
@@ -49,6 +57,18 @@ func (p CompletionParams) request(stream bool) *request {
 	}
 	if p.User != "" {
 		body["user"] = p.User
+	}
+	if len(p.Tools) > 0 {
+		body["tools"] = p.Tools
+	}
+	if p.ToolChoice != nil {
+		body["tool_choice"] = p.ToolChoice
+	}
+	if p.ParallelToolCalls != nil {
+		body["parallel_tool_calls"] = *p.ParallelToolCalls
+	}
+	if p.ResponseFormat != nil {
+		body["response_format"] = p.ResponseFormat
 	}
 	accept := "application/json"
 	if stream {

@@ -194,12 +194,17 @@ type SharedConversation struct {
 }
 
 // ChatMessage is a message of /v1/chat/completions, in OpenAI's shape. Content is a string, or a list of content
-// parts ([]map[string]any{{"type": "text", "text": "..."}}).
+// parts ([]map[string]any{{"type": "text", "text": "..."}}); it may be left nil only on an assistant message that
+// carries ToolCalls.
 type ChatMessage struct {
-	// Role is "system", "developer", "user" or "assistant".
+	// Role is "system", "developer", "user", "assistant" or "tool".
 	Role    string `json:"role"`
-	Content any    `json:"content"`
+	Content any    `json:"content,omitempty"`
 	Name    string `json:"name,omitempty"`
+	// ToolCalls are an assistant message's calls of tools, as an earlier answer returned them.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID is what a "tool" message answers: the ID of a call in an earlier assistant message.
+	ToolCallID string `json:"tool_call_id,omitempty"`
 }
 
 // UserMessage is a ChatMessage from the user.
@@ -213,6 +218,68 @@ func AssistantMessage(content string) ChatMessage {
 	return ChatMessage{Role: "assistant", Content: content}
 }
 
+// ToolMessage is the result of a tool the model called, answering the call with the ID toolCallID.
+func ToolMessage(toolCallID, content string) ChatMessage {
+	return ChatMessage{Role: "tool", Content: content, ToolCallID: toolCallID}
+}
+
+// ToolCall is a call of a function tool that the model made.
+type ToolCall struct {
+	ID string `json:"id"`
+	// Type is "function".
+	Type     string           `json:"type"`
+	Function ToolCallFunction `json:"function"`
+}
+
+// ToolCallFunction is the function a ToolCall calls, with its arguments as the model wrote them: a JSON text.
+type ToolCallFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Tool is a function the model may call (CompletionParams.Tools); the caller runs it and sends the result back in a
+// ToolMessage.
+type Tool struct {
+	// Type is "function".
+	Type     string             `json:"type"`
+	Function FunctionDefinition `json:"function"`
+}
+
+// FunctionDefinition describes a function tool: its name (1 to 64 letters, digits, _ or -), what it is for and its
+// parameters as a JSON Schema object (nil: it takes none).
+type FunctionDefinition struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Parameters  map[string]any `json:"parameters,omitempty"`
+	Strict      *bool          `json:"strict,omitempty"`
+}
+
+// FunctionTool is a Tool of type "function".
+func FunctionTool(name, description string, parameters map[string]any) Tool {
+	return Tool{Type: "function", Function: FunctionDefinition{Name: name, Description: description, Parameters: parameters}}
+}
+
+// FunctionChoice is a CompletionParams.ToolChoice that makes the model call the named function.
+func FunctionChoice(name string) any {
+	return map[string]any{"type": "function", "function": map[string]string{"name": name}}
+}
+
+// ResponseFormat is the form of the reply: "text" (the default), "json_object" (any JSON object) or "json_schema"
+// (JSON valid against JSONSchema). Kasa checks a JSON reply before it returns it; one that is not what was asked for
+// is a 502 with the code invalid_model_output.
+type ResponseFormat struct {
+	Type       string            `json:"type"`
+	JSONSchema *JSONSchemaFormat `json:"json_schema,omitempty"`
+}
+
+// JSONSchemaFormat names the JSON Schema a "json_schema" reply must satisfy.
+type JSONSchemaFormat struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Schema      map[string]any `json:"schema,omitempty"`
+	Strict      *bool          `json:"strict,omitempty"`
+}
+
 // CompletionUsage counts a completion's tokens.
 type CompletionUsage struct {
 	PromptTokens     int `json:"prompt_tokens"`
@@ -222,16 +289,20 @@ type CompletionUsage struct {
 
 // CompletionMessage is the answer of a completion.
 type CompletionMessage struct {
-	Role    string  `json:"role"`
+	Role string `json:"role"`
+	// Content is the reply (with a JSON ResponseFormat, checked JSON text); empty when the model only called tools.
 	Content string  `json:"content"`
 	Refusal *string `json:"refusal"`
+	// ToolCalls are the tools the model called (FinishReason "tool_calls"): run them and send their results back.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 }
 
 // CompletionChoice is one choice of a completion (Kasa gives one).
 type CompletionChoice struct {
-	Index        int               `json:"index"`
-	Message      CompletionMessage `json:"message"`
-	FinishReason string            `json:"finish_reason"`
+	Index   int               `json:"index"`
+	Message CompletionMessage `json:"message"`
+	// FinishReason is "stop", "length" (the token limit) or "tool_calls".
+	FinishReason string `json:"finish_reason"`
 }
 
 // ChatCompletion is the whole answer of POST /v1/chat/completions.
@@ -242,20 +313,37 @@ type ChatCompletion struct {
 	Model             string             `json:"model"`
 	Choices           []CompletionChoice `json:"choices"`
 	Usage             CompletionUsage    `json:"usage"`
-	SystemFingerprint string             `json:"system_fingerprint,omitempty"`
+	SystemFingerprint string             `json:"system_fingerprint"`
 }
 
 // ChunkDelta is what a chunk adds to the answer.
 type ChunkDelta struct {
 	Role    string `json:"role,omitempty"`
 	Content string `json:"content,omitempty"`
+	// ToolCalls are pieces of the tools' calls: a call's first piece has its Index, ID, Type and Function.Name; the
+	// pieces after it carry parts of Function.Arguments under the same Index.
+	ToolCalls []ChunkToolCall `json:"tool_calls,omitempty"`
+}
+
+// ChunkToolCall is a piece of a streamed tool call.
+type ChunkToolCall struct {
+	Index    int                   `json:"index"`
+	ID       string                `json:"id,omitempty"`
+	Type     string                `json:"type,omitempty"`
+	Function ChunkToolCallFunction `json:"function"`
+}
+
+// ChunkToolCallFunction is the function of a ChunkToolCall: its name (first piece), or a part of its arguments.
+type ChunkToolCallFunction struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
 }
 
 // ChunkChoice is one choice of a chunk.
 type ChunkChoice struct {
 	Index int        `json:"index"`
 	Delta ChunkDelta `json:"delta"`
-	// FinishReason is set on a choice's last chunk ("stop", "length"), nil before.
+	// FinishReason is set on a choice's last chunk ("stop", "length", "tool_calls"), nil before.
 	FinishReason *string `json:"finish_reason"`
 }
 
@@ -267,7 +355,7 @@ type ChatCompletionChunk struct {
 	Model             string           `json:"model"`
 	Choices           []ChunkChoice    `json:"choices"`
 	Usage             *CompletionUsage `json:"usage,omitempty"`
-	SystemFingerprint string           `json:"system_fingerprint,omitempty"`
+	SystemFingerprint string           `json:"system_fingerprint"`
 }
 
 // Model is a model of the OpenAI-compatible API: a persona.
@@ -495,6 +583,16 @@ type Analytics struct {
 	LanguageUsage map[string]int64 `json:"languageUsage"`
 	Sessions      int64            `json:"sessions"`
 	Messages      int64            `json:"messages"`
+	// Voice counts speech read aloud and finished video jobs over the same 30 days.
+	Voice AnalyticsVoice `json:"voice"`
+}
+
+// AnalyticsVoice is the caller's own voice activity: speech clips and their seconds, videos made and failed.
+type AnalyticsVoice struct {
+	SpeechClips   int64   `json:"speechClips"`
+	SpeechSeconds float64 `json:"speechSeconds"`
+	VideosMade    int64   `json:"videosMade"`
+	VideosFailed  int64   `json:"videosFailed"`
 }
 
 // UsageDay is one UTC day of API calls.

@@ -15,6 +15,11 @@ import { startPlatform, type RunningPlatform } from '../support/platform';
 // per key below it, so that one key reaches the per-minute limit first.
 const FREE_MONTHLY = 12;
 const PER_MINUTE = 8;
+/** A function tool, as integrators declare one. */
+const weatherTool: OpenAI.ChatCompletionFunctionTool = {
+  type: 'function',
+  function: { name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+};
 /** A 1×1 PNG. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
@@ -229,29 +234,62 @@ describe('the OpenAI client against the built platform', () => {
     );
     expect(empty.param).toBe('messages');
 
-    const tools = await errorOf(
+    // Tools are accepted (see below), checked as OpenAI checks them: two tools of one name are the caller's mistake.
+    const twice = await errorOf(
       client.chat.completions.create({
         model: 'kasa',
         messages: [{ role: 'user', content: 'What is the weather?' }],
-        tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object', properties: {} } } }],
+        tools: [weatherTool, weatherTool],
       }),
       OpenAI.BadRequestError,
     );
-    expect(tools).toMatchObject({ param: 'tools', type: 'invalid_request_error', code: 'unsupported_parameter' });
-    expect(tools.message).toMatch(/tools are not supported/);
+    expect(twice).toMatchObject({ param: 'tools.1.function.name', type: 'invalid_request_error' });
+    expect(twice.message).toMatch(/the tool 'weather' is listed twice/);
     expect(provider.requests).toHaveLength(0);
   });
 
+  it('passes tools and JSON mode to the provider, and answers with its tool calls and its checked JSON', async () => {
+    provider.mode = { kind: 'tool-calls', calls: [{ name: 'weather', arguments: '{"city":"Accra"}' }] };
+    const called = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'What is the weather in Accra?' }],
+      tools: [weatherTool],
+    });
+    expect(called.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: {
+        content: null,
+        tool_calls: [{ type: 'function', function: { name: 'weather', arguments: '{"city":"Accra"}' } }],
+      },
+    });
+    expect(provider.requests[0]!.body).toMatchObject({ tools: [{ type: 'function', function: { name: 'weather' } }] });
+
+    provider.mode = { kind: 'json', json: { city: 'Accra', celsius: 31 } };
+    const json = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'The weather in Accra, as JSON' }],
+      response_format: { type: 'json_object' },
+    });
+    expect(JSON.parse(json.choices[0]!.message.content!)).toEqual({ city: 'Accra', celsius: 31 });
+    expect(provider.requests[1]!.body.response_format).toEqual({ type: 'json_object' });
+  });
+
   it('refuses an unsupported or unknown parameter with BadRequestError naming it', async () => {
-    const json = await errorOf(
+    // The deprecated form of function calling stays refused, pointing to the one that works.
+    const functions = await errorOf(
       client.chat.completions.create({
         model: 'kasa',
         messages: [{ role: 'user', content: 'Hi' }],
-        response_format: { type: 'json_object' },
+        functions: [{ name: 'weather', parameters: { type: 'object', properties: {} } }],
       }),
       OpenAI.BadRequestError,
     );
-    expect(json).toMatchObject({ param: 'response_format', type: 'invalid_request_error', code: 'unsupported_value' });
+    expect(functions).toMatchObject({
+      param: 'functions',
+      type: 'invalid_request_error',
+      code: 'unsupported_parameter',
+    });
+    expect(functions.message).toMatch(/use tools/);
     const unknown = await errorOf(
       client.chat.completions.create({
         model: 'kasa',

@@ -17,8 +17,23 @@ export type FakeMode =
   | { kind: 'endless'; intervalMs: number }
   /** Answers 200 with `body` exactly as given (e.g. malformed or hostile stream events), then ends. */
   | { kind: 'raw'; body: string; contentType?: string }
+  /**
+   * Calls tools as OpenAI does (optionally after some text): with `stream: true`, each call's first delta has its
+   * index, id, type and name with empty arguments, then its arguments in `argumentPieces` pieces (default 3) under
+   * the same index, then finish_reason "tool_calls"; otherwise one message with `tool_calls`.
+   */
+  | { kind: 'tool-calls'; calls: FakeToolCall[]; text?: string; argumentPieces?: number }
+  /** Answers with `json` (a value, sent as its JSON text, or a text sent as it is), streamed or in one message. */
+  | { kind: 'json'; json: unknown }
   /** Answers each request as `choose` says from its body: e.g. one caller's replies slow, another's quick. */
   | { kind: 'choose'; choose: (body: FakeRequest['body']) => Exclude<FakeMode, { kind: 'choose' }> };
+
+/** A tool call the fake makes: the tool's name and its arguments as a JSON text (and the call's id, if given). */
+export interface FakeToolCall {
+  name: string;
+  arguments: string;
+  id?: string;
+}
 
 export interface FakeRequest {
   body: {
@@ -76,6 +91,10 @@ export class FakeOpenAI {
     if (mode.kind === 'raw') {
       res.writeHead(200, { 'content-type': mode.contentType ?? 'text/event-stream' });
       res.end(mode.body);
+      return;
+    }
+    if (mode.kind === 'tool-calls' || mode.kind === 'json') {
+      answerInOpenAIShape(record, res, mode);
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -143,4 +162,94 @@ export function imagePartsOf(request: FakeRequest): { url: string; detail?: stri
           .map((part) => part.image_url!)
       : [],
   );
+}
+
+const usageOf = (completion: number) => ({
+  prompt_tokens: 42,
+  completion_tokens: completion,
+  total_tokens: 42 + completion,
+});
+
+/** Splits a text into `pieces` parts (fewer for a short text), in order. */
+function piecesOf(text: string, pieces: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / Math.max(1, pieces)));
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts;
+}
+
+/** A tool-calling or JSON answer in OpenAI's documented wire format, streamed when the request asks for it. */
+function answerInOpenAIShape(
+  record: FakeRequest,
+  res: http.ServerResponse,
+  mode: Extract<FakeMode, { kind: 'tool-calls' | 'json' }>,
+): void {
+  const calls =
+    mode.kind === 'tool-calls'
+      ? mode.calls.map((call, index) => ({ ...call, id: call.id ?? `call_fake_${index + 1}` }))
+      : [];
+  const text =
+    mode.kind === 'json' ? (typeof mode.json === 'string' ? mode.json : JSON.stringify(mode.json)) : mode.text;
+  const finish = calls.length ? 'tool_calls' : 'stop';
+  const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: record.body.model };
+  if (!record.body.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: text ?? null,
+              refusal: null,
+              ...(calls.length
+                ? {
+                    tool_calls: calls.map((call) => ({
+                      id: call.id,
+                      type: 'function',
+                      function: { name: call.name, arguments: call.arguments },
+                    })),
+                  }
+                : {}),
+            },
+            logprobs: null,
+            finish_reason: finish,
+          },
+        ],
+        usage: usageOf(calls.length + (text ? 1 : 0)),
+      }),
+    );
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
+    res.write(
+      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`,
+    );
+  chunk({ role: 'assistant', content: text === undefined ? null : '' });
+  if (text) for (const piece of piecesOf(text, 4)) chunk({ content: piece });
+  const pieces = mode.kind === 'tool-calls' ? (mode.argumentPieces ?? 3) : 0;
+  calls.forEach((call, index) => {
+    chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+    for (const piece of piecesOf(call.arguments, pieces))
+      chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  chunk({}, finish);
+  res.write(
+    `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: usageOf(calls.length + (text ? 1 : 0)) })}\n\n`,
+  );
+  res.end('data: [DONE]\n\n');
+}
+
+/** The tool messages a request's conversation carried (OpenAI's Chat Completions shape), in order. */
+export function toolResultsOf(request: FakeRequest): { tool_call_id: string; content: unknown }[] {
+  return request.body.messages
+    .filter((message) => message.role === 'tool')
+    .map((message) => ({
+      tool_call_id: (message as { tool_call_id?: string }).tool_call_id ?? '',
+      content: message.content,
+    }));
 }

@@ -383,18 +383,67 @@ export interface ChatCompletionContentPart {
   text?: string | undefined;
 }
 
-/** One message of an OpenAI Chat Completions request. */
-export interface ChatCompletionMessageParam {
-  role: 'system' | 'user' | 'assistant' | 'developer';
-  content: string | ChatCompletionContentPart[];
-  name?: string | undefined;
+/** A call of a function tool that the model made, as an assistant message carries it. */
+export interface ChatCompletionMessageToolCall {
+  id: string;
+  type: 'function';
+  /** The function's name and its arguments as the model wrote them: a JSON text. */
+  function: { name: string; arguments: string };
 }
 
 /**
- * The body of POST /v1/chat/completions (OpenAI's Chat Completions; the model is a persona id). Parameters Kasa does
- * not support (`tools`, `functions`, `logit_bias`, `top_logprobs`, `n` above 1, JSON `response_format`...) and
- * unknown ones are refused with a 400 whose `param` names them; `response_format`, `logprobs`, `parallel_tool_calls`,
- * `metadata`, `store`, `service_tier`, `modalities` and `prompt_cache_key` are accepted at their harmless values.
+ * One message of an OpenAI Chat Completions request. `content` may be null or left out only on an assistant message
+ * that carries `tool_calls`; a `tool` message holds a tool's result and names the call it answers in `tool_call_id`.
+ */
+export interface ChatCompletionMessageParam {
+  role: 'system' | 'user' | 'assistant' | 'developer' | 'tool';
+  content?: string | ChatCompletionContentPart[] | null | undefined;
+  name?: string | undefined;
+  /** An assistant message's calls, as an earlier answer returned them. */
+  tool_calls?: ChatCompletionMessageToolCall[] | undefined;
+  /** A tool message's answer to: the `id` of a call in an earlier assistant message. */
+  tool_call_id?: string | undefined;
+}
+
+/** A function the model may call: its name (1 to 64 letters, digits, `_` or `-`) and its parameters' JSON Schema. */
+export interface ChatCompletionFunctionTool {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string | null | undefined;
+    /** A JSON Schema object; left out, the function takes no arguments. */
+    parameters?: Record<string, unknown> | null | undefined;
+    strict?: boolean | null | undefined;
+  };
+}
+
+/** `auto` (the model decides), `none`, `required` (at least one call), or the one function the model must call. */
+export type ChatCompletionToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+
+/**
+ * The form of the reply: text (the default), any JSON object, or JSON valid against a schema. Kasa checks a JSON reply
+ * before it returns it; one that is not what was asked for is a 502 with the code `invalid_model_output`.
+ */
+export type ChatCompletionResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      json_schema: {
+        name: string;
+        description?: string | null | undefined;
+        /** The JSON Schema the reply must satisfy; left out, any JSON value. */
+        schema?: Record<string, unknown> | null | undefined;
+        strict?: boolean | null | undefined;
+      };
+    };
+
+/**
+ * The body of POST /v1/chat/completions (OpenAI's Chat Completions; the model is a persona id). `tools` and a JSON
+ * `response_format` need an AI provider that supports them (with only the built-in offline engine, they are a 400 that
+ * names the model). Parameters Kasa does not support (`functions`, `function_call`, `logit_bias`, `top_logprobs`,
+ * `n` above 1...) and unknown ones are refused with a 400 whose `param` names them; `logprobs`, `metadata`, `store`,
+ * `service_tier`, `modalities` and `prompt_cache_key` are accepted at their harmless values.
  */
 export interface ChatCompletionRequest {
   [key: string]: unknown;
@@ -414,16 +463,18 @@ export interface ChatCompletionRequest {
   n?: number | null | undefined;
   user?: string | undefined;
   safety_identifier?: string | null | undefined;
-  response_format?: { [key: string]: unknown; type: string } | null | undefined;
-  logprobs?: boolean | null | undefined;
+  response_format?: ChatCompletionResponseFormat | null | undefined;
+  /** At most 128, each name once. */
+  tools?: ChatCompletionFunctionTool[] | null | undefined;
+  /** Only with `tools`, except `none`. */
+  tool_choice?: ChatCompletionToolChoice | null | undefined;
   parallel_tool_calls?: boolean | null | undefined;
+  logprobs?: boolean | null | undefined;
   metadata?: Record<string, string> | null | undefined;
   store?: boolean | null | undefined;
   service_tier?: string | null | undefined;
   modalities?: string[] | null | undefined;
   prompt_cache_key?: string | null | undefined;
-  tool_choice?: unknown;
-  tools?: unknown[] | null | undefined;
 }
 
 export interface ChatCompletionUsage {
@@ -432,20 +483,40 @@ export interface ChatCompletionUsage {
   total_tokens: number;
 }
 
+/** Why the model stopped: the end of its reply, the token limit, or calls of tools that the caller runs. */
+export type ChatCompletionFinishReason = 'stop' | 'length' | 'tool_calls';
+
 /** A complete answer of POST /v1/chat/completions. */
 export interface ChatCompletion {
   id: string;
   object: 'chat.completion';
   created: number;
   model: string;
-  system_fingerprint?: string;
+  system_fingerprint: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string; refusal: string | null };
+    message: {
+      role: 'assistant';
+      /** The reply (with a JSON `response_format`, checked JSON text); null when the model only called tools. */
+      content: string | null;
+      refusal: null;
+      tool_calls?: ChatCompletionMessageToolCall[];
+    };
     logprobs: null;
-    finish_reason: string | null;
+    finish_reason: ChatCompletionFinishReason;
   }>;
   usage: ChatCompletionUsage;
+}
+
+/**
+ * A piece of a tool call in a streamed answer: the call's first chunk has `index`, `id`, `type` and `function.name`;
+ * the chunks after it carry pieces of `function.arguments` under the same `index`.
+ */
+export interface ChatCompletionChunkToolCall {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function: { name?: string; arguments?: string };
 }
 
 /** One chunk of a streamed POST /v1/chat/completions. The last one may carry only `usage` (no choices). */
@@ -454,12 +525,12 @@ export interface ChatCompletionChunk {
   object: 'chat.completion.chunk';
   created: number;
   model: string;
-  system_fingerprint?: string;
+  system_fingerprint: string;
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string };
+    delta: { role?: 'assistant'; content?: string; tool_calls?: ChatCompletionChunkToolCall[] };
     logprobs: null;
-    finish_reason: string | null;
+    finish_reason: ChatCompletionFinishReason | null;
   }>;
   usage?: ChatCompletionUsage;
 }

@@ -65,6 +65,8 @@ export type ContractChecks = [
   Expect<Same<Sdk.VideoJobStatus, Contracts.VideoJobStatus>>,
   Expect<Same<Sdk.VideoJob, Contracts.VideoJob>>,
   Expect<Same<Sdk.VideoJobEvent, Contracts.VideoJobEvent>>,
+  Expect<Same<Sdk.ChatCompletion, Contracts.OpenAIChatCompletion>>,
+  Expect<Same<Sdk.ChatCompletionChunk, Contracts.OpenAIChatCompletionChunk>>,
   // Requests.
   Expect<Same<Sdk.RegisterRequest, z.input<typeof Contracts.RegisterRequest>>>,
   Expect<Same<Sdk.LoginRequest, z.input<typeof Contracts.LoginRequest>>>,

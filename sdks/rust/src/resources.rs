@@ -572,6 +572,14 @@ pub struct CompletionParams {
     pub user: Option<String>,
     /// (Streams only) makes the last chunk carry the token counts.
     pub include_usage: bool,
+    /// The functions the model may call (at most 128); the answer's `tool_calls` say which it called.
+    pub tools: Vec<Tool>,
+    /// Whether and which tool the model must call; `None` leaves it out (`auto` with tools).
+    pub tool_choice: Option<ToolChoice>,
+    /// Whether the model may call several tools at once; `None` leaves it to the provider.
+    pub parallel_tool_calls: Option<bool>,
+    /// A JSON reply, checked before it is returned; `None` is text.
+    pub response_format: Option<ResponseFormat>,
     /// OpenAI's other parameters, put into the request body as given.
     pub extra: Map<String, Value>,
     /// Ties retries of this call together (one is made when `None`, unless turned off).
@@ -597,6 +605,18 @@ impl CompletionParams {
         }
         if let Some(user) = &self.user {
             body.insert("user".into(), user.clone().into());
+        }
+        if !self.tools.is_empty() {
+            body.insert("tools".into(), serde_json::to_value(&self.tools).unwrap_or(Value::Null));
+        }
+        if let Some(choice) = &self.tool_choice {
+            body.insert("tool_choice".into(), serde_json::to_value(choice).unwrap_or(Value::Null));
+        }
+        if let Some(parallel) = self.parallel_tool_calls {
+            body.insert("parallel_tool_calls".into(), parallel.into());
+        }
+        if let Some(format) = &self.response_format {
+            body.insert("response_format".into(), serde_json::to_value(format).unwrap_or(Value::Null));
         }
         if stream && self.include_usage {
             body.insert("stream_options".into(), serde_json::json!({ "include_usage": true }));

@@ -282,31 +282,169 @@ pub struct SharedConversation {
 }
 
 /// A message of `/v1/chat/completions`, in OpenAI's shape. `content` is a string, or a list of content parts
-/// (`[{"type": "text", "text": "..."}]`).
+/// (`[{"type": "text", "text": "..."}]`); it may be left null only on an assistant message with `tool_calls`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatMessage {
-    /// `"system"`, `"developer"`, `"user"` or `"assistant"`.
+    /// `"system"`, `"developer"`, `"user"`, `"assistant"` or `"tool"`.
     pub role: String,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
     pub content: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// An assistant message's calls of tools, as an earlier answer gave them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// What a `"tool"` message answers: the `id` of a call in an earlier assistant message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
 }
 
 impl ChatMessage {
+    fn text(role: &str, content: String) -> ChatMessage {
+        ChatMessage {
+            role: role.into(),
+            content: Value::String(content),
+            name: None,
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+        }
+    }
+
     /// A message from the user.
     pub fn user(content: impl Into<String>) -> ChatMessage {
-        ChatMessage { role: "user".into(), content: Value::String(content.into()), name: None }
+        ChatMessage::text("user", content.into())
     }
 
     /// Instructions for the model.
     pub fn system(content: impl Into<String>) -> ChatMessage {
-        ChatMessage { role: "system".into(), content: Value::String(content.into()), name: None }
+        ChatMessage::text("system", content.into())
     }
 
     /// What the model said earlier.
     pub fn assistant(content: impl Into<String>) -> ChatMessage {
-        ChatMessage { role: "assistant".into(), content: Value::String(content.into()), name: None }
+        ChatMessage::text("assistant", content.into())
     }
+
+    /// The tools the model called earlier, as its answer gave them (send their results after it with [`tool`]).
+    ///
+    /// [`tool`]: ChatMessage::tool
+    pub fn assistant_tool_calls(tool_calls: Vec<ToolCall>) -> ChatMessage {
+        ChatMessage { tool_calls, content: Value::Null, ..ChatMessage::text("assistant", String::new()) }
+    }
+
+    /// The result of a tool, answering the call with the id `tool_call_id`.
+    pub fn tool(tool_call_id: impl Into<String>, content: impl Into<String>) -> ChatMessage {
+        ChatMessage { tool_call_id: Some(tool_call_id.into()), ..ChatMessage::text("tool", content.into()) }
+    }
+}
+
+/// A call of a function tool that the model made.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolCall {
+    pub id: String,
+    /// `"function"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub function: ToolCallFunction,
+}
+
+/// The function a [`ToolCall`] calls, with its arguments as the model wrote them: a JSON text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolCallFunction {
+    pub name: String,
+    pub arguments: String,
+}
+
+/// A function the model may call ([`CompletionParams::tools`](crate::CompletionParams::tools)); the caller runs it
+/// and sends its result back with [`ChatMessage::tool`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    /// `"function"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub function: FunctionDefinition,
+}
+
+impl Tool {
+    /// A function tool: its name (1 to 64 letters, digits, `_` or `-`), what it is for and its parameters as a JSON
+    /// Schema object.
+    pub fn function(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Tool {
+        Tool {
+            kind: "function".into(),
+            function: FunctionDefinition {
+                name: name.into(),
+                description: Some(description.into()),
+                parameters: Some(parameters),
+                strict: None,
+            },
+        }
+    }
+}
+
+/// What a function [`Tool`] is: its name, description and parameters (a JSON Schema object; `None`: it takes none).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FunctionDefinition {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+}
+
+/// Whether and which tool the model must call ([`CompletionParams::tool_choice`](crate::CompletionParams::tool_choice)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolChoice {
+    /// The model decides (the default with tools).
+    Auto,
+    /// No tool.
+    None,
+    /// At least one tool.
+    Required,
+    /// The named function.
+    Function(String),
+}
+
+impl Serialize for ToolChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            ToolChoice::Auto => serializer.serialize_str("auto"),
+            ToolChoice::None => serializer.serialize_str("none"),
+            ToolChoice::Required => serializer.serialize_str("required"),
+            ToolChoice::Function(name) => {
+                serde_json::json!({ "type": "function", "function": { "name": name } }).serialize(serializer)
+            }
+        }
+    }
+}
+
+/// The form of the reply ([`CompletionParams::response_format`](crate::CompletionParams::response_format)). Kasa
+/// checks a JSON reply before it returns it; one that is not what was asked for is a 502 (`invalid_model_output`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResponseFormat {
+    /// Text (the default).
+    Text,
+    /// Any JSON object.
+    JsonObject,
+    /// JSON valid against a JSON Schema.
+    JsonSchema { json_schema: JsonSchemaFormat },
+}
+
+/// The JSON Schema a [`ResponseFormat::JsonSchema`] reply must satisfy.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JsonSchemaFormat {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `None`: any JSON value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
 }
 
 /// A completion's token counts.
@@ -323,8 +461,12 @@ pub struct CompletionUsage {
 #[serde(default)]
 pub struct CompletionMessage {
     pub role: String,
-    pub content: String,
+    /// The reply (with a JSON [`ResponseFormat`], checked JSON text); `None` when the model only called tools.
+    pub content: Option<String>,
     pub refusal: Option<String>,
+    /// The tools the model called (`finish_reason` `"tool_calls"`): run them and send their results back.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
 }
 
 /// One choice of a completion (Kasa gives one).
@@ -333,6 +475,7 @@ pub struct CompletionMessage {
 pub struct CompletionChoice {
     pub index: u32,
     pub message: CompletionMessage,
+    /// `"stop"`, `"length"` (the token limit) or `"tool_calls"`.
     pub finish_reason: Option<String>,
 }
 
@@ -355,6 +498,30 @@ pub struct ChatCompletion {
 pub struct ChunkDelta {
     pub role: Option<String>,
     pub content: Option<String>,
+    /// Pieces of the tools' calls: a call's first piece has its `index`, `id`, `kind` and `function.name`; the pieces
+    /// after it carry parts of `function.arguments` under the same `index`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ChunkToolCall>,
+}
+
+/// A piece of a streamed tool call.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChunkToolCall {
+    pub index: u32,
+    pub id: Option<String>,
+    /// `"function"`, on a call's first piece.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub function: ChunkToolCallFunction,
+}
+
+/// The function of a [`ChunkToolCall`]: its name (first piece), or a part of its arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChunkToolCallFunction {
+    pub name: Option<String>,
+    pub arguments: Option<String>,
 }
 
 /// One choice of a chunk.
@@ -363,7 +530,7 @@ pub struct ChunkDelta {
 pub struct ChunkChoice {
     pub index: u32,
     pub delta: ChunkDelta,
-    /// Set on a choice's last chunk (`"stop"`, `"length"`).
+    /// Set on a choice's last chunk (`"stop"`, `"length"`, `"tool_calls"`).
     pub finish_reason: Option<String>,
 }
 

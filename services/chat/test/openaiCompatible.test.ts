@@ -194,20 +194,19 @@ describe('OpenAI parameters and conformance details', () => {
 
   const refusedParameters: Array<[string, Record<string, unknown>, RegExp, string]> = [
     ['n', { n: 2 }, /one choice per request/, 'unsupported_value'],
+    // As on OpenAI's API: a tool choice other than "none" needs tools to choose from.
+    ['tool_choice', { tool_choice: 'auto' }, /only allowed when tools are specified/, 'validation_failed'],
     [
-      'tools',
-      { tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] },
-      /no function calling/,
+      'functions',
+      { functions: [{ name: 'f', parameters: {} }] },
+      /deprecated parameter\): use tools/,
       'unsupported_parameter',
     ],
-    ['tool_choice', { tool_choice: 'auto' }, /tool_choice is not supported/, 'unsupported_value'],
-    ['functions', { functions: [{ name: 'f', parameters: {} }] }, /no function calling/, 'unsupported_parameter'],
-    ['response_format', { response_format: { type: 'json_object' } }, /JSON mode/, 'unsupported_value'],
     [
-      'response_format',
-      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } } },
-      /structured outputs/,
-      'unsupported_value',
+      'response_format.type',
+      { response_format: { type: 'xml' } },
+      /must be "text", "json_object" or "json_schema"/,
+      'validation_failed',
     ],
     ['logprobs', { logprobs: true }, /logprobs must be false/, 'unsupported_value'],
     ['top_logprobs', { top_logprobs: 2 }, /top_logprobs is not supported/, 'unsupported_parameter'],
@@ -311,5 +310,74 @@ describe('OpenAI parameters and conformance details', () => {
       n: 1,
     });
     expect(completion.choices[0]!.finish_reason).toBe('stop');
+  });
+});
+
+describe('tools and structured output with a provider that supports them', () => {
+  const weatherParameters = {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  };
+  const weatherTool: OpenAI.ChatCompletionFunctionTool = {
+    type: 'function',
+    function: { name: 'get_weather', description: 'The weather in a city now', parameters: weatherParameters },
+  };
+
+  it('passes tools and tool_choice "auto" to the provider, and answers with the calls it made', async () => {
+    fake.mode = { kind: 'tool-calls', calls: [{ name: 'get_weather', arguments: '{"city":"Accra"}' }] };
+    const completion = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'What is the weather in Accra?' }],
+      tools: [weatherTool],
+      tool_choice: 'auto',
+    });
+    expect(completion.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_fake_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Accra"}' } },
+        ],
+      },
+    });
+    expect(fake.requests[0]!.body).toMatchObject({
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: weatherParameters } }],
+      tool_choice: 'auto',
+    });
+  });
+
+  it('answers json_object with the provider’s JSON, asking the provider for JSON', async () => {
+    fake.mode = { kind: 'json', json: { city: 'Accra', celsius: 31 } };
+    const completion = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'The weather in Accra, as JSON' }],
+      response_format: { type: 'json_object' },
+    });
+    expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: 'Accra', celsius: 31 });
+    expect(fake.requests[0]!.body.response_format).toEqual({ type: 'json_object' });
+  });
+
+  it('sends a json_schema to an OpenAI-compatible server as it is, and returns the reply once it matches', async () => {
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+      required: ['city', 'celsius'],
+      additionalProperties: false,
+    };
+    fake.mode = { kind: 'json', json: { city: 'Accra', celsius: 31 } };
+    const completion = await client.chat.completions.create({
+      model: 'kasa',
+      messages: [{ role: 'user', content: 'The weather in Accra' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'weather', schema } },
+    });
+    expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: 'Accra', celsius: 31 });
+    // Not strict unless the caller asks for it, as on OpenAI's API.
+    expect(fake.requests[0]!.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'weather', schema, strict: false },
+    });
   });
 });

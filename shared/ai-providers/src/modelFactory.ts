@@ -69,7 +69,15 @@ export function modelFactoryFor(settings: ProviderSettings): ModelFactory {
     case 'llamacpp':
     case 'vllm':
     case 'openai-compatible':
+      // Structured outputs on: a reply with a JSON schema is asked for as OpenAI's `json_schema` response format
+      // (which these servers take, some of them enforcing it) rather than as bare `json_object`.
       return (id) =>
-        createOpenAICompatible({ name: settings.name, baseURL: baseURL!, apiKey, includeUsage: true }).chatModel(id);
+        createOpenAICompatible({
+          name: settings.name,
+          baseURL: baseURL!,
+          apiKey,
+          includeUsage: true,
+          supportsStructuredOutputs: true,
+        }).chatModel(id);
   }
 }

@@ -1,7 +1,16 @@
 import { AttachmentIds, MessageAttachment } from './attachments';
 import { OPENAI_REQUEST_LIMITS } from './bodyLimits';
 import { ObjectIdString } from './common';
+import {
+  MAX_OPENAI_TOOLS,
+  OpenAIFunctionTool,
+  OpenAIMessageToolCall,
+  OpenAIResponseFormat,
+  OpenAIToolChoice,
+} from './openaiTools';
 import { z } from './zod';
+
+export * from './openaiTools';
 
 export const PersonaId = z.enum(['kasa', 'merla', 'ticha', 'massa', 'nana', 'dokta']).openapi('PersonaId');
 export type PersonaId = z.infer<typeof PersonaId>;
@@ -202,8 +211,20 @@ const { messages: MAX_MESSAGES, messageChars: MAX_MESSAGE_CHARS, totalChars: MAX
 const chars = (n: number) => n.toLocaleString('en-US');
 
 /** The characters of a message's text: the string, or the `text` of its parts together. */
-const textLengthOf = (content: string | Array<{ text?: string }>): number =>
-  typeof content === 'string' ? content.length : content.reduce((sum, part) => sum + (part.text?.length ?? 0), 0);
+const textLengthOf = (content: string | Array<{ text?: string }> | null | undefined): number =>
+  content == null
+    ? 0
+    : typeof content === 'string'
+      ? content.length
+      : content.reduce((sum, part) => sum + (part.text?.length ?? 0), 0);
+
+/** A message's characters: its text and the arguments of the tool calls it carries. */
+const messageLengthOf = (message: {
+  content?: string | Array<{ text?: string }> | null;
+  tool_calls?: Array<{ function: { arguments: string } }> | undefined;
+}): number =>
+  textLengthOf(message.content) +
+  (message.tool_calls ?? []).reduce((sum, call) => sum + call.function.arguments.length, 0);
 
 /**
  * OpenAI-compatible API (POST /v1/chat/completions): personas are the models. The text limits
@@ -211,41 +232,54 @@ const textLengthOf = (content: string | Array<{ text?: string }>): number =>
  */
 export const OpenAIChatMessage = z
   .object({
-    role: z.enum(['system', 'user', 'assistant', 'developer']),
-    content: z.union([
-      z.string().max(MAX_MESSAGE_CHARS, `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters`),
-      z
-        .array(
-          z
-            .object({
-              type: z.string(),
-              text: z
-                .string()
-                .max(MAX_MESSAGE_CHARS, `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters`)
-                .optional(),
-            })
-            .passthrough(),
-        )
-        .max(100),
-    ]),
+    role: z.enum(['system', 'user', 'assistant', 'developer', 'tool']),
+    /** Required, except on an assistant message that carries `tool_calls` (then it may be null). */
+    content: z
+      .union([
+        z.string().max(MAX_MESSAGE_CHARS, `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters`),
+        z
+          .array(
+            z
+              .object({
+                type: z.string(),
+                text: z
+                  .string()
+                  .max(MAX_MESSAGE_CHARS, `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters`)
+                  .optional(),
+              })
+              .passthrough(),
+          )
+          .max(100),
+      ])
+      .nullish(),
     name: z.string().max(64).optional(),
+    /** An assistant message's calls of the request's tools, as the model made them. */
+    tool_calls: z.array(OpenAIMessageToolCall).max(MAX_OPENAI_TOOLS).optional(),
+    /** A tool message's answer to: the `id` of a call in an earlier assistant message. */
+    tool_call_id: z.string().min(1).max(256).optional(),
   })
   .superRefine((message, ctx) => {
+    const issue = (path: (string | number)[], text: string) => ctx.addIssue({ code: 'custom', path, message: text });
+    if (message.content == null && !(message.role === 'assistant' && message.tool_calls?.length))
+      issue(['content'], 'content is required (only an assistant message with tool_calls may leave it out)');
+    if (message.tool_calls !== undefined && message.role !== 'assistant')
+      issue(['tool_calls'], 'only assistant messages may carry tool_calls');
+    if (message.role === 'tool' && !message.tool_call_id)
+      issue(['tool_call_id'], 'a tool message needs the tool_call_id of the call it answers');
+    if (message.role !== 'tool' && message.tool_call_id !== undefined)
+      issue(['tool_call_id'], 'only tool messages may carry a tool_call_id');
     // Parts together: the provider receives them joined into one text.
     if (Array.isArray(message.content) && textLengthOf(message.content) > MAX_MESSAGE_CHARS)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['content'],
-        message: `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters (its parts together)`,
-      });
+      issue(['content'], `a message holds at most ${chars(MAX_MESSAGE_CHARS)} characters (its parts together)`);
     if (!Array.isArray(message.content)) return;
     message.content.forEach((part, index) => {
+      if (message.role === 'tool' && part.type !== 'text')
+        issue(['content', index, 'type'], 'a tool message holds text parts only');
       if (part.type !== 'image_url') return;
-      if (message.role !== 'user')
-        ctx.addIssue({ code: 'custom', path: ['content', index], message: 'only user messages may carry images' });
+      if (message.role !== 'user') issue(['content', index], 'only user messages may carry images');
       const url = (part as { image_url?: { url?: unknown } }).image_url?.url;
       const problem = imageUrlProblem(url);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['content', index, 'image_url', 'url'], message: problem });
+      if (problem) issue(['content', index, 'image_url', 'url'], problem);
     });
   });
 
@@ -264,7 +298,7 @@ function imageUrlProblem(url: unknown): string | undefined {
 
 const imagePartsOf = (content: OpenAIChatMessageContent): number =>
   Array.isArray(content) ? content.filter((part) => part.type === 'image_url').length : 0;
-type OpenAIChatMessageContent = string | Array<{ type: string }>;
+type OpenAIChatMessageContent = string | Array<{ type: string }> | null | undefined;
 /** The content part types a message may hold; the others (`input_audio`, `file`) are refused. */
 const OPENAI_PART_TYPES = new Set(['text', 'image_url']);
 
@@ -280,9 +314,9 @@ export const OpenAIParamCode = {
 
 /** OpenAI parameters Kasa refuses whatever their value (null, and an empty list or map, mean "not set"). */
 const UNSUPPORTED_COMPLETION_PARAMS: Record<string, string> = {
-  tools: "tools are not supported: Kasa's personas answer with text (no function calling)",
-  functions: "functions are not supported: Kasa's personas answer with text (no function calling)",
-  function_call: "function_call is not supported: Kasa's personas answer with text (no function calling)",
+  functions: 'functions is not supported (no function calling through this deprecated parameter): use tools',
+  function_call:
+    'function_call is not supported (no function calling through this deprecated parameter): use tool_choice',
   audio: 'audio output is not supported here; POST /api/voice/synthesize reads a reply aloud',
   top_logprobs: 'log probabilities are not available: top_logprobs is not supported',
   logit_bias: 'logit_bias is not supported: the AI providers behind the personas do not share one tokenizer',
@@ -294,15 +328,7 @@ const UNSUPPORTED_COMPLETION_PARAMS: Record<string, string> = {
 
 /** Accepted values of the parameters Kasa accepts only as their harmless (default) value. */
 const HARMLESS_ONLY: Record<string, { ok: (value: unknown) => boolean; message: string }> = {
-  response_format: {
-    ok: (v) => (v as { type?: unknown }).type === 'text',
-    message: 'only response_format {"type": "text"} is supported: JSON mode and structured outputs are not',
-  },
   logprobs: { ok: (v) => v === false, message: 'log probabilities are not available: logprobs must be false' },
-  tool_choice: {
-    ok: (v) => v === 'none',
-    message: 'tool_choice is not supported: Kasa\'s personas answer with text (only "none" is accepted)',
-  },
   store: {
     ok: (v) => v === false,
     message: 'store must be false: Kasa keeps no copy of /v1 conversations to retrieve later',
@@ -352,13 +378,20 @@ const completionRequestShape = {
   user: z.string().max(256).optional(),
   /** OpenAI's newer name for `user`; passed the same way when `user` is not set. */
   safety_identifier: z.string().max(256).nullish(),
+  /** Text (the default), JSON mode or structured output: a JSON reply is checked before it is returned. */
+  response_format: OpenAIResponseFormat.nullish(),
+  /** The functions the model may call (the caller runs them and sends the results back as tool messages). */
+  tools: z
+    .array(OpenAIFunctionTool)
+    .max(MAX_OPENAI_TOOLS, `a request offers at most ${MAX_OPENAI_TOOLS} tools`)
+    .nullish(),
+  /** Whether and which tool the model must call; only with tools, except "none". */
+  tool_choice: OpenAIToolChoice.nullish(),
+  /** Whether the model may call several tools in one turn; passed to the providers that take it. */
+  parallel_tool_calls: z.boolean().nullish(),
   // Accepted as official clients send them, and ignored (they change nothing in the answer).
-  /** Only `{"type": "text"}` (the default). */
-  response_format: z.object({ type: z.string() }).loose().nullish(),
   /** Only false. */
   logprobs: z.boolean().nullish(),
-  /** Accepted and ignored: no tools are ever called. */
-  parallel_tool_calls: z.boolean().nullish(),
   /** Accepted and ignored (Kasa stores no /v1 conversations): up to 16 string pairs. */
   metadata: z
     .record(z.string().max(64), z.string().max(512))
@@ -372,15 +405,44 @@ const completionRequestShape = {
   modalities: z.array(z.string().max(16)).max(4).nullish(),
   /** Accepted and ignored: caching is each provider's own. */
   prompt_cache_key: z.string().max(256).nullish(),
-  /** Only "none" (or an empty list of tools). */
-  tool_choice: z.unknown().optional(),
-  /** Refused unless empty: no function calling. */
-  tools: z.array(z.unknown()).max(128).nullish(),
 };
 const KNOWN_COMPLETION_PARAMS = new Set([
   ...Object.keys(completionRequestShape),
   ...Object.keys(UNSUPPORTED_COMPLETION_PARAMS),
 ]);
+
+type CompletionFields = {
+  messages: Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+  tools?: Array<{ function: { name: string } }> | null;
+  tool_choice?: OpenAIToolChoice | null;
+};
+
+/**
+ * The rules between fields, as OpenAI has them: a tool_choice other than "none" needs tools and names one of them,
+ * tool names are unique, and a tool message answers a call of an earlier assistant message.
+ */
+function refineTools(body: CompletionFields, ctx: z.RefinementCtx): void {
+  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const names = (body.tools ?? []).map((tool) => tool.function.name);
+  const choice = body.tool_choice;
+  if (choice != null && choice !== 'none' && names.length === 0)
+    issue(['tool_choice'], 'tool_choice is only allowed when tools are specified');
+  if (choice != null && typeof choice === 'object' && names.length > 0 && !names.includes(choice.function.name))
+    issue(['tool_choice'], `tool_choice names the function '${choice.function.name}', which is not in tools`);
+  names.forEach((name, index) => {
+    if (names.indexOf(name) !== index)
+      issue(['tools', index, 'function', 'name'], `the tool '${name}' is listed twice`);
+  });
+  const calls = new Set<string>();
+  body.messages.forEach((message, index) => {
+    for (const call of message.tool_calls ?? []) calls.add(call.id);
+    if (message.role === 'tool' && message.tool_call_id && !calls.has(message.tool_call_id))
+      issue(
+        ['messages', index, 'tool_call_id'],
+        `a tool message must answer a call of an earlier assistant message: no tool call has the id '${message.tool_call_id}'`,
+      );
+  });
+}
 
 /**
  * The parameters Kasa passes to the AI provider, those it accepts as official clients send them and ignores, and —
@@ -417,7 +479,8 @@ export const OpenAIChatCompletionRequest = z
           });
       });
     });
-    const total = body.messages.reduce((sum, message) => sum + textLengthOf(message.content), 0);
+    refineTools(body, ctx);
+    const total = body.messages.reduce((sum, message) => sum + messageLengthOf(message), 0);
     if (total > MAX_TOTAL_CHARS)
       ctx.addIssue({
         code: 'custom',
@@ -435,10 +498,12 @@ export const OpenAIChatCompletionRequest = z
   .openapi('OpenAIChatCompletionRequest', {
     additionalProperties: false,
     description:
-      'OpenAI parameters Kasa does not support (tools, functions, function_call, audio, logit_bias, top_logprobs, ' +
-      'prediction, reasoning_effort, verbosity, web_search_options), values other than the harmless default of ' +
-      'response_format, logprobs, tool_choice, store, service_tier and modalities, n above 1, and unknown parameters ' +
-      'are refused with a 400 whose error.param names the parameter.',
+      'Tools (function calling) and response_format (JSON mode, structured output) need an AI provider that ' +
+      'supports them: with only the built-in offline engine, they are a 400 naming the model. OpenAI parameters ' +
+      'Kasa does not support (functions, function_call, audio, logit_bias, top_logprobs, prediction, ' +
+      'reasoning_effort, verbosity, web_search_options), values other than the harmless default of logprobs, ' +
+      'store, service_tier and modalities, n above 1, and unknown parameters are refused with a 400 whose ' +
+      'error.param names the parameter.',
   });
 export type OpenAIChatCompletionRequest = z.infer<typeof OpenAIChatCompletionRequest>;
 

@@ -76,8 +76,12 @@ export interface Operation {
   query?: ZodObject;
   /** The success status(es) when not the default (201 for a POST other than login, else 200). */
   successStatus?: number | number[];
-  /** A second, streamed answer the client gets by asking for its media type in Accept (SSE, audio). */
-  stream?: { status: number; contentType: string; description: string };
+  /**
+   * A second, streamed answer the client gets by asking for its media type in Accept (SSE, audio), or by a body
+   * field (`stream: true`); `schema` describes each event's data. With the same status as `response`, both media
+   * types are listed under it.
+   */
+  stream?: { status: number; contentType: string; description: string; schema?: ZodType };
   /** A success answer that is a document rather than JSON (an HTML page, a PDF). */
   document?: { contentType: string };
 }
@@ -94,6 +98,9 @@ const errorDescriptions: Record<number, string> = {
     'file_too_complex: the file is past a processing limit (pages, pixels, files inside, unpacked size, compression ' +
     'ratio, or the time or memory reading it took); `details` names the limit',
   429: 'Too many requests, or the plan’s monthly API call quota is used up (see Retry-After and RateLimit-*)',
+  502:
+    'invalid_model_output: the AI provider’s reply was not the JSON that response_format asked for (not JSON, or ' +
+    'not valid against the schema); `details` says what is wrong',
   503: 'A service behind the gateway is unavailable',
 };
 
@@ -689,10 +696,16 @@ export function buildOpenApiDocument(serverUrl = '/') {
       }
     }
     if (op.stream) {
-      responses[String(op.stream.status)] = {
-        description: op.stream.description,
-        content: { [op.stream.contentType]: { schema: z.string().meta({ format: 'binary' }) } },
+      const streamed = {
+        [op.stream.contentType]: { schema: op.stream.schema ?? z.string().meta({ format: 'binary' }) },
       };
+      const shared = responses[String(op.stream.status)];
+      responses[String(op.stream.status)] = shared
+        ? {
+            description: `${shared.description}. ${op.stream.description}`,
+            content: { ...shared.content, ...streamed },
+          }
+        : { description: op.stream.description, content: streamed };
     }
     if (idempotent) {
       for (const [status, response] of Object.entries(responses))

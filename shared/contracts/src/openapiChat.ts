@@ -6,6 +6,8 @@ import {
   ChatSearchResults,
   CreatePersonaRequest,
   EditMessageRequest,
+  OpenAIChatCompletion,
+  OpenAIChatCompletionChunk,
   OpenAIChatCompletionRequest,
   Persona,
   RegenerateRequest,
@@ -320,14 +322,24 @@ export const chatOperations: Operation[] = [
   {
     method: 'post',
     path: '/v1/chat/completions',
-    summary: 'OpenAI-compatible Chat Completions; with stream: true, OpenAI’s SSE chunk format',
+    summary:
+      'OpenAI-compatible Chat Completions, with tools (function calling) and response_format (JSON mode, ' +
+      'structured output); with stream: true, OpenAI’s SSE chunk format',
     tag: 'OpenAI-compatible',
     auth: true,
     body: OpenAIChatCompletionRequest,
     successStatus: 200,
-    responseDescription:
-      'A chat.completion object, or with stream: true a text/event-stream of chat.completion.chunk objects ending ' +
-      'with data: [DONE]',
-    errors: [404],
+    response: OpenAIChatCompletion,
+    stream: {
+      status: 200,
+      contentType: 'text/event-stream',
+      description:
+        'With stream: true, Server-Sent Events: each data: line holds one chat.completion.chunk (tool calls as ' +
+        'delta.tool_calls: index, id, type and function.name first, then function.arguments pieces with the same ' +
+        'index; finish_reason "tool_calls"), then data: [DONE]. A failure after the first chunk arrives as a data: ' +
+        'line with an error object',
+      schema: OpenAIChatCompletionChunk,
+    },
+    errors: [404, 502],
   },
 ];

@@ -171,12 +171,47 @@ class SharedConversation(TypedDict):
     truncated: bool
 
 
-class ChatMessage(TypedDict):
-    """A message of ``/v1/chat/completions`` (OpenAI's shape)."""
+class ToolCallFunction(TypedDict):
+    name: str
+    #: The arguments as the model wrote them: a JSON text.
+    arguments: str
 
-    role: Literal["system", "developer", "user", "assistant"]
-    content: str | list[dict[str, Any]]
+
+class ToolCall(TypedDict):
+    """A call of a function tool that the model made, as an assistant message carries it."""
+
+    id: str
+    type: Literal["function"]
+    function: ToolCallFunction
+
+
+class ChatMessage(TypedDict):
+    """A message of ``/v1/chat/completions`` (OpenAI's shape). ``content`` may be None or left out only on an
+    assistant message with ``tool_calls``; a ``tool`` message holds a tool's result and names the call it answers in
+    ``tool_call_id``."""
+
+    role: Literal["system", "developer", "user", "assistant", "tool"]
+    content: NotRequired[str | list[dict[str, Any]] | None]
     name: NotRequired[str]
+    tool_calls: NotRequired[list[ToolCall]]
+    tool_call_id: NotRequired[str]
+
+
+class FunctionDefinition(TypedDict):
+    #: 1 to 64 letters, digits, ``_`` or ``-``.
+    name: str
+    description: NotRequired[str | None]
+    #: A JSON Schema object; left out, the function takes no arguments.
+    parameters: NotRequired[dict[str, Any] | None]
+    strict: NotRequired[bool | None]
+
+
+class FunctionTool(TypedDict):
+    """A function the model may call, for ``tools=[...]`` of ``completions.create`` and ``stream`` (passed as given,
+    with ``tool_choice``, ``parallel_tool_calls`` and ``response_format``)."""
+
+    type: Literal["function"]
+    function: FunctionDefinition
 
 
 class CompletionUsage(TypedDict):
@@ -185,17 +220,23 @@ class CompletionUsage(TypedDict):
     total_tokens: int
 
 
+#: Why the model stopped: the end of its reply, the token limit, or calls of tools that the caller runs.
+FinishReason = Literal["stop", "length", "tool_calls"]
+
+
 class CompletionMessage(TypedDict):
     role: Literal["assistant"]
-    content: str
+    #: The reply (with a JSON ``response_format``, checked JSON text); None when the model only called tools.
+    content: str | None
     refusal: str | None
+    tool_calls: NotRequired[list[ToolCall]]
 
 
 class CompletionChoice(TypedDict):
     index: int
     message: CompletionMessage
     logprobs: None
-    finish_reason: str | None
+    finish_reason: FinishReason
 
 
 class ChatCompletion(TypedDict):
@@ -210,16 +251,32 @@ class ChatCompletion(TypedDict):
     system_fingerprint: NotRequired[str]
 
 
+class ChunkToolCallFunction(TypedDict, total=False):
+    name: str
+    arguments: str
+
+
+class ChunkToolCall(TypedDict):
+    """A piece of a streamed tool call: the first has ``id``, ``type`` and ``function.name``; the ones after it carry
+    pieces of ``function.arguments`` under the same ``index``."""
+
+    index: int
+    id: NotRequired[str]
+    type: NotRequired[Literal["function"]]
+    function: ChunkToolCallFunction
+
+
 class ChunkDelta(TypedDict, total=False):
     role: Literal["assistant"]
     content: str
+    tool_calls: list[ChunkToolCall]
 
 
 class ChunkChoice(TypedDict):
     index: int
     delta: ChunkDelta
     logprobs: None
-    finish_reason: str | None
+    finish_reason: FinishReason | None
 
 
 class ChatCompletionChunk(TypedDict):

@@ -51,13 +51,14 @@ ANSWERS: list[tuple[Any, str]] = [
     (kasa.CreatedApiKey, "CreateApiKeyResponse"),
     (kasa.VideoJob, "VideoJob"),
     (kasa.Attachment, "Attachment"),
+    (kasa.ChatCompletion, "OpenAIChatCompletion"),
+    (kasa.ChatCompletionChunk, "OpenAIChatCompletionChunk"),
     # Request parts the caller writes as dicts.
     (kasa.DetectHints, "DetectLanguageRequest.hints"),
     (kasa.ChatMessage, "OpenAIChatCompletionRequest.messages[]"),
+    (kasa.FunctionTool, "OpenAIFunctionTool"),
 ]
-# Not in the table: MessagePage (made by the package from a SessionWithMessages, checked above), and the
-# /v1/chat/completions answers (ChatCompletion, ChatCompletionChunk: the document describes them as OpenAI's, with
-# no schema of their own).
+# Not in the table: MessagePage (made by the package from a SessionWithMessages, checked above).
 
 #: Keys a type has on purpose although the document does not list them, as "Schema.key": why.
 KNOWN_EXTRA: dict[str, str] = {}

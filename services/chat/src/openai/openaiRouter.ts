@@ -7,6 +7,7 @@ import { SseStream } from '../http/sseStream';
 import { TooManyRepliesError } from '../turns/turnPolicy';
 import type { ReplySlots } from '../replies/replySlots';
 import type { CompletionService } from './completionService';
+import { ToolCallChunks, toolCallsOf } from './toolCallChunks';
 
 /** The same in streamed and plain answers: it names Kasa's serving configuration, not the provider of the moment. */
 const SYSTEM_FINGERPRINT = 'fp_kasa';
@@ -99,12 +100,18 @@ export function createOpenAIRouter(
       if (!res.writableFinished) stop.abort(new Error('client disconnected'));
     });
 
+    // Every problem with the request is a 400 before anything is answered, streamed or not.
+    const turn = await completions.prepare(persona, body);
+
     if (!body.stream) {
       let text = '';
-      const result = await completions.complete(who, persona, body, stop.signal, { onText: (t) => (text += t) });
+      const result = await completions.complete(who, turn, stop.signal, { onText: (t) => (text += t) });
       if (res.writableEnded || res.destroyed) return;
       if (result.status === 'failed')
         throw new HttpError(503, 'upstream_unavailable', 'No AI provider could answer. Please try again.');
+      const toolCalls = toolCallsOf(result);
+      // A JSON reply is checked before it is returned; a turn that ended in tool calls has no reply to check.
+      const content = turn.output && !toolCalls.length ? turn.output.check(text, result.finishReason) : text;
       res.set('x-kasa-provider', result.provider).json({
         id,
         object: 'chat.completion',
@@ -114,7 +121,12 @@ export function createOpenAIRouter(
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: text, refusal: null },
+            message: {
+              role: 'assistant',
+              content: toolCalls.length && !content ? null : content,
+              refusal: null,
+              ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+            },
             logprobs: null,
             finish_reason: result.finishReason,
           },
@@ -129,30 +141,42 @@ export function createOpenAIRouter(
       res.write(
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: persona.id, system_fingerprint: SYSTEM_FINGERPRINT, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`,
       );
+    const failure = (message: string, code: string | null = null) =>
+      res.write(`data: ${JSON.stringify({ error: { message, type: 'api_error', param: null, code } })}\n\n`);
+    const toolCalls = new ToolCallChunks((calls) => chunk({ tool_calls: calls }));
+    // A JSON reply is held back until it is complete and checked, so that a stream never carries JSON that is not.
+    let held = '';
     try {
       chunk({ role: 'assistant', content: '' });
-      const result = await completions.complete(who, persona, body, stop.signal, {
-        onText: (text) => chunk({ content: text }),
+      const result = await completions.complete(who, turn, stop.signal, {
+        onText: (text) => (turn.output ? (held += text) : chunk({ content: text })),
+        onToolCall: (event) => toolCalls.add(event),
       });
       if (result.status === 'failed') {
-        res.write(
-          `data: ${JSON.stringify({ error: { message: 'No AI provider could answer. Please try again.', type: 'api_error' } })}\n\n`,
-        );
+        failure('No AI provider could answer. Please try again.');
       } else {
-        chunk({}, result.finishReason);
-        if (body.stream_options?.include_usage) {
-          res.write(
-            `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: persona.id, system_fingerprint: SYSTEM_FINGERPRINT, choices: [], usage: usageOf(result) })}\n\n`,
-          );
+        let checked = true;
+        if (turn.output && held && !toolCalls.count) {
+          try {
+            chunk({ content: turn.output.check(held, result.finishReason) });
+          } catch (err) {
+            checked = false;
+            failure((err as Error).message, (err as { code?: string }).code ?? null);
+          }
+        }
+        if (checked) {
+          chunk({}, result.finishReason);
+          if (body.stream_options?.include_usage) {
+            res.write(
+              `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: persona.id, system_fingerprint: SYSTEM_FINGERPRINT, choices: [], usage: usageOf(result) })}\n\n`,
+            );
+          }
         }
       }
       res.write('data: [DONE]\n\n');
     } catch (err) {
       options.logger.error({ err }, 'streamed completion failed');
-      if (!res.writableEnded)
-        res.write(
-          `data: ${JSON.stringify({ error: { message: 'Something went wrong on our side.', type: 'api_error' } })}\n\n`,
-        );
+      if (!res.writableEnded) failure('Something went wrong on our side.');
     } finally {
       sse.end();
     }

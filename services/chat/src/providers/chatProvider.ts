@@ -6,15 +6,54 @@ export interface PromptImage {
   mediaType: string;
 }
 
+/** A call of a tool the model made, as the conversation carries it back (OpenAI-compatible API). */
+export interface PromptToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the model wrote them: a JSON text. */
+  arguments: string;
+}
+
 /** One message of the prompt a provider receives (the system prompt travels separately). */
 export interface PromptMessage {
-  role: 'user' | 'assistant';
+  /** `tool` only on the OpenAI-compatible API: the result of a tool call, sent back by the caller. */
+  role: 'user' | 'assistant' | 'tool';
   content: string;
   /**
    * Images the person sent with this message (user messages of the current turn only). Providers that cannot see
    * images never receive them: the chain takes them out and the reply says so (see ProviderChain).
    */
   images?: PromptImage[];
+  /** An assistant message's tool calls. */
+  toolCalls?: PromptToolCall[];
+  /** A tool message's call: its id and the tool's name. */
+  toolCallId?: string;
+  toolName?: string;
+}
+
+/** A function the model may call, with its parameters as a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  strict?: boolean;
+}
+
+/** The tools of a turn and how the model may use them (OpenAI's `tools`, `tool_choice`, `parallel_tool_calls`). */
+export interface ToolRequest {
+  tools: ToolSpec[];
+  choice: 'auto' | 'none' | 'required' | { name: string };
+  /** Whether the model may call several tools at once; unset, the provider's default. */
+  parallel?: boolean;
+}
+
+/** A JSON reply: any JSON (`schema` unset) or JSON valid against a schema (OpenAI's `response_format`). */
+export interface OutputRequest {
+  type: 'json';
+  schema?: Record<string, unknown>;
+  name?: string;
+  description?: string;
+  strict?: boolean;
 }
 
 /** How the caller wants the reply sampled (the OpenAI-compatible API's parameters); unset means the provider's default. */
@@ -37,16 +76,26 @@ export interface ProviderRequest {
   system: string;
   messages: PromptMessage[];
   settings?: GenerationSettings;
+  /** Tools the model may call (only sent to providers with `tools`). */
+  tools?: ToolRequest;
+  /** The reply must be JSON (only sent to providers with `structuredOutput`). */
+  output?: OutputRequest;
   /** Aborted when the user stops, the client disconnects, or the attempt timed out. */
   signal: AbortSignal;
 }
 
-/** Why a reply ended: it was complete, or it reached `maxOutputTokens`. */
-export type FinishReason = 'stop' | 'length';
+/** Why a reply ended: it was complete, it reached `maxOutputTokens`, or the model called tools. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
-/** A piece of a streamed reply: text as it comes, then (optionally) the usage the provider reported. */
+/**
+ * A piece of a streamed reply: text as it comes, tool calls as they come (a start with the call's id and tool, then
+ * pieces of its arguments; `tool-call` when it is complete), then (optionally) the usage the provider reported.
+ */
 export type ProviderChunk =
   | { type: 'text'; text: string }
+  | { type: 'tool-call-start'; id: string; name: string }
+  | { type: 'tool-call-delta'; id: string; arguments: string }
+  | { type: 'tool-call'; id: string; name: string; arguments: string }
   | { type: 'usage'; inputTokens?: number; outputTokens?: number; finishReason?: FinishReason };
 
 /** Anything that can stream a reply: a Vercel AI SDK model, or the built-in offline provider. */
@@ -62,6 +111,10 @@ export interface ChatProvider {
   readonly honoursSettings?: boolean;
   /** True when the provider's models take images (`<PREFIX>_VISION`); the offline provider does not. */
   readonly vision?: boolean;
+  /** True when the provider can call tools (function calling); the offline provider cannot. */
+  readonly tools?: boolean;
+  /** True when the provider can be asked for a JSON reply (`response_format`); the offline provider cannot. */
+  readonly structuredOutput?: boolean;
   stream(request: ProviderRequest): AsyncIterable<ProviderChunk>;
 }
 

@@ -15,8 +15,11 @@ import {
   type ChatProvider,
   type FinishReason,
   type GenerationSettings,
+  type OutputRequest,
   type PromptMessage,
+  type PromptToolCall,
   type ProviderChunk,
+  type ToolRequest,
 } from './chatProvider';
 
 export interface ChainTimeouts {
@@ -38,6 +41,13 @@ export interface TurnRequest {
   messages: PromptMessage[];
   /** Sampling settings of the OpenAI-compatible API (max tokens, temperature...), passed to every provider. */
   settings?: GenerationSettings;
+  /**
+   * Tools the model may call (OpenAI-compatible API). Only providers that call tools are tried, and once a provider
+   * has answered anything, no other one takes over: a tool call cannot be continued by another model.
+   */
+  tools?: ToolRequest;
+  /** A JSON reply (OpenAI-compatible API): only providers that can be asked for one are tried; no takeover either. */
+  output?: OutputRequest;
   /** The user's stop (client disconnect): aborts the provider call in progress, and the chain stops. */
   signal: AbortSignal;
   /**
@@ -74,11 +84,16 @@ async function* after(first: string, stream: AsyncIterable<ProviderChunk>): Asyn
   yield* stream;
 }
 
+/** A tool call as it streams: its start (id and tool), pieces of its arguments, then the complete call. */
+export type ToolCallEvent = Extract<ProviderChunk, { type: 'tool-call-start' | 'tool-call-delta' | 'tool-call' }>;
+
 export interface TurnHandlers {
   /** A provider started answering (its first text). `continued` when it takes over a reply another one began. */
   onProvider?(info: { provider: string; model: string; continued: boolean }): void;
   /** Each piece of text, in order, across providers: one continuous reply. */
   onText(text: string): void;
+  /** Each tool call event, in order (turns with tools only). */
+  onToolCall?(event: ToolCallEvent): void;
 }
 
 export interface AttemptRecord {
@@ -97,6 +112,8 @@ export interface AttemptRecord {
 
 export interface TurnResult {
   text: string;
+  /** The tools the model called, complete, in order (turns with tools only; empty or left out otherwise). */
+  toolCalls?: PromptToolCall[];
   status: 'complete' | 'stopped' | 'failed';
   /** `length` when the reply was cut at `settings.maxOutputTokens`. */
   finishReason: FinishReason;
@@ -185,6 +202,21 @@ export class ProviderChain {
     return this.providers.some((provider) => provider.vision === true);
   }
 
+  /** Whether any configured provider can call tools (the offline provider cannot). */
+  callsTools(): boolean {
+    return this.providers.some((provider) => provider.tools === true);
+  }
+
+  /** Whether any configured provider can be asked for a JSON reply (the offline provider cannot). */
+  givesStructuredOutput(): boolean {
+    return this.providers.some((provider) => provider.structuredOutput === true);
+  }
+
+  /** Whether a provider can answer this turn: tools and a JSON reply need providers that support them. */
+  private canAnswer(provider: ChatProvider, request: TurnRequest): boolean {
+    return (!request.tools || provider.tools === true) && (!request.output || provider.structuredOutput === true);
+  }
+
   /** Stops the breakers' timers (tests and shutdown). */
   shutdown(): void {
     this.guard.shutdown();
@@ -194,9 +226,12 @@ export class ProviderChain {
     const started = performance.now();
     const attempts: AttemptRecord[] = [];
     let text = '';
+    const toolCalls: PromptToolCall[] = [];
     let firstTokenMs: number | undefined;
     const finish = { reason: 'stop' as FinishReason };
-    const chain = [...this.providers, this.offline];
+    const chain = [...this.providers, this.offline].filter((provider) => this.canAnswer(provider, request));
+    // Another provider may continue a text reply; a tool call or a JSON reply it cannot.
+    const resumable = !request.tools && !request.output;
 
     for (const provider of chain) {
       if (request.signal.aborted) break;
@@ -214,6 +249,7 @@ export class ProviderChain {
       attempts.push(record);
       const attemptStart = performance.now();
       let produced = '';
+      let calling = false;
       const run: Run = (deadline) =>
         this.attempt(provider, model, request, text, record, attemptStart, finish, deadline, {
           onProvider: handlers.onProvider,
@@ -221,6 +257,13 @@ export class ProviderChain {
             firstTokenMs ??= Math.round(performance.now() - started);
             produced += piece;
             handlers.onText(piece);
+          },
+          onToolCall: (event) => {
+            firstTokenMs ??= Math.round(performance.now() - started);
+            calling = true;
+            if (event.type === 'tool-call')
+              toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+            handlers.onToolCall?.(event);
           },
         });
       try {
@@ -243,7 +286,9 @@ export class ProviderChain {
         text += produced;
         record.outputTokens ??= estimateTokens(produced);
         record.answered = true;
-        return this.result(text, 'complete', record, attempts, started, firstTokenMs, finish.reason);
+        // A model that called tools ends its turn for them, whatever its provider reported.
+        const reason: FinishReason = toolCalls.length > 0 ? 'tool_calls' : finish.reason;
+        return this.result(text, toolCalls, 'complete', record, attempts, started, firstTokenMs, reason);
       } catch (err) {
         record.latencyMs = Math.round(performance.now() - attemptStart);
         text += produced;
@@ -251,12 +296,19 @@ export class ProviderChain {
           record.outcome = 'aborted';
           record.outputTokens ??= estimateTokens(produced);
           record.answered = true;
-          return this.result(text, 'stopped', record, attempts, started, firstTokenMs);
+          return this.result(text, toolCalls, 'stopped', record, attempts, started, firstTokenMs);
         }
         const { outcome, detail } = classifyFailure(err);
         record.outcome = outcome;
         record.detail = detail;
         if (produced) record.outputTokens ??= estimateTokens(produced);
+        if (!resumable && (produced.length > 0 || calling)) {
+          this.logger.warn(
+            { provider: provider.name, model, outcome, detail, midStream: true },
+            'provider attempt failed after it began a tool call or a JSON reply; no other provider can continue it',
+          );
+          return this.result(text, toolCalls, 'failed', record, attempts, started, firstTokenMs);
+        }
         this.logger.warn(
           { provider: provider.name, model, outcome, detail, midStream: produced.length > 0 || continued },
           'provider attempt failed; falling over to the next provider',
@@ -264,9 +316,11 @@ export class ProviderChain {
       }
     }
     const last = attempts[attempts.length - 1];
-    if (request.signal.aborted && last) return this.result(text, 'stopped', last, attempts, started, firstTokenMs);
+    if (request.signal.aborted && last)
+      return this.result(text, toolCalls, 'stopped', last, attempts, started, firstTokenMs);
     return this.result(
       text,
+      toolCalls,
       'failed',
       last ?? { provider: this.offline.name, model: '' },
       attempts,
@@ -277,6 +331,7 @@ export class ProviderChain {
 
   private result(
     text: string,
+    toolCalls: PromptToolCall[],
     status: TurnResult['status'],
     answered: Pick<AttemptRecord, 'provider' | 'model'>,
     attempts: AttemptRecord[],
@@ -287,6 +342,7 @@ export class ProviderChain {
     for (const attempt of attempts) this.observe(attempt);
     return {
       text,
+      toolCalls,
       status,
       finishReason,
       provider: answered.provider,
@@ -323,7 +379,7 @@ export class ProviderChain {
     // A provider that cannot see images never receives them; the reply says so first (once, not on a continuation).
     const blind = !provider.vision && request.messages.some((m) => m.images?.length);
     const prompt: PromptMessage[] = blind
-      ? request.messages.map((m) => ({ role: m.role, content: m.content }))
+      ? request.messages.map(({ images: _images, ...rest }) => rest)
       : request.messages;
     const messages: PromptMessage[] = partial
       ? [...prompt, { role: 'assistant', content: partial }, { role: 'user', content: CONTINUE_INSTRUCTION }]
@@ -334,6 +390,8 @@ export class ProviderChain {
       system: blind ? `${request.system}\n${BLIND_INSTRUCTION}` : request.system,
       messages,
       ...(request.settings ? { settings: request.settings } : {}),
+      ...(request.tools ? { tools: request.tools } : {}),
+      ...(request.output ? { output: request.output } : {}),
       signal,
     });
     const stream =
@@ -354,6 +412,16 @@ export class ProviderChain {
           if (chunk.inputTokens !== undefined) record.inputTokens = chunk.inputTokens;
           if (chunk.outputTokens !== undefined) record.outputTokens = chunk.outputTokens;
           if (chunk.finishReason) finish.reason = chunk.finishReason;
+          continue;
+        }
+        if (chunk.type !== 'text') {
+          if (!started) {
+            started = true;
+            record.firstTokenMs = Math.round(performance.now() - attemptStart);
+            handlers.onProvider?.({ provider: provider.name, model, continued: false });
+          }
+          arm('idle', this.timeouts.idleMs);
+          handlers.onToolCall?.(chunk);
           continue;
         }
         if (!chunk.text) continue;
