@@ -27,6 +27,13 @@ const UNDOCUMENTED: Record<string, string> = {
   '/api/admin/operators/*': 'operators only (services/auth/README.md#operators)',
   '/api/admin/inquiries': 'operators only (services/auth/README.md#operators)',
   '/api/admin/inquiries/*': 'operators only (services/auth/README.md#operators)',
+  // Single sign-on's browser steps: a redirect from the identity provider and the web app's exchange of its code.
+  '/api/auth/sso/start':
+    'the web app’s single sign-on (services/auth/README.md#single-sign-on-per-team-openid-connect)',
+  '/api/auth/sso/complete':
+    'the web app’s single sign-on (services/auth/README.md#single-sign-on-per-team-openid-connect)',
+  '/api/auth/sso/callback':
+    'the identity provider’s redirect back (services/auth/README.md#single-sign-on-per-team-openid-connect)',
 };
 
 const config = parse(readFileSync(path.join(__dirname, '../../gateway/config/gateway.config.yml'), 'utf8')) as {

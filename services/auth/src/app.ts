@@ -18,6 +18,7 @@ import { createSuspensionsRouter } from './operators/suspensionsRouter';
 import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
 import { createTeamRouter } from './teams/teamRouter';
+import { createSsoRouter } from './sso/ssoRouter';
 import { createAuthRouter } from './users/authRouter';
 
 /** What the app serves: the components createAuthComponents builds, and the runtime's logging, metrics and probes. */
@@ -62,6 +63,13 @@ export function createApp(deps: AuthAppDeps): Express {
       createApiKeyRouter(apiKeys),
       createApiKeyVerifyRouter(apiKeys),
       createTeamRouter(teams),
+      createSsoRouter({
+        sso: deps.sso,
+        tokens: deps.tokens,
+        tokenTtlSeconds: deps.tokenTtlSeconds,
+        cookieSecure: deps.cookieSecure,
+        redirectUri: deps.sso.redirectUri,
+      }),
       createBillingRouter(deps),
       createOutreachRouter(deps),
       createAdminRouter(deps),

@@ -23,6 +23,11 @@ import { LoginThrottle, type LoginThrottleSettings } from './users/loginThrottle
 import { loginThrottleModel } from './users/loginThrottleModel';
 import { userModel } from './users/userModel';
 import { UserService } from './users/userService';
+import { createOidcClient, type OidcClient } from './sso/oidcClient';
+import { loadSecretBox, type SecretBox } from './sso/secretBox';
+import { ssoFlowModel, ssoHandoffModel } from './sso/ssoFlowModel';
+import { ssoDomainModel, teamSsoModel } from './sso/ssoModel';
+import { SsoService } from './sso/ssoService';
 
 /** The settings the components read. */
 export type AuthComponentSettings = Pick<
@@ -30,7 +35,8 @@ export type AuthComponentSettings = Pick<
   'JWT_PRIVATE_KEY' | 'AUTH_KEYS_DIR' | 'JWT_TTL_SECONDS' | 'API_KEY_USAGE_FLUSH_MS' | 'API_KEY_USAGE_MAX_PENDING'
 > &
   Partial<PaymentSettings> &
-  Partial<Pick<AuthConfig, 'KASA_PUBLIC_URL' | 'WEB_ORIGIN' | 'BILLING_GRACE_DAYS' | 'KASA_OPERATOR_EMAILS'>>;
+  Partial<Pick<AuthConfig, 'KASA_PUBLIC_URL' | 'WEB_ORIGIN' | 'BILLING_GRACE_DAYS' | 'KASA_OPERATOR_EMAILS'>> &
+  Partial<Pick<AuthConfig, 'AUTH_SECRETS_KEY' | 'SSO_ALLOW_HTTP_ISSUERS'>>;
 
 const DAY_MS = 24 * 3600_000;
 
@@ -55,6 +61,8 @@ export interface AuthComponents {
   suspensions: Suspensions;
   /** The audit log's store, written by the audit consumer (audit/auditSubscriptions.ts). */
   audit: AuditLog;
+  /** Single sign-on per team (OpenID Connect): the owner's settings and the sign-in steps. */
+  sso: SsoService;
 }
 
 /**
@@ -78,6 +86,10 @@ export function createAuthComponents(deps: {
   billingClock?: () => Date;
   /** The runtime's processed-event store (billing's webhook inbox remembers handled processor events in it). */
   processedEvents?: PrunableProcessedEventStore;
+  /** The OpenID Connect client single sign-on uses: openid-client unless given (a test's fake provider). */
+  oidcClient?: OidcClient;
+  /** The box secrets are sealed with: AUTH_SECRETS_KEY, or the key kept in AUTH_KEYS_DIR, unless given. */
+  secretBox?: SecretBox;
 }): AuthComponents {
   const { db, bus, logger, settings } = deps;
   const signingKey =
@@ -112,6 +124,8 @@ export function createAuthComponents(deps: {
     invitations: teamInvitationModel(db),
     users: userModel(db),
     revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
+    // An Enterprise contract's seats bound who may join by single sign-on.
+    seatsOf: async (ownerId) => (await billing.getSubscription(ownerId)).subscription?.seats ?? null,
   });
   apiKeys.attachTeams(teams);
   const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? [], billing, bus);
@@ -124,6 +138,32 @@ export function createAuthComponents(deps: {
     configuredOperatorEmails: (settings.KASA_OPERATOR_EMAILS ?? []).map((email) => email.trim().toLowerCase()),
   });
   const audit = new AuditLog(auditEntryModel(db));
+  const production = settings.NODE_ENV === 'production';
+  const publicUrl = (settings.KASA_PUBLIC_URL ?? settings.WEB_ORIGIN?.[0] ?? 'http://localhost:8080').replace(
+    /\/+$/,
+    '',
+  );
+  const allowHttpIssuers = !production && settings.SSO_ALLOW_HTTP_ISSUERS === true;
+  const secrets =
+    deps.secretBox ?? loadSecretBox({ key: settings.AUTH_SECRETS_KEY, keysDir: settings.AUTH_KEYS_DIR, production });
+  if (!secrets) logger.warn('AUTH_SECRETS_KEY is not set: single sign-on is refused until it is');
+  const sso = new SsoService({
+    settings: teamSsoModel(db),
+    domains: ssoDomainModel(db),
+    flows: ssoFlowModel(db),
+    handoffs: ssoHandoffModel(db),
+    users: userModel(db),
+    userService: users,
+    teams,
+    oidc: deps.oidcClient ?? createOidcClient({ allowHttpIssuers, production, logger }),
+    secrets,
+    bus,
+    logger,
+    redirectUri: `${publicUrl}/api/auth/sso/callback`,
+    allowHttpIssuers,
+    production,
+  });
+  users.attachSsoRequirement((email) => sso.requiredFor(email));
   return {
     signingKey,
     users,
@@ -138,5 +178,6 @@ export function createAuthComponents(deps: {
     people,
     suspensions,
     audit,
+    sso,
   };
 }

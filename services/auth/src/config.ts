@@ -82,6 +82,19 @@ const schema = baseServiceEnv.extend({
         .filter(Boolean),
     )
     .pipe(z.array(z.email({ error: 'KASA_OPERATOR_EMAILS must list e-mail addresses' }))),
+  /**
+   * The key that encrypts secrets kept in the database (teams' single sign-on client secrets): base64 of 32 bytes.
+   * Needed in production for single sign-on (without it SSO answers 503); elsewhere a key is generated once into
+   * AUTH_KEYS_DIR/secrets-key.
+   */
+  AUTH_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || Buffer.from(value, 'base64').length === 32, {
+      error: 'must be base64 of 32 random bytes (openssl rand -base64 32)',
+    }),
+  /** Let teams name an identity provider on plain http (a test's or a local one); never in production. */
+  SSO_ALLOW_HTTP_ISSUERS: envBoolean(false),
   /** Mark the session cookie Secure (set true behind HTTPS). */
   COOKIE_SECURE: envBoolean(false),
   /** API keys' "last used" times are written in one batch this often (never while the gateway waits). */
@@ -116,6 +129,9 @@ const withPaymentChecks = schema.superRefine((env, ctx) => {
       need(name, 'when Stripe takes payments');
   }
   if (chosen.includes('paystack')) need('PAYSTACK_SECRET_KEY', 'when Paystack takes payments');
+  // Without AUTH_SECRETS_KEY a production service still starts (existing deployments), but refuses single sign-on.
+  if (env.NODE_ENV === 'production' && env.SSO_ALLOW_HTTP_ISSUERS)
+    ctx.addIssue({ code: 'custom', path: ['SSO_ALLOW_HTTP_ISSUERS'], message: 'must not be true in production' });
   if (env.NODE_ENV === 'production' && chosen.some((c) => c === 'stripe' || c === 'paystack'))
     need('KASA_PUBLIC_URL', 'in production with a payment processor (where the processors send people back)');
 });

@@ -39,6 +39,7 @@ runMain(async () => {
   runtime.every(3_600_000, 'prune expired revocations', () => auth.tokens.pruneExpired());
   runtime.every(30_000, 'republish pending e-mail notices', () => auth.notices.republishPending());
   runtime.every(600_000, 'prune forgotten sign-in failures', () => auth.loginThrottle.pruneExpired());
+  runtime.every(600_000, 'prune finished single sign-ons', () => auth.sso.pruneExpired());
 
   const app = createApp({
     ...runtime.appDeps,

@@ -7,6 +7,7 @@ import { createAuthComponents, type AuthComponents } from '../src/authComponents
 import type { PaymentProvider } from '../src/billing/paymentProvider';
 import type { LoginThrottleSettings } from '../src/users/loginThrottle';
 import { generateSigningKey, type SigningKey } from '../src/tokens/signingKey';
+import type { OidcClient } from '../src/sso/oidcClient';
 
 /** How long the tests' tokens live. */
 export const TOKEN_TTL_SECONDS = 3600;
@@ -34,6 +35,8 @@ export function createTestAuthApp(deps: {
   billingClock?: () => Date;
   /** KASA_OPERATOR_EMAILS, lower-cased. */
   operatorEmails?: string[];
+  /** The identity providers' side of single sign-on (a fake). */
+  oidcClient?: OidcClient;
 }): { app: Express; auth: AuthComponents } {
   const auth = createAuthComponents({
     db: deps.db,
@@ -51,6 +54,7 @@ export function createTestAuthApp(deps: {
     lastUsedStore: deps.lastUsedStore,
     loginThrottle: deps.loginThrottle,
     billingClock: deps.billingClock,
+    oidcClient: deps.oidcClient,
   });
   const app = createApp({
     ...auth,

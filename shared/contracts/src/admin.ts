@@ -101,6 +101,8 @@ export const AUDIT_ACTIONS = [
   'sign_in.failed',
   'operator.granted',
   'operator.revoked',
+  'sso.configured',
+  'sso.removed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(', ')}` });
 export type AuditAction = z.infer<typeof AuditAction>;

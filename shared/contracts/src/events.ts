@@ -120,7 +120,23 @@ export const UserSignInFailedEvent = z.object({
   userId: z.string().nullable(),
   email: z.string().max(254),
   method: z.enum(['password', 'sso']),
-  reason: z.enum(['invalid_credentials', 'throttled', 'suspended']),
+  reason: z.enum([
+    'invalid_credentials',
+    'throttled',
+    'suspended',
+    // Single sign-on (services/auth/src/sso/): why the identity provider's answer was refused, or that the address's
+    // domain must sign in through its organisation (`sso_required`, on a password sign-in).
+    'sso_invalid_state',
+    'sso_wrong_audience',
+    'sso_token_expired',
+    'sso_token_invalid',
+    'sso_domain_not_in_team',
+    'sso_email_not_verified',
+    'sso_account_in_other_team',
+    'sso_no_seats',
+    'sso_idp_error',
+    'sso_required',
+  ]),
   clientIp: z.string().max(64).optional(),
   at: z.string().datetime(),
 });
@@ -130,6 +146,28 @@ export const OperatorRoleChangedEvent = z.object({
   operator: z.boolean(),
   /** Absent for the operator command, which runs on the machine rather than for a person. */
   actor: EventActor.optional(),
+});
+/**
+ * A team's owner set up or changed the team's single sign-on (OpenID Connect): the provider, the client id, the e-mail
+ * domains and whether they must sign in through it; `secretChanged` when a new client secret was stored (never the
+ * secret itself).
+ */
+export const TeamSsoConfiguredEvent = z.object({
+  teamId: z.string(),
+  actor: EventActor,
+  issuer: z.string().max(500),
+  clientId: z.string().max(255),
+  domains: z.array(z.string().max(253)).max(20),
+  requireSso: z.boolean(),
+  secretChanged: z.boolean(),
+  at: z.string().datetime(),
+});
+/** A team's owner removed the team's single sign-on: its domains sign in with passwords again. */
+export const TeamSsoRemovedEvent = z.object({
+  teamId: z.string(),
+  actor: EventActor,
+  domains: z.array(z.string().max(253)).max(20),
+  at: z.string().datetime(),
 });
 /** The notices auth asks to e-mail to an account's owner. */
 export const AccountNotice = z.enum([
@@ -246,6 +284,8 @@ export const EventSchemas = {
   'auth.user.signed_in': UserSignedInEvent,
   'auth.user.sign_in_failed': UserSignInFailedEvent,
   'auth.operator.role_changed': OperatorRoleChangedEvent,
+  'auth.team.sso_configured': TeamSsoConfiguredEvent,
+  'auth.team.sso_removed': TeamSsoRemovedEvent,
   'chat.session.created': SessionCreatedEvent,
   'chat.message.created': MessageCreatedEvent,
   'voice.speech.synthesized': SpeechSynthesizedEvent,

@@ -3,6 +3,7 @@ export * from './common';
 export * from './auth';
 export * from './apiKeys';
 export * from './teams';
+export * from './sso';
 export * from './admin';
 export * from './preferences';
 export * from './plans';

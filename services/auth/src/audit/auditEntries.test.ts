@@ -90,4 +90,41 @@ describe('auditEntryOf', () => {
     expect(auditEntryOf(granted).action).toBe('operator.granted');
     expect(auditEntryOf(removed).action).toBe('operator.revoked');
   });
+
+  it('records a team’s single sign-on changes against the team, with the owner and never a secret', () => {
+    const configured = auditEntryOf(
+      event('auth.team.sso_configured', {
+        teamId: 'team-1',
+        actor: { userId: 'owner', clientIp: '203.0.113.9' },
+        issuer: 'https://login.acme.example',
+        clientId: 'kasa',
+        domains: ['acme.example'],
+        requireSso: true,
+        secretChanged: true,
+        at: '2026-12-07T09:00:00.000Z',
+      }),
+    );
+    expect(configured).toMatchObject({
+      at: new Date('2026-12-07T09:00:00.000Z'),
+      action: 'sso.configured',
+      actorId: 'owner',
+      targetId: 'team:team-1',
+      clientIp: '203.0.113.9',
+      details: {
+        issuer: 'https://login.acme.example',
+        domains: ['acme.example'],
+        requireSso: true,
+        secretChanged: true,
+      },
+    });
+    const removed = auditEntryOf(
+      event('auth.team.sso_removed', {
+        teamId: 'team-1',
+        actor: { userId: 'owner' },
+        domains: ['acme.example'],
+        at: '2026-12-07T09:30:00.000Z',
+      }),
+    );
+    expect(removed).toMatchObject({ action: 'sso.removed', actorId: 'owner', targetId: 'team:team-1' });
+  });
 });

@@ -11,6 +11,8 @@ export const AUDITED_EVENTS = [
   'auth.user.signed_in',
   'auth.user.sign_in_failed',
   'auth.operator.role_changed',
+  'auth.team.sso_configured',
+  'auth.team.sso_removed',
 ] as const satisfies readonly EventType[];
 export type AuditedEvent = (typeof AUDITED_EVENTS)[number];
 
@@ -115,6 +117,36 @@ export function auditEntryOf(event: KasaEvent<AuditedEvent>): AuditEntryDocument
         targetId: d.userId,
         ...actorFields(d.actor),
         details: {},
+      };
+    }
+    // A team's single sign-on: the target is the team (`team:<id>`); never the client secret, only whether it changed.
+    case 'auth.team.sso_configured': {
+      const d = e.data as KasaEvent<'auth.team.sso_configured'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'sso.configured',
+        targetId: `team:${d.teamId}`,
+        ...actorFields(d.actor),
+        details: {
+          teamId: d.teamId,
+          issuer: d.issuer,
+          clientId: d.clientId,
+          domains: d.domains,
+          requireSso: d.requireSso,
+          secretChanged: d.secretChanged,
+        },
+      };
+    }
+    case 'auth.team.sso_removed': {
+      const d = e.data as KasaEvent<'auth.team.sso_removed'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'sso.removed',
+        targetId: `team:${d.teamId}`,
+        ...actorFields(d.actor),
+        details: { teamId: d.teamId, domains: d.domains },
       };
     }
     default:

@@ -40,7 +40,16 @@ export interface TeamServiceDeps {
   users: Model<UserDocument>;
   /** Revokes every key of a team that is being deleted (and tells the gateways). */
   revokeTeamKeys: (teamId: string, requestId?: string) => Promise<void>;
+  /** The seats the owner's Enterprise contract gives, when it names them (a team never exceeds MAX_TEAM_SEATS). */
+  seatsOf?: (ownerId: string) => Promise<number | null>;
   now?: () => Date;
+}
+
+/** A join by single sign-on refused because every seat of the team is taken. */
+export class NoSeatsError extends ConflictError {
+  constructor() {
+    super('Every seat of this team is taken. Ask its owner for more seats.', { reason: 'no_seats' });
+  }
 }
 
 const notInTeam = () =>
@@ -218,6 +227,31 @@ export class TeamService {
       throw new NotFoundError('This team no longer exists.');
     }
     return this.view(userId);
+  }
+
+  /**
+   * Puts a person in the team their organisation's single sign-on vouched for, as a member: the same claim of
+   * `users.teamId` and compare-and-set of the members as an accepted invitation, with the seat check inside the
+   * compare-and-set (two sign-ins racing for the last seat cannot both take it). NoSeatsError when it is full;
+   * ConflictError when the person is in another team.
+   */
+  async joinBySso(userId: string, teamId: string): Promise<void> {
+    const team = await this.deps.teams.findById(teamId, { ownerId: 1 }).lean();
+    if (!team) throw new NotFoundError('This team no longer exists.');
+    const contractSeats = (await this.deps.seatsOf?.(team.ownerId)) ?? null;
+    const seats = Math.min(contractSeats ?? MAX_TEAM_SEATS, MAX_TEAM_SEATS);
+    await this.claimSeat(userId, teamId);
+    try {
+      const joined = await this.updateMembers(teamId, (members) => {
+        if (members.some((m) => m.userId === userId)) return members;
+        if (members.length >= seats) throw new NoSeatsError();
+        return [...members, { userId, role: 'member', joinedAt: this.now() }];
+      });
+      if (!joined) throw new NotFoundError('This team no longer exists.');
+    } catch (err) {
+      await this.releaseSeat(userId, teamId);
+      throw err;
+    }
   }
 
   async decline(userId: string, invitationId: string): Promise<void> {

@@ -11,7 +11,7 @@ export function hashPassword(password: string): Promise<string> {
 // and does not reveal which emails have accounts.
 let decoyHash: Promise<string> | undefined;
 
-export async function verifyPassword(hash: string | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(hash: string | null | undefined, password: string): Promise<boolean> {
   if (!hash) {
     decoyHash ??= hashPassword('kasa-decoy-password');
     await argon2.verify(await decoyHash, password).catch(() => false);

@@ -8,7 +8,8 @@ export interface UserDocument {
   /** Lower-cased username: uniqueness is case-insensitive ("Ama" and "ama" are one name). */
   usernameKey: string;
   email: string;
-  passwordHash: string;
+  /** Absent for an account made by a single sign-on (sso/): a password sign-in to it fails like a wrong password. */
+  passwordHash?: string | null;
   subscriptionTier: SubscriptionTier;
   /**
    * `auth.user.registered`, stored with the account by the same write: the service kit's outbox entry, published then
@@ -42,7 +43,7 @@ const userSchema = new Schema<UserDocument>(
     username: { type: String, required: true },
     usernameKey: { type: String, required: true, unique: true },
     email: { type: String, required: true, unique: true },
-    passwordHash: { type: String, required: true },
+    passwordHash: { type: String, default: null },
     subscriptionTier: { type: String, enum: ['free', 'pro', 'enterprise'], default: 'free' },
     registeredEvent: Schema.Types.Mixed,
     teamId: { type: String, default: null, index: true },

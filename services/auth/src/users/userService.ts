@@ -12,6 +12,7 @@ import {
 } from '@kasa/service-kit';
 import type { EventData } from '@kasa/contracts';
 import { Types, type Model } from 'mongoose';
+import { randomInt } from 'node:crypto';
 import { hashPassword, verifyPassword } from './passwords';
 import { toPublicUser, type UserDocument } from './userModel';
 import type { EmailNotices, NoticeRequest } from '../notices/emailNotices';
@@ -27,9 +28,15 @@ const REGISTRATION_NOTICE_INTERVAL_MS = 60 * 60_000;
 export const ADDRESS_UNAVAILABLE_MESSAGE =
   'This email address cannot be used to create a new account. If it is yours, sign in instead.';
 
+/** The refusal of a password sign-in or registration for an address whose domain signs in through its organisation. */
+export const SSO_REQUIRED_MESSAGE =
+  'Your organisation signs in with single sign-on. Use “Sign in with your organisation (SSO)” instead of a password.';
+
 export class UserService {
   /** `auth.user.registered`, kept on each new account until the broker confirmed it (`registeredEvent`). */
   readonly registeredEvents: Outbox;
+  /** Whether an address's domain must sign in through its organisation (sso/ssoService.ts), once attached. */
+  private ssoRequired: (email: string) => Promise<boolean> = async () => false;
 
   constructor(
     private readonly users: Model<UserDocument>,
@@ -40,7 +47,13 @@ export class UserService {
     this.registeredEvents = new Outbox({ model: users, field: 'registeredEvent', bus, logger });
   }
 
+  /** Makes password sign-in and registration ask single sign-on whether the address's domain must use it. */
+  attachSsoRequirement(check: (email: string) => Promise<boolean>): void {
+    this.ssoRequired = check;
+  }
+
   async register(input: RegisterRequest, requestId?: string): Promise<User> {
+    await this.refuseWhenSsoRequired(input.email);
     await this.assertAvailable(input.email, input.username, requestId);
     const _id = new Types.ObjectId();
     const createdAt = new Date();
@@ -95,6 +108,8 @@ export class UserService {
         { userId, email: input.email, method: 'password', reason, ...at(clientIp) },
         requestId,
       );
+    // Before the throttle and any password work: such an address never signs in with a password.
+    await this.refuseWhenSsoRequired(input.email, () => failed(null, 'sso_required'));
     // Counted before the password is checked: guesses sent at once check at most the throttle's allowance.
     const attempt = await throttle.reserve(input.email).catch((err: unknown) => {
       if (err instanceof TooManyRequestsError) failed(null, 'throttled');
@@ -135,20 +150,74 @@ export class UserService {
     return toPublicUser(doc);
   }
 
+  /** 403 `sso_required` when the address's domain signs in through its organisation only. */
+  private async refuseWhenSsoRequired(email: string, onRefused?: () => void): Promise<void> {
+    if (!(await this.ssoRequired(email))) return;
+    onRefused?.();
+    throw new NotAllowedError(SSO_REQUIRED_MESSAGE, { reason: 'sso_required' });
+  }
+
+  /**
+   * Makes the account of a person whose organisation vouched for them (single sign-on): no password, a username made
+   * from the e-mail (with a suffix when taken), and the same `auth.user.registered` outbox entry, stored with it.
+   * `announce` publishes that event: called once the account is kept (a sign-in refused for want of a seat removes
+   * it first, with `discard`).
+   */
+  async createWithoutPassword(
+    email: string,
+    requestId?: string,
+  ): Promise<{ user: User; announce: () => Promise<void>; discard: () => Promise<void> }> {
+    const base = usernameBaseOf(email);
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const username = attempt === 0 ? base : `${base.slice(0, 27)}-${randomInt(1000, 10_000)}`;
+      const _id = new Types.ObjectId();
+      const createdAt = new Date();
+      const registered = this.registeredEvents.entry(
+        'auth.user.registered',
+        { userId: _id.toString(), username, subscriptionTier: 'free', registeredAt: createdAt.toISOString() },
+        { ...(requestId !== undefined ? { requestId } : {}) },
+      );
+      try {
+        const doc = (
+          await this.users.create({
+            _id,
+            username,
+            usernameKey: username.toLowerCase(),
+            email,
+            passwordHash: null,
+            subscriptionTier: 'free',
+            createdAt,
+            ...this.registeredEvents.set(registered),
+          })
+        ).toObject();
+        return {
+          user: toPublicUser(doc),
+          announce: () => this.registeredEvents.publish(doc._id, registered).then(() => undefined),
+          discard: () => this.users.deleteOne({ _id: doc._id }).then(() => undefined),
+        };
+      } catch (err) {
+        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+        // The address was taken meanwhile: the caller signs that account in instead.
+        if (await this.users.exists({ email })) throw new ConflictError(ADDRESS_UNAVAILABLE_MESSAGE);
+      }
+    }
+    throw new ConflictError('No free username could be made from this address. Try again.');
+  }
+
   /**
    * After a successful sign-in, off its answer: the account's last sign-in (the one write a sign-in adds) and
    * `auth.user.signed_in` for the audit log.
    */
-  private recordSignIn(userId: string, requestId?: string, clientIp?: string): void {
+  recordSignIn(userId: string, requestId?: string, clientIp?: string, method: 'password' | 'sso' = 'password'): void {
     const now = new Date();
     void this.users
       .updateOne({ _id: userId }, { $set: { lastSignInAt: now } })
       .catch((err: unknown) => this.logger.warn({ err, userId }, 'last sign-in not recorded'));
-    this.announceSignIn('auth.user.signed_in', { userId, method: 'password', ...at(clientIp, now) }, requestId);
+    this.announceSignIn('auth.user.signed_in', { userId, method, ...at(clientIp, now) }, requestId);
   }
 
   /** Sign-in events go out after the answer and never hold it (a broker that is away loses them; see README). */
-  private announceSignIn<T extends 'auth.user.signed_in' | 'auth.user.sign_in_failed'>(
+  announceSignIn<T extends 'auth.user.signed_in' | 'auth.user.sign_in_failed'>(
     type: T,
     data: EventData<T>,
     requestId?: string,
@@ -244,7 +313,18 @@ export class UserService {
   }
 }
 
+/** A username (2–32 letters, digits, `.`, `-`, `_`) from the e-mail's local part (`user1234` when too little is left). */
+export function usernameBaseOf(email: string): string {
+  const name = (email.split('@')[0] ?? '')
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}._-]+/gu, '.')
+    .replace(/^[._-]+|[._-]+$/g, '')
+    .slice(0, 32)
+    .replace(/[._-]+$/, '');
+  return name.length >= 2 ? name : `user${randomInt(1000, 10_000)}`;
+}
+
 /** The time and client address of a sign-in event. */
-function at(clientIp: string | undefined, when = new Date()): { at: string; clientIp?: string } {
+export function at(clientIp: string | undefined, when = new Date()): { at: string; clientIp?: string } {
   return { at: when.toISOString(), ...(clientIp ? { clientIp } : {}) };
 }
