@@ -38,6 +38,7 @@ export default tseslint.config(
       'frontends/shell/src/**/*.tsx',
       'frontends/chat/src/**/*.tsx',
       'frontends/developer/src/**/*.tsx',
+      'frontends/admin/src/**/*.tsx',
       'frontends/marketing/src/**/*.tsx',
       'shared/ui/src/**/*.tsx',
     ],

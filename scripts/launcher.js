@@ -199,7 +199,7 @@ async function main() {
   started.push(run('gateway', process.execPath, ['gateway/dist/index.js'], env));
   if (dev) {
     // Restarted like the rest: a watch build that died would otherwise leave the page on stale files, silently.
-    for (const app of ['marketing', 'chat', 'developer', 'shell']) {
+    for (const app of ['marketing', 'chat', 'developer', 'admin', 'shell']) {
       started.push(run(`web ${app}`, 'npm', ['run', 'dev', '-w', `@kasa/${app}-app`], env));
     }
   }

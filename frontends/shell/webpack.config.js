@@ -15,6 +15,7 @@ const remotes = {
   marketing: process.env.KASA_REMOTE_MARKETING_URL || '/remotes/marketing/remoteEntry.js',
   chat: process.env.KASA_REMOTE_CHAT_URL || '/remotes/chat/remoteEntry.js',
   developer: process.env.KASA_REMOTE_DEVELOPER_URL || '/remotes/developer/remoteEntry.js',
+  admin: process.env.KASA_REMOTE_ADMIN_URL || '/remotes/admin/remoteEntry.js',
 };
 
 /** Emits remotes.json beside index.html. */

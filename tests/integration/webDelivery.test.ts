@@ -148,7 +148,7 @@ describe('entry files', () => {
   });
 
   it("sends each remote's remoteEntry.js and the shell's remotes.json with no-cache", async () => {
-    for (const remote of ['marketing', 'chat', 'developer']) {
+    for (const remote of ['marketing', 'chat', 'developer', 'admin']) {
       const res = await get(`${platform.baseUrl}/remotes/${remote}/remoteEntry.js`, { 'accept-encoding': 'br' });
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-cache');

@@ -18,10 +18,12 @@ import { TourProvider } from './tours/TourProvider';
 const AuthPage = lazy(() => import('./routes/AuthPage'));
 const ChatPage = lazy(() => import('./routes/ChatPage'));
 const DeveloperPage = lazy(() => import('./routes/DeveloperPage'));
+const AdminPage = lazy(() => import('./routes/AdminPage'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage'));
 const ThemeSettingsPage = lazy(() => import('./routes/ThemeSettingsPage'));
 const NotFoundPage = lazy(() => import('./routes/NotFoundPage'));
 const SetupPage = lazy(() => import('./routes/SetupPage'));
+const SsoCallbackPage = lazy(() => import('./routes/SsoCallbackPage'));
 
 /** A shell page, with its messages (loaded with it). */
 function Page({ element }: { element: ReactNode }) {
@@ -50,9 +52,11 @@ export function AppRoutes() {
         />
         {marketingRoutes()}
         <Route path="auth" element={<Page element={<AuthPage />} />} />
+        <Route path="auth/sso/callback" element={<Page element={<SsoCallbackPage />} />} />
         <Route path="chat/:sessionId?" element={<ChatPage />} />
         <Route path="share/:token" element={<RemotePage id="chat/SharedConversation" name="a shared conversation" />} />
         <Route path="developer" element={<DeveloperPage />} />
+        <Route path="admin/*" element={<AdminPage />} />
         <Route path="settings" element={<Page element={<SettingsPage />} />} />
         <Route path="theme-settings" element={<Page element={<ThemeSettingsPage />} />} />
         <Route path="setup" element={<Page element={<SetupPage />} />} />

@@ -10,9 +10,9 @@ import path from 'node:path';
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const FRONTENDS = path.join(ROOT, 'frontends');
-const APPS = ['shell', 'chat', 'marketing', 'developer'];
+const APPS = ['shell', 'chat', 'marketing', 'developer', 'admin'];
 /** The frontends on @kasa/ui (marketing still imports lucide-react, bundling the icons it uses). */
-const UI_APPS = ['shell', 'chat', 'developer'];
+const UI_APPS = ['shell', 'chat', 'developer', 'admin'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -22,6 +22,7 @@ import { useFormats } from '../i18n/format';
 import { richText } from '@kasa/i18n/richText';
 import { usePanelsT } from '../i18n/panels/usePanelsT';
 import { canChangeRole, canManageTeam, canRemoveMember, ROLE_TEXT } from '../team/teamAccess';
+import { TeamSsoSection } from '../team/TeamSsoSection';
 import { Button, InlineError, Muted, Select, TextInput } from '@kasa/ui';
 import { ConfirmDialog, Label } from '@kasa/ui/widgets';
 import { Badge, Card, Row } from '../ui/controls';
@@ -561,6 +562,7 @@ function TeamView({ team, confirm }: { team: TeamResponse; confirm: (pending: Pe
         </Items>
       </Card>
       {canManageTeam(team.role) ? <OpenInvitations team={team} confirm={confirm} /> : null}
+      {team.role === 'owner' ? <TeamSsoSection confirm={confirm} /> : null}
     </Stack>
   );
 }

@@ -8,4 +8,11 @@ describe('pageOf', () => {
     expect(pageOf('/billing/success')).toBe('/billing/success');
     expect(pageOf('/chatter')).toBe('/chatter');
   });
+
+  it('treats every /admin/<section> path as the operator console', () => {
+    expect(pageOf('/admin')).toBe('/admin');
+    expect(pageOf('/admin/audit')).toBe('/admin');
+    expect(pageOf('/admin/people/64b7f0c2a1b2c3d4e5f60718')).toBe('/admin');
+    expect(pageOf('/administrator')).toBe('/administrator');
+  });
 });

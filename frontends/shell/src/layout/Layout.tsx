@@ -32,10 +32,13 @@ const Main = styled.main`
 
 /**
  * The part of a path that names a page: /chat/<session id> is still the chat page, whose own navigation between
- * conversations must neither remount it nor move focus away from its composer.
+ * conversations must neither remount it nor move focus away from its composer; /admin/<section> is still the
+ * operator console, whose sections are tabs that keep the focus as the arrow keys move between them.
  */
 export function pageOf(pathname: string): string {
-  return pathname.startsWith('/chat/') ? '/chat' : pathname;
+  if (pathname.startsWith('/chat/')) return '/chat';
+  if (pathname.startsWith('/admin/')) return '/admin';
+  return pathname;
 }
 
 /**

@@ -9,6 +9,7 @@ import { MenuButton, MenuItem } from '../ui/MenuButton';
 import { useTheme } from '../theme/ThemeProvider';
 import { toast } from '../toast/toastStore';
 import { useTours } from '../tours/TourProvider';
+import { useIsOperator } from '../auth/useOperator';
 import { LanguageMenu } from '../i18n/LanguagePicker';
 import { useT, type MessageId } from '../i18n/useT';
 
@@ -231,9 +232,13 @@ function HelpMenu() {
   );
 }
 
-/** Home and Pricing always; Chat, Developer and Settings when signed in; the account area on the right. */
+/**
+ * Home and Pricing always; Chat, Developer and Settings when signed in, and the operator console for operators; the
+ * account area on the right.
+ */
 export function NavBar() {
   const { user, isAuthenticated, isLoading } = useAuth();
+  const operator = useIsOperator();
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -272,6 +277,11 @@ export function NavBar() {
               <li>
                 <Item to="/settings">{t('nav.settings')}</Item>
               </li>
+              {operator.data ? (
+                <li>
+                  <Item to="/admin">{t('nav.admin')}</Item>
+                </li>
+              ) : null}
             </>
           ) : null}
         </Links>

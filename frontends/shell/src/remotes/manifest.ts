@@ -19,6 +19,7 @@ export interface RemoteModules {
   'chat/ChatApp': typeof import('chat/ChatApp');
   'chat/SharedConversation': typeof import('chat/SharedConversation');
   'developer/DeveloperApp': typeof import('developer/DeveloperApp');
+  'admin/AdminApp': typeof import('admin/AdminApp');
 }
 export type RemoteModuleId = keyof RemoteModules;
 

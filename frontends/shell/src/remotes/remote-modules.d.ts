@@ -1,6 +1,6 @@
 // Types of the modules the remotes expose, declared here instead of generated (`dts: false`). Keep them in step
 // with each remote's webpack `exposes` and the components' props (frontends/marketing/src/routes/,
-// frontends/chat/src/ChatApp.tsx, frontends/developer/src/DeveloperApp.tsx).
+// frontends/chat/src/ChatApp.tsx, frontends/developer/src/DeveloperApp.tsx, frontends/admin/src/AdminApp.tsx).
 // Default exports are React components; the shell loads them with the federation runtime (see manifest.ts).
 
 declare module 'marketing/LandingPage' {
@@ -146,4 +146,15 @@ declare module 'developer/DeveloperApp' {
    */
   const DeveloperApp: ComponentType;
   export default DeveloperApp;
+}
+
+declare module 'admin/AdminApp' {
+  import type { ComponentType } from 'react';
+  /**
+   * Routes `/admin/*` (operators only; the shell checks first): the operator console. Its sections live under the
+   * route's base path (`people/<id>`, `sales`, `operators`, `audit`); it reads the user from the shared
+   * @kasa/api-client and uses the shell's router and query client.
+   */
+  const AdminApp: ComponentType;
+  export default AdminApp;
 }

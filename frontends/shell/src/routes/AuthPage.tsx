@@ -16,6 +16,7 @@ import { toast } from '../toast/toastStore';
 import { Button, ButtonLink, Card, Muted, PageContainer } from '@kasa/ui';
 import { Field, Tabs } from '@kasa/ui/widgets';
 import { pendingSetupToken } from '../auth/setupToken';
+import { SsoSignIn } from '../auth/SsoSignIn';
 import { useT, type MessageId, type Translate } from '../i18n/useT';
 
 /** Spec section 9: minimum password length. */
@@ -240,7 +241,16 @@ export default function AuthPage() {
           selected={tab}
           onSelect={setTab}
           items={[
-            { key: 'signin', label: t('nav.signIn'), panel: <SignInForm /> },
+            {
+              key: 'signin',
+              label: t('nav.signIn'),
+              panel: (
+                <>
+                  <SignInForm />
+                  <SsoSignIn />
+                </>
+              ),
+            },
             { key: 'signup', label: t('auth.signUp'), panel: <SignUpForm /> },
           ]}
         />

@@ -1,0 +1,129 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isApiError, isTimeout } from '@kasa/api-client';
+import type { SubscriptionTier } from '@kasa/contracts';
+import {
+  addOperator,
+  adminKeys,
+  changePlan,
+  fetchAudit,
+  fetchInquiries,
+  fetchOperators,
+  fetchPeople,
+  fetchPerson,
+  grantEnterprise,
+  removeOperator,
+  restorePerson,
+  suspendPerson,
+  type AuditFilters,
+  type EnterpriseTerms,
+} from './adminApi';
+
+/**
+ * One retry, as the app's defaults say, but none for a 4xx (asking again will not change the answer) nor after a
+ * time limit ran out (Retry is the operator's to press).
+ */
+export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
+  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
+  if (isTimeout(error)) return false;
+  return failureCount < 1;
+}
+
+/** A search of people, a page at a time (`fetchNextPage` asks for the next). */
+export function usePeople(q: string) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.people(q),
+    queryFn: ({ pageParam }) => fetchPeople(q, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    retry: retryUnlessClientError,
+  });
+}
+
+export function usePerson(id: string) {
+  return useQuery({ queryKey: adminKeys.person(id), queryFn: () => fetchPerson(id), retry: retryUnlessClientError });
+}
+
+/** After a change to a person: their page, and every search that may list them, are read again. */
+function usePersonChanged(id: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminKeys.person(id) }),
+      queryClient.invalidateQueries({ queryKey: ['admin', 'people'] }),
+      queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+    ]);
+}
+
+// Actions are never retried: each is an operator's recorded decision, taken again only by pressing again.
+
+export function useSuspend(id: string) {
+  const changed = usePersonChanged(id);
+  return useMutation({ mutationFn: (reason: string) => suspendPerson(id, reason), retry: false, onSuccess: changed });
+}
+
+export function useRestore(id: string) {
+  const changed = usePersonChanged(id);
+  return useMutation({ mutationFn: (reason: string) => restorePerson(id, reason), retry: false, onSuccess: changed });
+}
+
+export function useChangePlan(id: string) {
+  const changed = usePersonChanged(id);
+  return useMutation({
+    mutationFn: ({ tier, reason }: { tier: SubscriptionTier; reason: string }) => changePlan(id, tier, reason),
+    retry: false,
+    onSuccess: changed,
+  });
+}
+
+export function useOperators() {
+  return useQuery({ queryKey: adminKeys.operators, queryFn: fetchOperators, retry: retryUnlessClientError });
+}
+
+export function useAddOperator() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: addOperator,
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.operators }),
+  });
+}
+
+export function useRemoveOperator() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeOperator,
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.operators }),
+  });
+}
+
+export function useInquiries() {
+  return useQuery({ queryKey: adminKeys.inquiries, queryFn: fetchInquiries, retry: retryUnlessClientError });
+}
+
+export function useGrantEnterprise() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ inquiryId, terms }: { inquiryId: string; terms: EnterpriseTerms }) =>
+      grantEnterprise(inquiryId, terms),
+    retry: false,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminKeys.inquiries }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'people'] }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'person'] }),
+      ]),
+  });
+}
+
+/** The audit log under `filters`, newest first, a page at a time. */
+export function useAudit(filters: AuditFilters, enabled = true) {
+  return useInfiniteQuery({
+    enabled,
+    queryKey: adminKeys.audit(filters),
+    queryFn: ({ pageParam }) => fetchAudit(filters, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    retry: retryUnlessClientError,
+  });
+}

@@ -1,0 +1,27 @@
+import arabic from './ar.json';
+import french from './fr.json';
+import { translatorFor } from './testing';
+import yoruba from './yo.json';
+
+describe('the console’s messages', () => {
+  it('count in English, French, Arabic and Yoruba as each language does', () => {
+    const en = translatorFor('en');
+    expect(en('person.callsPerMonth', { count: 1 })).toBe('1 call');
+    expect(en('person.callsPerMonth', { count: 1000 })).toBe('1,000 calls');
+    expect(en('sales.lastAskedValue', { date: '24 Nov 2026', count: 3 })).toBe('24 Nov 2026 · asked 3 times');
+    expect(en('person.keys', { count: 0 })).toBe('API keys');
+
+    const fr = translatorFor('fr', french);
+    expect(fr('sales.granted', { email: 'a@b.c', count: 1, date: '1 déc.' })).toBe(
+      'a@b.c a Enterprise avec 1 place jusqu’au 1 déc..',
+    );
+    expect(fr('sales.granted', { email: 'a@b.c', count: 25, date: '1 déc.' })).toContain('25 places');
+
+    const ar = translatorFor('ar', arabic);
+    expect(ar('person.callsPerMonth', { count: 2 })).toBe('استدعاءان');
+    expect(ar('person.callsPerMonth', { count: 3 })).toMatch(/استدعاءات$/);
+
+    const yo = translatorFor('yo', yoruba);
+    expect(yo('sales.lastAskedValue', { date: 'X', count: 1 })).toBe('X · ó béèrè lẹ́ẹ̀kan');
+  });
+});
