@@ -2,6 +2,9 @@
 // are short ones and both workers end at about the same time (the longest suite started last would leave one core
 // idle for its whole length). Lengths come from durations.json (seconds, from an earlier full run:
 // `KASA_TEST_RECORD_DURATIONS=1 npm test` rewrites it); a suite not in it gets an estimate by kind.
+// Browser suites and the others share the order by time, so that the two workers mostly run one of each: a browser
+// suite waits on page rendering and a service suite on the broker and the database, and two browsers rendering at
+// once on two cores slow each other more than either slows a service suite.
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 const durations = require('./durations.json');
@@ -18,9 +21,24 @@ function expectedSeconds(file) {
   return 2;
 }
 
+const isBrowserSuite = (file) => /^tests\/e2e\//.test(path.relative(ROOT, file).split(path.sep).join('/'));
+
 class LongestFirst extends Sequencer {
   sort(tests) {
-    return [...tests].sort((a, b) => expectedSeconds(b.path) - expectedSeconds(a.path) || (a.path < b.path ? -1 : 1));
+    const longestFirst = (list) =>
+      list.sort((a, b) => expectedSeconds(b.path) - expectedSeconds(a.path) || (a.path < b.path ? -1 : 1));
+    const browser = longestFirst(tests.filter((t) => isBrowserSuite(t.path)));
+    const others = longestFirst(tests.filter((t) => !isBrowserSuite(t.path)));
+    // Whichever kind has less time handed out so far goes next, so each kind keeps about one worker busy.
+    const order = [];
+    const handedOut = { browser: 0, others: 0 };
+    while (browser.length || others.length) {
+      const kind = !others.length || (browser.length && handedOut.browser <= handedOut.others) ? 'browser' : 'others';
+      const next = (kind === 'browser' ? browser : others).shift();
+      handedOut[kind] += expectedSeconds(next.path);
+      order.push(next);
+    }
+    return order;
   }
 }
 
