@@ -38,6 +38,8 @@ export class EventStream<T> implements AsyncIterable<T> {
     try {
       if (!body) throw this.endedEarly();
       for await (const event of readServerSentEvents(body)) {
+        // Aborted while the loop's body ran: events already read from the connection are not handed out.
+        if (this.controller.signal.aborted) throw this.controller.signal.reason;
         const decoded = this.decode(event);
         if ('skip' in decoded) continue;
         if ('end' in decoded) {

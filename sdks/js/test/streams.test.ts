@@ -52,6 +52,22 @@ describe('a streamed reply that does not end well', () => {
     await expect(stream.finalMessage()).rejects.toMatchObject({ status: 0, code: 'stream_error' });
   });
 
+  it('hands out nothing more once its signal aborts, even events already read in the same chunk', async () => {
+    const tokens = ['w1', 'w2', 'w3', 'w4', 'w5'].map((w) => `event: token\ndata: {"text":"${w} "}\n\n`).join('');
+    const kasa = await streaming(`${meta}${tokens}`);
+    const controller = new AbortController();
+    const stream = await kasa.chat.messages.stream('s1', { content: 'Hello' }, { signal: controller.signal });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of stream) {
+        if (event.type === 'token') seen.push(event.text);
+        if (seen.length === 2) controller.abort();
+      }
+    })();
+    await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen).toEqual(['w1 ', 'w2 ']);
+  });
+
   it('can be read once only', async () => {
     const kasa = await streaming(`${meta}event: done\ndata: {"id":"a","role":"assistant","content":"Hi"}\n\n`);
     const stream = await kasa.chat.messages.stream('s1', { content: 'Hello' });
