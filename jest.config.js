@@ -37,8 +37,6 @@ module.exports = {
   testMatch: ['<rootDir>/{shared,services,gateway,frontends,tests,sdks}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/tests/jest/globalSetup.js',
-  // Longest suites first (tests/jest/durations.json), so that the two workers of `npm test` end together.
-  testSequencer: '<rootDir>/tests/jest/sequencer.js',
   globalTeardown: '<rootDir>/tests/jest/globalTeardown.js',
   // A timeout catches a hang, not slowness: a loaded 2-core machine runs browser tests several times slower.
   testTimeout: 60_000,

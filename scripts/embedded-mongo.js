@@ -28,18 +28,14 @@ function canListen(port) {
 }
 
 /**
- * KASA_TEST_PORTS ("from-to", or several "from-to,from-to"), set by tests/jest/lanes.js: this process hands out ports of
- * its range only, in turn from a random place; with several ranges, jest worker N takes the Nth (JEST_WORKER_ID counts
- * from 1; the jest process itself, the first). A port the kernel picks (listen on port 0) comes from the ephemeral
- * range, where, between the probe and the real listen a moment later, another worker's probe or any outgoing
- * connection can take it (seen: a gateway's EADDRINUSE with two test processes running). The ranges are disjoint and
- * below the ephemeral range, so only a port listening already is in the way, and the probe sees that.
+ * KASA_TEST_PORTS ("from-to"), set per lane by tests/jest/lanes.js: this process hands out ports of that range only,
+ * in turn from a random place. A port the kernel picks (listen on port 0) comes from the ephemeral range,
+ * where, between the probe and the real listen a moment later, another lane's probe or any outgoing connection can
+ * take it (seen: a gateway's EADDRINUSE with two lanes running). The lanes' ranges are disjoint and below the
+ * ephemeral range, so only a port listening already is in the way, and the probe sees that.
  */
 const portRange = (() => {
-  const ranges = (process.env.KASA_TEST_PORTS ?? '').split(',').filter(Boolean);
-  if (ranges.length === 0) return null;
-  const worker = Math.max(Number(process.env.JEST_WORKER_ID) || 1, 1);
-  const match = /^(\d+)-(\d+)$/.exec(ranges[(worker - 1) % ranges.length].trim());
+  const match = /^(\d+)-(\d+)$/.exec(process.env.KASA_TEST_PORTS ?? '');
   if (!match) return null;
   const [from, to] = [Number(match[1]), Number(match[2])];
   return { from, size: to - from + 1, next: Math.floor(Math.random() * (to - from + 1)) };
@@ -96,9 +92,7 @@ async function startEmbeddedMongo(options) {
   const port = options.port || (await freePort());
   fs.mkdirSync(options.dataDir, { recursive: true });
   const logFd =
-    options.stdio === undefined
-      ? fs.openSync(options.logFile ?? path.join(options.dataDir, 'embedded-db.log'), 'a')
-      : null;
+    options.stdio === undefined ? fs.openSync(options.logFile ?? path.join(options.dataDir, 'embedded-db.log'), 'a') : null;
   const child = spawn(
     binary,
     [

@@ -1,15 +1,22 @@
 #!/usr/bin/env node
 /**
- * The jest run of `npm test`: every suite on two jest workers, then one measuring phase alone.
+ * The jest run of `npm test`: every suite, in two lanes side by side and then one measuring phase alone.
  *
- *  - `suites`: every suite except the measuring ones, two at a time (one per core): each worker takes the next suite
- *    when it has finished one, longest first (tests/jest/sequencer.js, from tests/jest/durations.json), so both end
- *    within a short suite of each other whatever the suites' lengths; each worker has its own range of ports, and
- *    every platform its own databases and queues (tests/support/platform.ts), so two suites never see each other's data;
+ *  - lane `browser`: the browser suites (tests/e2e), one at a time, and the suites that mostly build and run programs
+ *    outside Node (the Rust, Python and Go SDKs, the SDK quick starts) and the scaled-out API flows, which even out
+ *    the two lanes' lengths;
+ *  - lane `services`: every other suite except the measuring ones, one at a time;
  *  - then `measured`: the suites that judge the platform under steady load (tests/soak, tests/load), alone, so that
- *    nothing else is part of what they measure.
+ *    nothing of another lane is part of what they measure.
  *
- * Arguments are passed to every jest run (`npm test -- tests/e2e/chat` runs the matching suites of each phase). Each
+ * A browser suite spends much of its time waiting on a page (rendering, animations, network idle) and a service
+ * suite on the broker and the database, so the two lanes share the machine's two cores instead of leaving one idle.
+ * Two browser suites at once slow each other far more: with the suites handed to two jest workers in any order,
+ * the browser suites took a third longer in all and the run was longer (7 December). Each lane has its own range of
+ * ports, and every platform its own databases and queues (tests/support/platform.ts), so the lanes never see each
+ * other's data.
+ *
+ * Arguments are passed to every jest run (`npm test -- tests/e2e/chat` runs the matching suites of each lane). Each
  * output line is prefixed with its lane and goes to stderr; stdout gets the slowest suites of the whole run and the
  * whole run's summary in jest's format, unprefixed, then last the plain closing line `tests: N passed, N failed`. The exit code
  * is jest's: 0 only when every run passed (and 1 when no test ran at all).
@@ -25,6 +32,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const JEST = require.resolve('jest/bin/jest');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const MEASURED = `${escape(ROOT)}/tests/(soak|load)/`;
+const BROWSER = `${escape(ROOT)}/(tests/e2e/|sdks/(rust|python|go)/|tests/integration/sdkQuickStarts|tests/scale/apiFlows)`;
 /**
  * Each lane is chosen with ignore patterns only (jest takes the union of path patterns, so a lane chosen with one
  * could not be narrowed by a path given on the command line); `only` ignores every path outside the lane.
@@ -34,13 +42,16 @@ const ignore = (...patterns) =>
   ['/node_modules/', '/dist/', ...patterns].map((pattern) => `--testPathIgnorePatterns=${pattern}`);
 
 /**
- * `ports`: the ranges the platforms of a phase listen in, one per worker (KASA_TEST_PORTS, read by freePort in
- * scripts/embedded-mongo.js): disjoint between workers, and below Linux's ephemeral range (32768-60999), where
- * outgoing connections and the kernel's own picks would race a port between its probe and its listen.
+ * `ports`: the range a lane's platforms listen in (KASA_TEST_PORTS, read by freePort in scripts/embedded-mongo.js):
+ * disjoint between lanes that run together, and below Linux's ephemeral range (32768-60999), where outgoing
+ * connections and the kernel's own picks would race a port between its probe and its listen.
  */
 const phases = [
-  [{ name: 'suites', select: ignore(MEASURED), ports: '20000-25999,26000-31999', workers: 2 }],
-  [{ name: 'measured', select: ignore(only(MEASURED)), ports: '20000-25999', workers: 1 }],
+  [
+    { name: 'browser', select: ignore(only(BROWSER)), ports: '20000-25999' },
+    { name: 'services', select: ignore(BROWSER, MEASURED), ports: '26000-31999' },
+  ],
+  [{ name: 'measured', select: ignore(only(MEASURED)), ports: '20000-25999' }],
 ];
 
 /**
@@ -56,8 +67,7 @@ function runLane(lane, extraArgs, resultsDir) {
     JEST,
     // First: jest's array options (the lane's ignore patterns) would take a path given after them as one of theirs.
     ...extraArgs,
-    // Two workers, each taking the next suite when it is free; one process alone for the measuring phase.
-    ...(lane.workers > 1 ? [`--maxWorkers=${lane.workers}`] : ['--runInBand']),
+    '--runInBand',
     '--passWithNoTests',
     '--reporters=default',
     '--json',
@@ -128,21 +138,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/**
- * Rewrites tests/jest/durations.json (the sequencer's suite lengths) with this run's, in whole seconds; suites this run
- * did not reach keep theirs. For a full run on a quiet machine: `KASA_TEST_RECORD_DURATIONS=1 npm test`.
- */
-function recordDurations(suites) {
-  const file = path.join(__dirname, 'durations.json');
-  const durations = JSON.parse(fs.readFileSync(file, 'utf8'));
-  for (const suite of suites) {
-    const relative = path.relative(ROOT, suite.name).split(path.sep).join('/');
-    durations[relative] = Math.max(1, Math.round((suite.endTime - suite.startTime) / 1000));
-  }
-  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
-  fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
-}
-
 async function main() {
   const extraArgs = process.argv.slice(2);
   const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kasa-jest-lanes-'));
@@ -168,7 +163,6 @@ async function main() {
     suiteTotals.failed += run.results.numFailedTestSuites;
     suiteTotals.skipped += run.results.numPendingTestSuites;
   }
-  if (process.env.KASA_TEST_RECORD_DURATIONS === '1') recordDurations(suites);
   const failedLanes = finished.filter((run) => run.code !== 0).map((run) => run.lane);
   process.stdout.write(
     slowestSuites(
