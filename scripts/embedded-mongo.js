@@ -92,7 +92,9 @@ async function startEmbeddedMongo(options) {
   const port = options.port || (await freePort());
   fs.mkdirSync(options.dataDir, { recursive: true });
   const logFd =
-    options.stdio === undefined ? fs.openSync(options.logFile ?? path.join(options.dataDir, 'embedded-db.log'), 'a') : null;
+    options.stdio === undefined
+      ? fs.openSync(options.logFile ?? path.join(options.dataDir, 'embedded-db.log'), 'a')
+      : null;
   const child = spawn(
     binary,
     [
