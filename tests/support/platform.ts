@@ -174,12 +174,30 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
   };
 
   const closed = closeAtTeardown('a platform', stop);
+  /**
+   * Waits for a service to be ready. One that is alive but not ready after 60 s is killed and started again once, as
+   * its supervisor (the launcher, Kubernetes) would; that is said on stderr with its last lines, so a start that hangs
+   * stays visible in the run's log.
+   */
+  const becomeReady = async (name: 'auth' | 'chat' | 'voice' | 'status') => {
+    const url = `http://127.0.0.1:${ports[name]}/readyz`;
+    try {
+      await waitFor(url, 60_000, (status) => status === 200);
+    } catch (err) {
+      const child = byName.get(name)!;
+      if (child.exitCode !== null || child.signalCode !== null) throw err;
+      const own = logs.filter((line) => line.startsWith(`[${name}]`)).slice(-10);
+      process.stderr.write(`platform: ${name} was not ready after 60 s; starting it again once\n${own.join('\n')}\n`);
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      });
+      launch(name, entries.find(([n]) => n === name)![1]);
+      await waitFor(url, 60_000, (status) => status === 200);
+    }
+  };
   try {
-    await Promise.all(
-      (['auth', 'chat', 'voice', 'status'] as const).map((name) =>
-        waitFor(`http://127.0.0.1:${ports[name]}/readyz`, 60_000, (s) => s === 200),
-      ),
-    );
+    await Promise.all((['auth', 'chat', 'voice', 'status'] as const).map(becomeReady));
     await waitFor(`http://127.0.0.1:${gateway}/api/openapi.json`, 30_000, (s) => s === 200);
   } catch (err) {
     // Which parts had already exited (a crash at start), before stop() ends the others.
