@@ -202,8 +202,13 @@ describe('the launcher (npm start)', () => {
       if (!up) throw new Error(`${other} did not answer while ${part} was down\n${lastLines()}`);
     }
 
-    // Back, as a new process, and answering within the bound.
-    await eventually(async () => (pidOf(part) ?? pid) !== pid && (await answers(part)), {
+    // Back, as a new process, and answering within the bound: through the gateway and, for a service, on its own
+    // port too (the gateway may answer a route such as /api/status from what it last saw while the service starts).
+    const restarted = async () =>
+      (pidOf(part) ?? pid) !== pid &&
+      (await answers(part)) &&
+      (part === 'gateway' || (await readyDirectly(part)));
+    await eventually(restarted, {
       timeoutMs: READY_WITHIN_MS,
       intervalMs: 100,
       what: `${part} restarted and answering`,
