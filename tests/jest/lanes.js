@@ -1,25 +1,32 @@
 #!/usr/bin/env node
 /**
- * The jest run of `npm test`: every suite, in two lanes side by side and then one measuring phase alone.
+ * The test run of `npm test` after the build: every suite, in four jest lanes side by side with the type-check, then
+ * one measuring phase alone.
  *
- *  - lane `browser`: the browser suites (tests/e2e), one at a time, and the suites that mostly build and run programs
- *    outside Node (the Rust, Python and Go SDKs, the SDK quick starts) and the scaled-out API flows, which even out
- *    the two lanes' lengths;
- *  - lane `services`: every other suite except the measuring ones, one at a time;
+ *  - lanes `browser-1` and `browser-2`: the browser suites (tests/e2e), one at a time in each lane, with the suites
+ *    that mostly build and run programs outside Node (the Rust, Python and Go SDKs, the SDK quick starts) and the
+ *    scaled-out API flows in `browser-2`. `browser-1` takes a fixed list of the longest browser suites (BROWSER_1);
+ *    every other browser suite, a new one included, runs in `browser-2`;
+ *  - lanes `platform` and `services`: the other suites except the measuring ones, one at a time in each lane:
+ *    `platform` the suites under tests/ (most start a whole platform) and the JS SDK's, `services` the rest (each
+ *    package's own tests beside its code and in its test/ folder);
+ *  - `typecheck`: `npm run typecheck` (every package, frontend, SDK and test, and the Python SDK), beside the lanes;
  *  - then `measured`: the suites that judge the platform under steady load (tests/soak, tests/load), alone, so that
  *    nothing of another lane is part of what they measure.
  *
- * A browser suite spends much of its time waiting on a page (rendering, animations, network idle) and a service
- * suite on the broker and the database, so the two lanes share the machine's two cores instead of leaving one idle.
- * Two browser suites at once slow each other far more: with the suites handed to two jest workers in any order,
- * the browser suites took a third longer in all and the run was longer (7 December). Each lane has its own range of
- * ports, and every platform its own databases and queues (tests/support/platform.ts), so the lanes never see each
- * other's data.
+ * A lane spends much of its time waiting: a browser suite on a page (rendering, animations, streamed replies), a
+ * service suite on the broker, the database and the platform it started. On this 2-core machine two lanes left the
+ * cores a third idle (7 December: CI's test run used 118 % CPU of 200 %); four lanes share the same work out so that
+ * the waits of one fill with the work of another. Each lane has its own range of ports, its own embedded database
+ * (tests/jest/globalSetup.js) and every platform its own databases and queues (tests/support/platform.ts), so the
+ * lanes never see each other's data. The lanes' lengths were evened out from the per-suite times of a CI run (the
+ * run's slowest suites are printed at its end): move a suite between BROWSER_1 and the rest, or between the service
+ * lanes' patterns, when one lane ends long after the others.
  *
  * Arguments are passed to every jest run (`npm test -- tests/e2e/chat` runs the matching suites of each lane). Each
  * output line is prefixed with its lane and goes to stderr; stdout gets the slowest suites of the whole run and the
- * whole run's summary in jest's format, unprefixed, then last the plain closing line `tests: N passed, N failed`. The exit code
- * is jest's: 0 only when every run passed (and 1 when no test ran at all).
+ * whole run's summary in jest's format, unprefixed, then last the plain closing line `tests: N passed, N failed`. The
+ * exit code is 0 only when every lane and the type-check passed (and 1 when no test ran at all).
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -33,6 +40,22 @@ const JEST = require.resolve('jest/bin/jest');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const MEASURED = `${escape(ROOT)}/tests/(soak|load)/`;
 const BROWSER = `${escape(ROOT)}/(tests/e2e/|sdks/(rust|python|go)/|tests/integration/sdkQuickStarts|tests/scale/apiFlows)`;
+/** The browser suites of lane `browser-1`: about half of the browser lane's time in a CI run of 7 December. */
+const BROWSER_1 = `${escape(ROOT)}/tests/e2e/(${[
+  'chat',
+  'developer',
+  'accessibility',
+  'phone',
+  'public-pages',
+  'video',
+  'voice',
+  'handsFree',
+  'landing',
+  'share',
+  'auth',
+].join('|')})\\.e2e\\.test\\.ts$`;
+/** The suites of lane `platform`: those under tests/ (most start a platform) and the JS SDK's. */
+const PLATFORM = `${escape(ROOT)}/(tests/|sdks/js/)`;
 /**
  * Each lane is chosen with ignore patterns only (jest takes the union of path patterns, so a lane chosen with one
  * could not be narrowed by a path given on the command line); `only` ignores every path outside the lane.
@@ -48,8 +71,11 @@ const ignore = (...patterns) =>
  */
 const phases = [
   [
-    { name: 'browser', select: ignore(only(BROWSER)), ports: '20000-25999' },
-    { name: 'services', select: ignore(BROWSER, MEASURED), ports: '26000-31999' },
+    { name: 'browser-1', select: ignore(only(BROWSER_1)), ports: '20000-22999' },
+    { name: 'browser-2', select: ignore(only(BROWSER), BROWSER_1), ports: '23000-25999' },
+    { name: 'platform', select: ignore(only(PLATFORM), BROWSER, MEASURED), ports: '26000-28999' },
+    { name: 'services', select: ignore(PLATFORM, BROWSER, MEASURED), ports: '29000-31999' },
+    { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
   ],
   [{ name: 'measured', select: ignore(only(MEASURED)), ports: '20000-25999' }],
 ];
@@ -60,10 +86,14 @@ const phases = [
  */
 const EXIT_GRACE_MS = 30_000;
 
-/** Runs one jest process for a lane; resolves with its exit code and its JSON results (null if it wrote none). */
+/**
+ * Runs one lane: a jest process, or a `command` (the type-check); resolves with its exit code and jest's JSON results
+ * (null for a command, or when jest wrote none).
+ */
 function runLane(lane, extraArgs, resultsDir) {
   const outputFile = path.join(resultsDir, `${lane.name}.json`);
-  const args = [
+  const [program, ...args] = lane.command ?? [
+    process.execPath,
     JEST,
     // First: jest's array options (the lane's ignore patterns) would take a path given after them as one of theirs.
     ...extraArgs,
@@ -74,9 +104,9 @@ function runLane(lane, extraArgs, resultsDir) {
     `--outputFile=${outputFile}`,
     ...lane.select,
   ];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(program, args, {
     cwd: ROOT,
-    env: { ...process.env, KASA_TEST_LANE: lane.name, KASA_TEST_PORTS: lane.ports },
+    env: { ...process.env, KASA_TEST_LANE: lane.name, ...(lane.ports ? { KASA_TEST_PORTS: lane.ports } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
     // A process group of its own, so that a lane that does not end can be stopped with everything it started.
     detached: true,
@@ -174,6 +204,7 @@ async function main() {
     `\n${summaryLine('Test Suites', suiteTotals)}\n` +
       `${'Time:'.padEnd(12)} ${Math.round((Date.now() - startedAt) / 1000)} s` +
       (failedLanes.length ? `; failed lanes: ${failedLanes.join(', ')}` : '') +
+      (failedLanes.includes('typecheck') ? '\nthe type-check failed: its errors are the lines marked [typecheck]' : '') +
       `\n${summaryLine('Tests', totals)}\n${closingLine(totals)}\n`,
   );
   const noTests = totals.passed + totals.failed === 0;

@@ -90,7 +90,9 @@ function createServer(root: string): StaticHandler {
   };
   return (req, res, next) => {
     const now = Date.now();
-    if (now - checkedAt >= RESCAN_INTERVAL_MS) {
+    // While the folder is missing (not built yet, or being replaced) every request looks again, so that files are
+    // listed, compressed copies included, from the first request after it is back.
+    if (stamp === -1 || now - checkedAt >= RESCAN_INTERVAL_MS) {
       checkedAt = now;
       if (folderStamp(root) !== stamp) rescan();
     }
