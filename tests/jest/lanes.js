@@ -204,7 +204,9 @@ async function main() {
     `\n${summaryLine('Test Suites', suiteTotals)}\n` +
       `${'Time:'.padEnd(12)} ${Math.round((Date.now() - startedAt) / 1000)} s` +
       (failedLanes.length ? `; failed lanes: ${failedLanes.join(', ')}` : '') +
-      (failedLanes.includes('typecheck') ? '\nthe type-check failed: its errors are the lines marked [typecheck]' : '') +
+      (failedLanes.includes('typecheck')
+        ? '\nthe type-check failed: its errors are the lines marked [typecheck]'
+        : '') +
       `\n${summaryLine('Tests', totals)}\n${closingLine(totals)}\n`,
   );
   const noTests = totals.passed + totals.failed === 0;
