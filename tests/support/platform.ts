@@ -46,6 +46,26 @@ async function waitFor(url: string, timeoutMs: number, isUp: (status: number) =>
   }
 }
 
+/**
+ * Waits until a gateway hears auth's revocations (its admin /readyz says `revocationFeed: connected`). A gateway is
+ * ready without the broker, by design; a test that signs out or suspends someone needs every gateway to hear of it,
+ * and on a loaded machine the first connection to the broker can come seconds after the gateway answers.
+ */
+export async function gatewayHearsRevocations(adminPort: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${adminPort}/readyz`, { signal: AbortSignal.timeout(1_000) });
+      const body = (await res.json()) as { info?: { revocationFeed?: string } };
+      if (body.info?.revocationFeed === 'connected') return;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error(`the gateway (admin port ${adminPort}) did not reach the broker`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** The last lines the test run's embedded database printed (tests/jest/globalSetup.js), for a failed start. */
 function databaseLogTail(): string {
   const file = process.env.KASA_TEST_DB_LOG;
@@ -199,6 +219,7 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
   try {
     await Promise.all((['auth', 'chat', 'voice', 'status'] as const).map(becomeReady));
     await waitFor(`http://127.0.0.1:${gateway}/api/openapi.json`, 30_000, (s) => s === 200);
+    await gatewayHearsRevocations(admin);
   } catch (err) {
     // Which parts had already exited (a crash at start), before stop() ends the others.
     const exited = [...byName].filter(([, child]) => child.exitCode !== null || child.signalCode !== null);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { deleteQueues, type PlatformPart, type RunningPlatform } from './platform';
+import { deleteQueues, gatewayHearsRevocations, type PlatformPart, type RunningPlatform } from './platform';
 import { closeAtTeardown } from './leftovers';
 import { startRoundRobin, type RoundRobin } from './roundRobin';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -156,6 +156,7 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
     });
     await Promise.all(gatewayUrls.map((url) => waitFor(`${url}/api/openapi.json`, 30_000)));
     await Promise.all([adminA, adminB].map((port) => waitFor(`http://127.0.0.1:${port}/readyz`, 30_000)));
+    await Promise.all([adminA, adminB].map((port) => gatewayHearsRevocations(port)));
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\n${logs.slice(-40).join('\n')}`);

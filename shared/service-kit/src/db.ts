@@ -1,4 +1,4 @@
-import mongoose, { type Connection, type Query, type Schema } from 'mongoose';
+import mongoose, { type ConnectOptions, type Connection, type Query, type Schema } from 'mongoose';
 import type { Logger } from './logger';
 
 /**
@@ -19,7 +19,7 @@ export async function connectDatabase(options: {
   let attempt = 0;
   for (;;) {
     attempt += 1;
-    const connection = mongoose.createConnection(url, {
+    const connectionOptions: ConnectOptions = {
       dbName,
       serverSelectionTimeoutMS: 3_000,
       // How soon a database that came back is seen (the driver's default is 10 s, longer on a loaded machine when a
@@ -36,13 +36,15 @@ export async function connectDatabase(options: {
       // for a minute is closed, so the pool follows the load instead of its peak.
       maxIdleTimeMS: 60_000,
       autoIndex: true,
-    });
+    };
+    const connection = mongoose.createConnection(url, connectionOptions);
     connection.plugin(queryTimeLimit(options.queryTimeLimitMs ?? DEFAULT_QUERY_TIME_LIMIT_MS));
     try {
       await connection.asPromise();
       connection.on('disconnected', () => logger.warn({ dbName }, 'database disconnected'));
       connection.on('reconnected', () => logger.info({ dbName }, 'database reconnected'));
       logHeartbeatTransitions(connection, dbName, logger);
+      reopenWhenStuck(connection, url, connectionOptions, dbName, logger);
       logger.info({ dbName }, 'database connected');
       return connection;
     } catch (err) {
@@ -56,6 +58,83 @@ export async function connectDatabase(options: {
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/**
+ * How long a connection may stay disconnected before it is opened again. The driver finds a database that came back
+ * within a heartbeat or two (seconds); twice in CI runs on a loaded 2-core machine (7 December) one service's
+ * connection stayed disconnected for over a minute while the database answered every other service, with no failed
+ * heartbeat logged: the service answered 503 until it was restarted.
+ */
+export const STUCK_CONNECTION_MS = 20_000;
+const STUCK_CHECK_EVERY_MS = 5_000;
+
+/**
+ * Decides when a connection that stays disconnected is to be opened again (kept apart from the timer and the driver
+ * so that it can be tested alone): `observe` says whether to reopen now, given the connection's state.
+ */
+export class StuckConnectionWatch {
+  private disconnectedSince: number | undefined;
+
+  constructor(private readonly stuckAfterMs = STUCK_CONNECTION_MS) {}
+
+  /** `state`: mongoose's readyState (0 disconnected, 1 connected, 2 connecting, 3 disconnecting). */
+  observe(state: number, now: number): boolean {
+    if (state !== 0) {
+      // Connected, or the driver is working on it: nothing to do.
+      if (state === 1) this.disconnectedSince = undefined;
+      return false;
+    }
+    this.disconnectedSince ??= now;
+    if (now - this.disconnectedSince < this.stuckAfterMs) return false;
+    // One attempt per period: a database that is really away is tried again STUCK_CONNECTION_MS later.
+    this.disconnectedSince = now;
+    return true;
+  }
+}
+
+/**
+ * Opens the connection again (close, then openUri with the same settings) when it has stayed disconnected for
+ * STUCK_CONNECTION_MS. The models stay bound to the same Connection object, so they work again once it is open. Stops
+ * for good when the service closes the connection itself (shutdown).
+ */
+function reopenWhenStuck(
+  connection: Connection,
+  url: string,
+  options: ConnectOptions,
+  dbName: string,
+  logger: Logger,
+): void {
+  const watch = new StuckConnectionWatch();
+  let reopening = false;
+  const timer = setInterval(() => {
+    if (reopening || !watch.observe(connection.readyState, Date.now())) return;
+    reopening = true;
+    logger.warn(
+      { dbName, afterMs: STUCK_CONNECTION_MS },
+      'database connection did not come back by itself; opening it again',
+    );
+    void (async () => {
+      try {
+        await connection.close(true);
+        await connection.openUri(url, options);
+        // A new driver client: its heartbeats are logged as the first one's were.
+        logHeartbeatTransitions(connection, dbName, logger);
+        logger.info({ dbName }, 'database connection opened again');
+      } catch (err) {
+        logger.warn(
+          { dbName, err: (err as Error).message },
+          'opening the database connection again failed; trying later',
+        );
+      } finally {
+        reopening = false;
+      }
+    })();
+  }, STUCK_CHECK_EVERY_MS);
+  timer.unref();
+  connection.on('close', () => {
+    if (!reopening) clearInterval(timer);
+  });
 }
 
 /**
