@@ -1,5 +1,13 @@
-import { buildOpenApiDocument, type AuditEntry, type AuthResponse, type CreateApiKeyResponse } from '@kasa/contracts';
-import { connectDatabase, createLogger } from '@kasa/service-kit';
+import {
+  buildOpenApiDocument,
+  type AuditEntry,
+  type AuthResponse,
+  type CreateApiKeyResponse,
+  type EventType,
+  type KasaEvent,
+  type TeamAuditPage,
+} from '@kasa/contracts';
+import { EventBus, connectDatabase, createLogger } from '@kasa/service-kit';
 import { eventually } from '@kasa/test-kit';
 import express from 'express';
 import type { Connection } from 'mongoose';
@@ -11,7 +19,9 @@ import { deleteQueues, startPlatform, type RunningPlatform } from '../support/pl
  * The operators' People and audit log through the built platform (gateway, auth and the rest from their dist): search
  * and a person's page, suspension (the person's next call by token or by key is 401 within a second, sign-in is
  * refused) and restoration, a plan change with a reason, the audit log written from events with its actor, and every
- * `/api/admin/*` route of the auth service's admin router answering 404 to a non-operator and an anonymous caller.
+ * `/api/admin/*` route of the auth service's admin router answering 404 to a non-operator and an anonymous caller;
+ * `GET /api/auth/me` saying who is an operator; a team's membership changes in the audit log, once each, for the
+ * operators and for the team's owner and admins.
  */
 const run = randomUUID().slice(0, 8);
 const OPERATOR_EMAIL = `operator.${run}@example.com`;
@@ -19,6 +29,7 @@ const AUTH_DB_NAME = `kasa_auth_admin_${run}`;
 // A queue of this platform's own: the audit consumers of other runs on the broker never take its events.
 const AUTH_CONSUMER_NAME = `auth-test-${run}`;
 const logger = createLogger({ service: 'admin-it', version: 'test', level: 'silent' });
+const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
 let platform: RunningPlatform;
 let authDb: Connection;
@@ -381,6 +392,230 @@ describe('plan changes', () => {
     const tooMany = await call('GET', '/api/admin/audit.csv?limit=10001', operator.token);
     expect(tooMany.status).toBe(400);
   });
+});
+
+describe('GET /api/auth/me', () => {
+  it('says an operator is one and anyone else is not, as the role stands at each call', async () => {
+    const me = await call('GET', '/api/auth/me', operator.token);
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({ id: operator.id, email: operator.email, operator: true });
+
+    const kwesi = await signUp('kwesi');
+    expect((await call('GET', '/api/auth/me', kwesi.token)).body.user).toMatchObject({ id: kwesi.id, operator: false });
+    expect((await call('POST', '/api/admin/operators', operator.token, { email: kwesi.email })).status).toBe(201);
+    // The same token: the role is read afresh, not carried in the token.
+    expect((await call('GET', '/api/auth/me', kwesi.token)).body.user.operator).toBe(true);
+    expect((await call('DELETE', `/api/admin/operators/${kwesi.id}`, operator.token)).status).toBe(204);
+    expect((await call('GET', '/api/auth/me', kwesi.token)).body.user.operator).toBe(false);
+  });
+});
+
+describe('team membership in the audit log', () => {
+  const TEAM_EVENTS = [
+    'auth.team.invitation_sent',
+    'auth.team.invitation_revoked',
+    'auth.team.member_joined',
+    'auth.team.member_removed',
+    'auth.team.member_role_changed',
+    'auth.team.seats_changed',
+  ] as const satisfies readonly EventType[];
+  /** The team events as auth published them (a broadcast queue of this test's own). */
+  const published: Array<KasaEvent<(typeof TEAM_EVENTS)[number]>> = [];
+  let observer: EventBus;
+  let owner: Person;
+  let teamId: string;
+  let expected: Array<[action: AuditEntry['action'], actor: string, target: string]>;
+
+  /** The team's entries as its owner reads them (newest first, one page). */
+  async function teamAudit(token: string, query: Record<string, string> = {}): Promise<TeamAuditPage> {
+    const res = await call(
+      'GET',
+      `/api/developer/team/audit?${new URLSearchParams({ limit: '100', ...query })}`,
+      token,
+    );
+    expect(res.status).toBe(200);
+    return res.body as TeamAuditPage;
+  }
+
+  beforeAll(async () => {
+    observer = new EventBus({ url: AMQP_URL, source: 'kasa/admin-it', logger });
+    for (const type of TEAM_EVENTS) {
+      observer.subscribeBroadcast(type, async (event) => {
+        published.push(event);
+      });
+    }
+    await observer.start();
+  });
+
+  afterAll(async () => {
+    await observer?.close();
+  });
+
+  async function enterpriseByContract(who: Person, seats: number): Promise<void> {
+    const inquiries = await call('GET', '/api/admin/inquiries', operator.token);
+    let inquiry = (inquiries.body.inquiries as Array<{ id: string; email: string }>).find((i) => i.email === who.email);
+    if (!inquiry) {
+      expect((await call('POST', '/api/billing/checkout', who.token, { planId: 'enterprise' })).status).toBeLessThan(
+        300,
+      );
+      const again = await call('GET', '/api/admin/inquiries?status=open', operator.token);
+      inquiry = (again.body.inquiries as Array<{ id: string; email: string }>).find((i) => i.email === who.email)!;
+    }
+    const endsAt = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
+    const granted = await call('POST', `/api/admin/inquiries/${inquiry.id}/enterprise`, operator.token, {
+      seats,
+      endsAt,
+    });
+    expect(granted.status).toBe(201);
+  }
+
+  it('records each membership action once, naming the team, who acted and the person concerned', async () => {
+    owner = await signUp('owner');
+    await enterpriseByContract(owner, 10);
+    // A fresh token carries the new plan.
+    owner = { ...owner, token: (await signIn(owner)).body.token as string };
+    const created = await call('POST', '/api/developer/team', owner.token, { name: 'Tamale Agritech' });
+    expect(created.status).toBe(201);
+    teamId = created.body.team.id as string;
+    const [admin, member, leaver] = [await signUp('admin'), await signUp('member'), await signUp('leaver')];
+    const invite = async (by: Person, email: string, role: 'admin' | 'member' = 'member') => {
+      const res = await call('POST', '/api/developer/team/invitations', by.token, { email, role });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const accept = async (who: Person, invitationId: string) =>
+      expect((await call('POST', `/api/developer/invitations/${invitationId}/accept`, who.token)).status).toBe(200);
+
+    await accept(admin, await invite(owner, admin.email, 'admin'));
+    await accept(member, await invite(admin, member.email));
+    const ghost = `ghost.${randomUUID().slice(0, 8)}@example.com`;
+    const toGhost = await invite(owner, ghost);
+    expect((await call('DELETE', `/api/developer/team/invitations/${toGhost}`, admin.token)).status).toBe(204);
+    const promoted = await call('PATCH', `/api/developer/team/members/${member.id}`, owner.token, { role: 'admin' });
+    expect(promoted.status).toBe(200);
+    await accept(leaver, await invite(owner, leaver.email));
+    expect((await call('DELETE', `/api/developer/team/members/${leaver.id}`, leaver.token)).status).toBe(204);
+    expect((await call('DELETE', `/api/developer/team/members/${admin.id}`, owner.token)).status).toBe(204);
+    // The operator records the contract again with more seats: the team's seats change.
+    await enterpriseByContract(owner, 25);
+
+    expected = [
+      ['team.invitation_sent', owner.id, admin.id],
+      ['team.member_joined', admin.id, admin.id],
+      ['team.invitation_sent', admin.id, member.id],
+      ['team.member_joined', member.id, member.id],
+      ['team.invitation_sent', owner.id, `email:${ghost}`],
+      ['team.invitation_revoked', admin.id, `email:${ghost}`],
+      ['team.role_changed', owner.id, member.id],
+      ['team.invitation_sent', owner.id, leaver.id],
+      ['team.member_joined', leaver.id, leaver.id],
+      ['team.member_left', leaver.id, leaver.id],
+      ['team.member_removed', owner.id, admin.id],
+      ['team.seats_changed', operator.id, owner.id],
+    ];
+    const page = await eventually(
+      async () => {
+        const found = await teamAudit(owner.token);
+        return found.entries.length >= expected.length && found;
+      },
+      { timeoutMs: 15_000, what: 'every membership entry in the team’s audit log' },
+    );
+    expect(page.entries.map((e) => [e.action, e.actorId, e.targetId]).sort()).toEqual([...expected].sort());
+    for (const entry of page.entries) expect(entry.details.teamId).toBe(teamId);
+    const times = page.entries.map((e) => Date.parse(e.at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(page.entries.find((e) => e.action === 'team.seats_changed')?.details).toEqual({ teamId, from: 10, to: 25 });
+
+    // The operators' log holds the same entries, with the client address and the request.
+    const removal = await audit({ action: 'team.member_removed', target: admin.id });
+    expect(removal).toEqual([
+      expect.objectContaining({
+        actorId: owner.id,
+        clientIp: expect.any(String),
+        details: expect.objectContaining({ teamId, email: admin.email, role: 'admin' }),
+      }),
+    ]);
+    const role = await audit({ action: 'team.role_changed', target: member.id });
+    expect(role).toEqual([expect.objectContaining({ requestId: promoted.headers.get('x-request-id') })]);
+  }, 60_000);
+
+  it('adds nothing when the events are delivered again', async () => {
+    const ours = await eventually(() => {
+      const found = published.filter((e) => e.data.teamId === teamId);
+      return found.length >= expected.length && found;
+    });
+    expect(ours).toHaveLength(expected.length);
+    const publisher = new EventBus({ url: AMQP_URL, source: 'kasa/auth', logger });
+    await publisher.start();
+    try {
+      for (const event of ours) {
+        await publisher.publish(event.type, event.data, {
+          id: event.id,
+          ...(event.requestId ? { requestId: event.requestId } : {}),
+        });
+      }
+      // A fresh event behind the repeated ones: once its entry is there, the consumer has reached past them.
+      await publisher.publish('auth.team.invitation_revoked', {
+        teamId,
+        invitationId: randomUUID(),
+        email: 'marker@example.com',
+        userId: null,
+        actor: { userId: owner.id },
+        at: new Date().toISOString(),
+      });
+    } finally {
+      await publisher.close();
+    }
+    const page = await eventually(
+      async () => {
+        const found = await teamAudit(owner.token);
+        return found.entries.some((e) => e.details.email === 'marker@example.com') && found;
+      },
+      { timeoutMs: 15_000, what: 'the entry of the event after the repeated ones' },
+    );
+    expect(page.entries).toHaveLength(expected.length + 1);
+    expect(new Set(page.entries.map((e) => e.id)).size).toBe(expected.length + 1);
+  }, 60_000);
+
+  it('shows a team’s entries to its owner and admins, by action and a page at a time; to others it is 404', async () => {
+    const joins = await teamAudit(owner.token, { action: 'team.member_joined' });
+    expect(joins.entries.map((e) => e.action)).toEqual([
+      'team.member_joined',
+      'team.member_joined',
+      'team.member_joined',
+    ]);
+    const first = await teamAudit(owner.token, { limit: '5' });
+    expect(first.entries).toHaveLength(5);
+    const next = await teamAudit(owner.token, { limit: '100', cursor: first.nextCursor! });
+    expect(next.entries.length).toBe(expected.length + 1 - 5);
+    expect(next.nextCursor).toBeNull();
+    expect(first.entries.concat(next.entries).map((e) => e.id)).toEqual(
+      (await teamAudit(owner.token)).entries.map((e) => e.id),
+    );
+
+    // A member of another team (and a plain member of any team), or someone in none: the log does not exist for them.
+    const otherOwner = await signUp('other');
+    await enterpriseByContract(otherOwner, 5);
+    const otherToken = (await signIn(otherOwner)).body.token as string;
+    expect((await call('POST', '/api/developer/team', otherToken, { name: 'Lagos Studio' })).status).toBe(201);
+    const otherMember = await signUp('othermember');
+    const toOther = await call('POST', '/api/developer/team/invitations', otherToken, { email: otherMember.email });
+    expect((await call('POST', `/api/developer/invitations/${toOther.body.id}/accept`, otherMember.token)).status).toBe(
+      200,
+    );
+    for (const [who, token] of [
+      ['a member of another team', otherMember.token],
+      ['someone in no team', (await signUp('loner')).token],
+    ] as const) {
+      const res = await call('GET', '/api/developer/team/audit', token);
+      expect({ who, status: res.status, code: res.body.code }).toEqual({ who, status: 404, code: 'not_found' });
+    }
+    const theirs = await teamAudit(otherToken);
+    for (const entry of theirs.entries) expect(entry.details.teamId).not.toBe(teamId);
+    expect((await call('GET', '/api/developer/team/audit?limit=1000', owner.token)).status).toBe(400);
+    expect((await call('GET', '/api/developer/team/audit?action=user.suspended', owner.token)).status).toBe(400);
+    expect((await call('GET', '/api/developer/team/audit')).status).toBe(401);
+  }, 60_000);
 });
 
 /** The admin routes the auth service serves, read from its built router (no route can be added and forgotten here). */

@@ -344,7 +344,7 @@ describe('every documented operation with valid input, through the built platfor
     });
     expect(login.body.user.id).toBe(free.id);
     const me = await exercise('GET /api/auth/me', 200, { token: login.body.token });
-    expect(me.body.user).toMatchObject({ id: free.id, subscriptionTier: 'free' });
+    expect(me.body.user).toMatchObject({ id: free.id, subscriptionTier: 'free', operator: false });
 
     const before = await exercise('GET /api/auth/preferences/theme', 200, { token: free.token });
     expect(before.body).toEqual({ theme: null, updatedAt: null });
@@ -901,6 +901,30 @@ describe('every documented operation with valid input, through the built platfor
       token: owner.token,
       params: { userId: joiner.id },
     });
+    // The team's audit log: written from the events, so read once the last change is in it.
+    await eventually(
+      async () => {
+        const res = await request('GET /api/developer/team/audit', {
+          token: owner.token,
+          query: { action: 'team.member_removed' },
+        });
+        return res.status === 200 && ((await res.json()) as { entries: unknown[] }).entries.length > 0;
+      },
+      { timeoutMs: 15_000, what: 'the removal in the team’s audit log' },
+    );
+    const audit = await exercise('GET /api/developer/team/audit', 200, {
+      token: owner.token,
+      query: { limit: '20', from: new Date(Date.now() - 3600_000).toISOString() },
+    });
+    expect(audit.body.entries.map((e: { action: string }) => e.action)).toEqual(
+      expect.arrayContaining([
+        'team.invitation_sent',
+        'team.member_joined',
+        'team.role_changed',
+        'team.invitation_revoked',
+        'team.member_removed',
+      ]),
+    );
     const team = await exercise('GET /api/developer/team', 200, { token: owner.token });
     expect(team.body.members.map((m: { userId: string }) => m.userId)).toEqual([owner.id]);
     expect(team.body.invitations).toEqual([]);

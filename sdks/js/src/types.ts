@@ -38,10 +38,16 @@ export interface AuthResponse {
   message: string;
 }
 
+/** The signed-in person as GET /api/auth/me shows them: their account, and whether they are an operator. */
+export interface MeUser extends User {
+  /** Whether the person runs this Kasa (may open the operator console); read afresh on every call. */
+  operator: boolean;
+}
+
 /** GET /api/auth/me. */
 export interface MeResponse {
   success: true;
-  user: User;
+  user: MeUser;
 }
 
 /** What an API key may be used for. */

@@ -62,7 +62,7 @@ export function createApp(deps: AuthAppDeps): Express {
       createPreferencesRouter(deps.db),
       createApiKeyRouter(apiKeys),
       createApiKeyVerifyRouter(apiKeys),
-      createTeamRouter(teams),
+      createTeamRouter(teams, deps.audit),
       createSsoRouter({
         sso: deps.sso,
         tokens: deps.tokens,

@@ -126,9 +126,11 @@ export function createAuthComponents(deps: {
     revokeTeamKeys: (teamId, requestId) => apiKeys.revokeTeamKeys(teamId, requestId),
     // An Enterprise contract's seats bound who may join by single sign-on.
     seatsOf: async (ownerId) => (await billing.getSubscription(ownerId)).subscription?.seats ?? null,
+    bus,
+    logger,
   });
   apiKeys.attachTeams(teams);
-  const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? [], billing, bus);
+  const operators = createOperatorService(db, logger, settings.KASA_OPERATOR_EMAILS ?? [], billing, bus, teams);
   const suspensions = new Suspensions({ users: userModel(db), bus, logger });
   const people = new PeopleService({
     users: userModel(db),

@@ -223,11 +223,11 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('GET /api/auth/me', () => {
-  it('answers the signed-in user', async () => {
+  it('answers the signed-in user, who is not an operator', async () => {
     const { auth } = await register();
     const res = await request(app).get('/api/auth/me').set('Authorization', `Bearer ${auth.token}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, user: auth.user });
+    expect(res.body).toEqual({ success: true, user: { ...auth.user, operator: false } });
   });
 
   it('answers 401 without a token', async () => {

@@ -11,6 +11,7 @@ import request from 'supertest';
 import type { AuthComponents } from '../src/authComponents';
 import { subscriptionModel } from '../src/billing/subscriptionModel';
 import { runOperatorCommand } from '../src/operators/operatorCommand';
+import { generateSigningKey } from '../src/tokens/signingKey';
 import { userModel } from '../src/users/userModel';
 import { createTestAuthApp } from './authApp';
 
@@ -19,6 +20,8 @@ const logger = createLogger({ service: 'auth-operators-test', version: 'test', l
 const DB_NAME = `kasa_auth_operators_test_${process.pid}`;
 const COMMAND = path.resolve(__dirname, '../dist/operators/operatorCommand.js');
 const CONFIGURED_EMAIL = `configured.${randomUUID().slice(0, 8)}@example.com`;
+/** One signing key for every app of the file, so that a token of one is good on another (as on replicas). */
+const signingKey = generateSigningKey();
 
 let db: Connection;
 let bus: EventBus;
@@ -29,6 +32,8 @@ interface Person {
   id: string;
   email: string;
   headers: Record<string, string>;
+  /** The access token registration gave. */
+  token: string;
 }
 
 async function person(email = `op.${randomUUID().slice(0, 8)}@example.com`): Promise<Person> {
@@ -36,8 +41,21 @@ async function person(email = `op.${randomUUID().slice(0, 8)}@example.com`): Pro
     .post('/api/auth/register')
     .send({ username: `op_${randomUUID().slice(0, 8)}`, email, password: 'akwaaba-123' });
   expect(res.status).toBe(201);
-  const { user } = res.body as AuthResponse;
-  return { id: user.id, email, headers: identityHeaders({ userId: user.id, username: user.username, tier: 'free' }) };
+  const { user, token } = res.body as AuthResponse;
+  return {
+    id: user.id,
+    email,
+    token,
+    headers: identityHeaders({ userId: user.id, username: user.username, tier: 'free' }),
+  };
+}
+
+/** What GET /api/auth/me says of the person's role, on `on` (the app, or one with other settings). */
+async function meSaysOperator(who: Person, on: Express = app): Promise<boolean> {
+  const res = await request(on).get('/api/auth/me').set('Authorization', `Bearer ${who.token}`);
+  expect(res.status).toBe(200);
+  expect(res.body.user).toMatchObject({ id: who.id, email: who.email });
+  return res.body.user.operator as boolean;
 }
 
 /** What the operator command prints, run in this process against the test's database. */
@@ -57,7 +75,7 @@ beforeAll(async () => {
   bus = new EventBus({ url: AMQP_URL, source: 'kasa/auth', logger });
   await bus.start();
   await userModel(db).init();
-  ({ app, auth: components } = createTestAuthApp({ db, bus, logger, name: 'auth_operators_test' }));
+  ({ app, auth: components } = createTestAuthApp({ db, bus, logger, name: 'auth_operators_test', signingKey }));
 });
 
 afterAll(async () => {
@@ -129,6 +147,31 @@ describe('the operator role', () => {
     expect((await request(app).delete(`/api/admin/operators/${other.id}`).set(first.headers)).status).toBe(404);
   });
 
+  it('is what GET /api/auth/me says, read afresh: false once removed or suspended, true again once restored', async () => {
+    const someone = await person();
+    expect(await meSaysOperator(someone)).toBe(false);
+    expect(await meSaysOperator(first)).toBe(true);
+    expect(
+      (await request(app).post('/api/admin/operators').set(first.headers).send({ email: someone.email })).status,
+    ).toBe(201);
+    expect(await meSaysOperator(someone)).toBe(true);
+
+    // The same token, unchanged: the role is the database's, not the token's.
+    const suspend = await request(app)
+      .post(`/api/admin/people/${someone.id}/suspend`)
+      .set(first.headers)
+      .send({ reason: 'Checking the console link' });
+    expect(suspend.status).toBe(200);
+    expect(await meSaysOperator(someone)).toBe(false);
+    expect((await request(app).get('/api/admin/operators').set(someone.headers)).status).toBe(404);
+    const restore = await request(app).post(`/api/admin/people/${someone.id}/restore`).set(first.headers).send({});
+    expect(restore.status).toBe(200);
+    expect(await meSaysOperator(someone)).toBe(true);
+
+    expect((await request(app).delete(`/api/admin/operators/${someone.id}`).set(first.headers)).status).toBe(204);
+    expect(await meSaysOperator(someone)).toBe(false);
+  });
+
   it('is 404 on every admin route to a signed-in person who is not an operator, and 401 without identity', async () => {
     const someone = await person();
     const routes: Array<[method: 'get' | 'post' | 'delete', path: string]> = [
@@ -154,10 +197,14 @@ describe('the operator role', () => {
       logger,
       name: 'auth_operators_configured_test',
       operatorEmails: [CONFIGURED_EMAIL],
+      signingKey,
     });
     try {
       const named = await person(CONFIGURED_EMAIL);
       expect((await request(app).get('/api/admin/operators').set(named.headers)).status).toBe(404);
+      // Named in KASA_OPERATOR_EMAILS: me says so where the setting names them, and not elsewhere.
+      expect(await meSaysOperator(named, configured.app)).toBe(true);
+      expect(await meSaysOperator(named)).toBe(false);
       const list = await request(configured.app).get('/api/admin/operators').set(named.headers);
       expect(list.status).toBe(200);
       expect(list.body.operators).toContainEqual(expect.objectContaining({ id: named.id, source: 'configured' }));

@@ -103,6 +103,14 @@ export const AUDIT_ACTIONS = [
   'operator.revoked',
   'sso.configured',
   'sso.removed',
+  // Team membership: each entry names the team (`details.teamId`), who acted and the person concerned (`targetId`).
+  'team.invitation_sent',
+  'team.invitation_revoked',
+  'team.member_joined',
+  'team.member_removed',
+  'team.member_left',
+  'team.role_changed',
+  'team.seats_changed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(', ')}` });
 export type AuditAction = z.infer<typeof AuditAction>;

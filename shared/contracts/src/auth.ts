@@ -55,7 +55,16 @@ export const AuthResponse = z
   .openapi('AuthResponse');
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
-export const MeResponse = z.object({ success: z.literal(true), user: User }).openapi('MeResponse');
+/**
+ * The signed-in person as GET /api/auth/me shows them: their account, and whether they run this Kasa (`operator`:
+ * the role the operators' API checks, read afresh on every call, so a removed or suspended operator reads false at
+ * the next lookup).
+ */
+export const MeUser = User.extend({
+  operator: z.boolean().openapi({ description: 'Whether the person is an operator of this Kasa (may open /admin)' }),
+}).openapi('MeUser');
+export type MeUser = z.infer<typeof MeUser>;
+export const MeResponse = z.object({ success: z.literal(true), user: MeUser }).openapi('MeResponse');
 /** POST /api/auth/logout: the token is revoked and the session cookie cleared. */
 export const LogoutResponse = z.object({ success: z.literal(true), message: z.string() }).openapi('LogoutResponse');
 export type LogoutResponse = z.infer<typeof LogoutResponse>;

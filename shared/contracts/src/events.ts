@@ -169,6 +169,77 @@ export const TeamSsoRemovedEvent = z.object({
   domains: z.array(z.string().max(253)).max(20),
   at: z.string().datetime(),
 });
+/** The roles a team's invitations and role changes give (there is only ever one owner). */
+const TeamMemberRole = z.enum(['admin', 'member']);
+/**
+ * Team membership, for the audit log: each event names the team, who acted (`actor`) and the person it concerned,
+ * by account id and by address (the address keeps the entry readable after the person left).
+ */
+export const TeamInvitationSentEvent = z.object({
+  teamId: z.string(),
+  invitationId: z.string(),
+  /** The address invited, lower-cased; `userId` when an account uses it. */
+  email: z.string().max(254),
+  userId: z.string().nullable(),
+  role: TeamMemberRole,
+  /** Sent again to an address with an open invitation: the same invitation, renewed (its role may change). */
+  renewed: z.boolean(),
+  actor: EventActor,
+  at: z.string().datetime(),
+});
+/** An owner or admin revoked an open invitation. */
+export const TeamInvitationRevokedEvent = z.object({
+  teamId: z.string(),
+  invitationId: z.string(),
+  email: z.string().max(254),
+  userId: z.string().nullable(),
+  actor: EventActor,
+  at: z.string().datetime(),
+});
+/** A person joined a team: by accepting an invitation, or by signing in through the team's single sign-on. */
+export const TeamMemberJoinedEvent = z.object({
+  teamId: z.string(),
+  userId: z.string(),
+  email: z.string().max(254),
+  role: TeamMemberRole,
+  via: z.enum(['invitation', 'sso']),
+  invitationId: z.string().optional(),
+  /** The person joining. */
+  actor: EventActor,
+  at: z.string().datetime(),
+});
+/** A member left the team (`left`, the actor is the member) or an owner or admin removed them. */
+export const TeamMemberRemovedEvent = z.object({
+  teamId: z.string(),
+  userId: z.string(),
+  email: z.string().max(254),
+  role: TeamMemberRole,
+  left: z.boolean(),
+  actor: EventActor,
+  at: z.string().datetime(),
+});
+/** The team's owner made a member an admin, or an admin a member. */
+export const TeamMemberRoleChangedEvent = z.object({
+  teamId: z.string(),
+  userId: z.string(),
+  email: z.string().max(254),
+  from: TeamMemberRole,
+  to: TeamMemberRole,
+  actor: EventActor,
+  at: z.string().datetime(),
+});
+/**
+ * The seats of a team changed: its owner's Enterprise contract was recorded with another number (null: no contract
+ * names them, the team's own limit applies). `actor` is the operator; absent for the operator command.
+ */
+export const TeamSeatsChangedEvent = z.object({
+  teamId: z.string(),
+  ownerId: z.string(),
+  from: z.number().int().positive().nullable(),
+  to: z.number().int().positive().nullable(),
+  actor: EventActor.optional(),
+  at: z.string().datetime(),
+});
 /** The notices auth asks to e-mail to an account's owner. */
 export const AccountNotice = z.enum([
   /** Too many wrong passwords: sign-in to the account waits (progressive delays); the owner may want to act. */
@@ -286,6 +357,12 @@ export const EventSchemas = {
   'auth.operator.role_changed': OperatorRoleChangedEvent,
   'auth.team.sso_configured': TeamSsoConfiguredEvent,
   'auth.team.sso_removed': TeamSsoRemovedEvent,
+  'auth.team.invitation_sent': TeamInvitationSentEvent,
+  'auth.team.invitation_revoked': TeamInvitationRevokedEvent,
+  'auth.team.member_joined': TeamMemberJoinedEvent,
+  'auth.team.member_removed': TeamMemberRemovedEvent,
+  'auth.team.member_role_changed': TeamMemberRoleChangedEvent,
+  'auth.team.seats_changed': TeamSeatsChangedEvent,
   'chat.session.created': SessionCreatedEvent,
   'chat.message.created': MessageCreatedEvent,
   'voice.speech.synthesized': SpeechSynthesizedEvent,

@@ -163,7 +163,14 @@ export const operations: Operation[] = [
     response: AuthResponse,
     errors: [429],
   },
-  { method: 'get', path: '/api/auth/me', summary: 'The signed-in user', tag: 'Auth', auth: true, response: MeResponse },
+  {
+    method: 'get',
+    path: '/api/auth/me',
+    summary: 'The signed-in user, and whether they are an operator of this Kasa (read afresh on every call)',
+    tag: 'Auth',
+    auth: true,
+    response: MeResponse,
+  },
   {
     method: 'get',
     path: '/api/auth/preferences/theme',

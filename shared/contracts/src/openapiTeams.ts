@@ -3,6 +3,8 @@ import {
   CreateTeamRequest,
   InviteTeamMemberRequest,
   MyTeamInvitationsResponse,
+  TeamAuditPage,
+  TeamAuditQuery,
   TeamInvitation,
   TeamResponse,
   UpdateTeamMemberRequest,
@@ -82,6 +84,18 @@ export const teamOperations: Operation[] = [
     responseDescription: 'Removed',
     errors: [403, 404, 409],
     params: { userId: z.string() },
+  },
+  {
+    method: 'get',
+    path: '/api/developer/team/audit',
+    summary:
+      'The team’s audit log (owners and admins): invitations, joins, removals, role and seat changes, single sign-on ' +
+      'and team keys, newest first, a page at a time, by action and time window',
+    tag: 'Teams',
+    auth: true,
+    query: TeamAuditQuery,
+    response: TeamAuditPage,
+    errors: [404],
   },
   {
     method: 'get',

@@ -1,3 +1,4 @@
+import { AuditEntry, type AuditAction } from './admin';
 import { SubscriptionTier } from './auth';
 import { z } from './zod';
 
@@ -94,3 +95,66 @@ export const MyTeamInvitationsResponse = z
   })
   .openapi('MyTeamInvitationsResponse');
 export type MyTeamInvitationsResponse = z.infer<typeof MyTeamInvitationsResponse>;
+
+/**
+ * The audit actions a team's owner and admins read about their team: who joined, left, was invited, removed or given
+ * another role, the team's seats, its single sign-on and the team keys created.
+ */
+export const TEAM_AUDIT_ACTIONS = [
+  'team.invitation_sent',
+  'team.invitation_revoked',
+  'team.member_joined',
+  'team.member_removed',
+  'team.member_left',
+  'team.role_changed',
+  'team.seats_changed',
+  'sso.configured',
+  'sso.removed',
+  'apikey.created',
+] as const satisfies readonly AuditAction[];
+export const TeamAuditAction = z.enum(TEAM_AUDIT_ACTIONS, {
+  error: `must be one of ${TEAM_AUDIT_ACTIONS.join(', ')}`,
+});
+export type TeamAuditAction = z.infer<typeof TeamAuditAction>;
+
+/** The most entries one page of a team's audit log holds. */
+export const TEAM_AUDIT_MAX_PAGE = 100;
+
+const IsoTime = z.iso.datetime({ error: 'must be an ISO 8601 date-time', offset: true });
+/** GET /api/developer/team/audit: newest first, a page at a time, within a window (default the last 30 days). */
+export const TeamAuditQuery = z
+  .strictObject({
+    action: TeamAuditAction.optional(),
+    /** The window (at most 366 days; default the 30 days up to `to`, or up to now). */
+    from: IsoTime.optional(),
+    to: IsoTime.optional(),
+    /** `nextCursor` of the page before. */
+    cursor: z.string().max(512).optional(),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1, { error: 'must be at least 1' })
+      .max(TEAM_AUDIT_MAX_PAGE, { error: `must be at most ${TEAM_AUDIT_MAX_PAGE}` })
+      .default(50),
+  })
+  .openapi('TeamAuditQuery');
+export type TeamAuditQuery = z.infer<typeof TeamAuditQuery>;
+
+/**
+ * One entry of a team's audit log: who acted (`actorId`), whom it concerned (`targetId`: an account id, `email:<address>`
+ * for an invitation to an address without an account, `team:<id>` for the team's settings) and what else it said
+ * (`details`, with `teamId`). The client address stays with the operators' log.
+ */
+export const TeamAuditEntry = AuditEntry.omit({ clientIp: true, action: true })
+  .extend({ action: TeamAuditAction })
+  .openapi('TeamAuditEntry');
+export type TeamAuditEntry = z.infer<typeof TeamAuditEntry>;
+export const TeamAuditPage = z
+  .object({
+    entries: z.array(TeamAuditEntry),
+    nextCursor: z.string().nullable(),
+    from: z.string(),
+    to: z.string(),
+  })
+  .openapi('TeamAuditPage');
+export type TeamAuditPage = z.infer<typeof TeamAuditPage>;

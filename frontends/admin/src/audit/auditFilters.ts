@@ -17,6 +17,13 @@ export const AUDIT_ACTION_LIST: readonly string[] = [
   'operator.revoked',
   'sso.configured',
   'sso.removed',
+  'team.invitation_sent',
+  'team.invitation_revoked',
+  'team.member_joined',
+  'team.member_removed',
+  'team.member_left',
+  'team.role_changed',
+  'team.seats_changed',
 ];
 
 /** The longest window the audit log reads at once (the API refuses more). */

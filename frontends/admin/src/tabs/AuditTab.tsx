@@ -33,6 +33,13 @@ const ACTION_TEXT: Readonly<Record<string, MessageId>> = {
   'operator.revoked': 'audit.action.operatorRevoked',
   'sso.configured': 'audit.action.ssoConfigured',
   'sso.removed': 'audit.action.ssoRemoved',
+  'team.invitation_sent': 'audit.action.teamInvitationSent',
+  'team.invitation_revoked': 'audit.action.teamInvitationRevoked',
+  'team.member_joined': 'audit.action.teamMemberJoined',
+  'team.member_removed': 'audit.action.teamMemberRemoved',
+  'team.member_left': 'audit.action.teamMemberLeft',
+  'team.role_changed': 'audit.action.teamRoleChanged',
+  'team.seats_changed': 'audit.action.teamSeatsChanged',
 };
 
 function useActionText(): (action: string) => string {

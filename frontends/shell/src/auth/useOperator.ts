@@ -1,33 +1,35 @@
-import { useQuery } from '@tanstack/react-query';
-import { apiRequest, AUTH_ME_STALE_TIME_MS, isApiError, useAuth } from '@kasa/api-client';
-
-/** React Query key of whether the signed-in person is an operator (one per account). */
-export const operatorQueryKey = (userId: string | undefined) => ['shell', 'operator', userId ?? null] as const;
+import { useIsFetching } from '@tanstack/react-query';
+import { authMeQueryKey, useAuth } from '@kasa/api-client';
+import type { MeUser, User } from '@kasa/contracts';
 
 /**
- * Whether the signed-in person is an operator. GET /api/auth/me does not say, so the shell asks the operators' API
- * itself: every /api/admin route is a 404 to anyone who is not one. The answer is cached as long as the person's own
- * record (5 minutes) and not retried; a refusal other than 404 (a 503, no connection) stays an error, for a page to
- * offer Retry.
+ * Whether a person is an operator, as GET /api/auth/me says (`user.operator`); undefined when the record does not say,
+ * as the user cached from a sign-in's answer until `me` has answered.
  */
-export async function fetchIsOperator(): Promise<boolean> {
-  try {
-    await apiRequest('GET', '/api/admin/operators');
-    return true;
-  } catch (error) {
-    if (isApiError(error) && error.status === 404) return false;
-    throw error;
-  }
+export function operatorOf(user: User | MeUser | null): boolean | undefined {
+  if (!user || !('operator' in user)) return undefined;
+  return user.operator === true;
 }
 
-export function useIsOperator() {
-  const { user, isAuthenticated } = useAuth();
-  return useQuery({
-    queryKey: operatorQueryKey(user?.id),
-    queryFn: fetchIsOperator,
-    enabled: isAuthenticated,
-    staleTime: AUTH_ME_STALE_TIME_MS,
-    gcTime: AUTH_ME_STALE_TIME_MS,
-    retry: false,
-  });
+/** Whether the signed-in person is an operator, and whether the shell is still finding out. */
+export interface OperatorState {
+  /** True for an operator; false for anyone else, or while unknown. */
+  data: boolean;
+  /** Signed in, and GET /api/auth/me has not said yet. */
+  isPending: boolean;
+}
+
+/**
+ * Whether the signed-in person is an operator: read from the person's own record (GET /api/auth/me, cached 5 minutes
+ * like any use of it), so knowing costs no request of its own. The server reads the role afresh on every `me`, so a
+ * removed or suspended operator loses the console link at the next refresh; /api/admin answers them 404 at once.
+ */
+export function useIsOperator(): OperatorState {
+  const { user, isAuthenticated, isLoading } = useAuth();
+  const refreshing = useIsFetching({ queryKey: authMeQueryKey }) > 0;
+  const operator = isAuthenticated ? operatorOf(user) : false;
+  return {
+    data: operator === true,
+    isPending: isLoading || (operator === undefined && refreshing),
+  };
 }

@@ -1,17 +1,11 @@
-import styled from '@emotion/styled';
 import { useAuth } from '@kasa/api-client';
-import { Button, Card, Muted, PageSkeleton } from '@kasa/ui';
+import { PageSkeleton } from '@kasa/ui';
 import { useIsOperator } from '../auth/useOperator';
 import { PagesCatalogue } from '../i18n/PagesCatalogue';
 import { useT } from '../i18n/useT';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RemotePage } from '../remotes/RemotePage';
 import NotFoundPage from './NotFoundPage';
-
-const ErrorCard = styled(Card)`
-  max-width: 36rem;
-  margin: 3rem auto;
-`;
 
 /** The console itself, for an operator. */
 function Console() {
@@ -21,9 +15,10 @@ function Console() {
 }
 
 /**
- * Routes `/admin/*`: the operator console, for operators only. Anyone else (signed out, or signed in without the
- * role) gets the not-found page of any unknown address, and the console's code is never downloaded for them; the
- * API's /api/admin routes are a 404 to them in any case. While the shell asks, a neutral skeleton.
+ * Routes `/admin/*`: the operator console, for operators only (GET /api/auth/me says who is one). Anyone else (signed
+ * out, or signed in without the role) gets the not-found page of any unknown address, and the console's code is never
+ * downloaded for them; the API's /api/admin routes are a 404 to them in any case. While `me` answers, a neutral
+ * skeleton.
  */
 export default function AdminPage() {
   const t = useT();
@@ -31,16 +26,6 @@ export default function AdminPage() {
   const operator = useIsOperator();
 
   if (isLoading || (isAuthenticated && operator.isPending)) return <PageSkeleton label={t('layout.loading')} />;
-  if (isAuthenticated && operator.isError)
-    return (
-      <ErrorCard role="alert" aria-labelledby="admin-check-title" data-testid="remote-error">
-        <h2 id="admin-check-title">{t('remote.failed')}</h2>
-        <Muted>{t('remote.failedText')}</Muted>
-        <Button type="button" onClick={() => void operator.refetch()}>
-          {t('remote.retry')}
-        </Button>
-      </ErrorCard>
-    );
   if (!isAuthenticated || !operator.data)
     return (
       <PagesCatalogue>

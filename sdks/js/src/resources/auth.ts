@@ -1,5 +1,5 @@
 import type { CallOptions, HttpClient } from '../http.js';
-import type { AuthResponse, LoginRequest, MeResponse, RegisterRequest, User } from '../types.js';
+import type { AuthResponse, LoginRequest, MeResponse, MeUser, RegisterRequest } from '../types.js';
 
 /** Accounts: sign up, sign in, who am I, sign out. A successful sign-in makes the client use the new token. */
 export class AuthResource {
@@ -34,8 +34,11 @@ export class AuthResource {
     return response;
   }
 
-  /** GET /api/auth/me → the signed-in user (needs an access token: API keys are refused here). */
-  async me(options?: CallOptions): Promise<User> {
+  /**
+   * GET /api/auth/me → the signed-in user, with whether they are an operator (needs an access token: API keys are
+   * refused here).
+   */
+  async me(options?: CallOptions): Promise<MeUser> {
     const response = await this.http.json<MeResponse>({ method: 'GET', path: '/api/auth/me', options });
     return response.user;
   }

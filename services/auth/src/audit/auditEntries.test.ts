@@ -126,5 +126,95 @@ describe('auditEntryOf', () => {
       }),
     );
     expect(removed).toMatchObject({ action: 'sso.removed', actorId: 'owner', targetId: 'team:team-1' });
+    expect(configured.teamId).toBe('team-1');
+  });
+
+  it('records team membership against the person concerned, naming the team and who acted', () => {
+    const actor = { userId: 'owner', clientIp: '203.0.113.9' };
+    const at = '2026-12-07T09:00:00.000Z';
+    const invited = auditEntryOf(
+      event('auth.team.invitation_sent', {
+        teamId: 'team-1',
+        invitationId: 'inv-1',
+        email: 'kwame@example.com',
+        userId: null,
+        role: 'admin',
+        renewed: false,
+        actor,
+        at,
+      }),
+    );
+    expect(invited).toEqual({
+      _id: 'evt-auth.team.invitation_sent',
+      at: new Date(at),
+      action: 'team.invitation_sent',
+      actorId: 'owner',
+      targetId: 'email:kwame@example.com',
+      clientIp: '203.0.113.9',
+      requestId: 'req-1',
+      details: { teamId: 'team-1', invitationId: 'inv-1', email: 'kwame@example.com', role: 'admin' },
+      teamId: 'team-1',
+    });
+    const revoked = auditEntryOf(
+      event('auth.team.invitation_revoked', {
+        teamId: 'team-1',
+        invitationId: 'inv-1',
+        email: 'kwame@example.com',
+        userId: 'kwame',
+        actor,
+        at,
+      }),
+    );
+    expect(revoked).toMatchObject({ action: 'team.invitation_revoked', targetId: 'kwame', teamId: 'team-1' });
+    const joined = auditEntryOf(
+      event('auth.team.member_joined', {
+        teamId: 'team-1',
+        userId: 'kwame',
+        email: 'kwame@example.com',
+        role: 'member',
+        via: 'invitation',
+        invitationId: 'inv-2',
+        actor: { userId: 'kwame' },
+        at,
+      }),
+    );
+    expect(joined).toMatchObject({
+      action: 'team.member_joined',
+      actorId: 'kwame',
+      targetId: 'kwame',
+      details: { teamId: 'team-1', via: 'invitation', invitationId: 'inv-2', role: 'member' },
+      teamId: 'team-1',
+    });
+    const removal = { teamId: 'team-1', userId: 'kwame', email: 'kwame@example.com', role: 'member' as const, at };
+    expect(auditEntryOf(event('auth.team.member_removed', { ...removal, left: false, actor })).action).toBe(
+      'team.member_removed',
+    );
+    expect(
+      auditEntryOf(event('auth.team.member_removed', { ...removal, left: true, actor: { userId: 'kwame' } })),
+    ).toMatchObject({ action: 'team.member_left', actorId: 'kwame', targetId: 'kwame' });
+    const promoted = auditEntryOf(
+      event('auth.team.member_role_changed', {
+        teamId: 'team-1',
+        userId: 'kwame',
+        email: 'kwame@example.com',
+        from: 'member',
+        to: 'admin',
+        actor,
+        at,
+      }),
+    );
+    expect(promoted).toMatchObject({ action: 'team.role_changed', details: { from: 'member', to: 'admin' } });
+  });
+
+  it('records a team’s new seats against its owner, with the operator, or no actor for the command', () => {
+    const seats = { teamId: 'team-1', ownerId: 'owner', from: null, to: 25, at: '2026-12-07T09:00:00.000Z' };
+    expect(auditEntryOf(event('auth.team.seats_changed', { ...seats, actor: { userId: 'op' } }))).toMatchObject({
+      action: 'team.seats_changed',
+      actorId: 'op',
+      targetId: 'owner',
+      details: { teamId: 'team-1', from: null, to: 25 },
+      teamId: 'team-1',
+    });
+    expect(auditEntryOf(event('auth.team.seats_changed', seats))).toMatchObject({ actorId: null });
   });
 });

@@ -13,6 +13,12 @@ export const AUDITED_EVENTS = [
   'auth.operator.role_changed',
   'auth.team.sso_configured',
   'auth.team.sso_removed',
+  'auth.team.invitation_sent',
+  'auth.team.invitation_revoked',
+  'auth.team.member_joined',
+  'auth.team.member_removed',
+  'auth.team.member_role_changed',
+  'auth.team.seats_changed',
 ] as const satisfies readonly EventType[];
 export type AuditedEvent = (typeof AUDITED_EVENTS)[number];
 
@@ -72,6 +78,7 @@ export function auditEntryOf(event: KasaEvent<AuditedEvent>): AuditEntryDocument
         targetId: d.userId,
         ...actorFields(d.actor ?? { userId: d.userId }),
         details: { keyId: d.keyId, prefix: d.prefix, ...(d.teamId ? { teamId: d.teamId } : {}) },
+        ...(d.teamId ? { teamId: d.teamId } : {}),
       };
     }
     case 'auth.apikey.revoked': {
@@ -136,6 +143,7 @@ export function auditEntryOf(event: KasaEvent<AuditedEvent>): AuditEntryDocument
           requireSso: d.requireSso,
           secretChanged: d.secretChanged,
         },
+        teamId: d.teamId,
       };
     }
     case 'auth.team.sso_removed': {
@@ -147,6 +155,94 @@ export function auditEntryOf(event: KasaEvent<AuditedEvent>): AuditEntryDocument
         targetId: `team:${d.teamId}`,
         ...actorFields(d.actor),
         details: { teamId: d.teamId, domains: d.domains },
+        teamId: d.teamId,
+      };
+    }
+    // Team membership: the target is the person (their account, or `email:<address>` for an invitation to an address
+    // nobody uses); the team is named in `teamId` and in the details, with the person's address.
+    case 'auth.team.invitation_sent': {
+      const d = e.data as KasaEvent<'auth.team.invitation_sent'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'team.invitation_sent',
+        targetId: d.userId ?? `email:${d.email}`,
+        ...actorFields(d.actor),
+        details: {
+          teamId: d.teamId,
+          invitationId: d.invitationId,
+          email: d.email,
+          role: d.role,
+          ...(d.renewed ? { renewed: true } : {}),
+        },
+        teamId: d.teamId,
+      };
+    }
+    case 'auth.team.invitation_revoked': {
+      const d = e.data as KasaEvent<'auth.team.invitation_revoked'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'team.invitation_revoked',
+        targetId: d.userId ?? `email:${d.email}`,
+        ...actorFields(d.actor),
+        details: { teamId: d.teamId, invitationId: d.invitationId, email: d.email },
+        teamId: d.teamId,
+      };
+    }
+    case 'auth.team.member_joined': {
+      const d = e.data as KasaEvent<'auth.team.member_joined'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'team.member_joined',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: {
+          teamId: d.teamId,
+          email: d.email,
+          role: d.role,
+          via: d.via,
+          ...(d.invitationId ? { invitationId: d.invitationId } : {}),
+        },
+        teamId: d.teamId,
+      };
+    }
+    case 'auth.team.member_removed': {
+      const d = e.data as KasaEvent<'auth.team.member_removed'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: d.left ? 'team.member_left' : 'team.member_removed',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: { teamId: d.teamId, email: d.email, role: d.role },
+        teamId: d.teamId,
+      };
+    }
+    case 'auth.team.member_role_changed': {
+      const d = e.data as KasaEvent<'auth.team.member_role_changed'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'team.role_changed',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: { teamId: d.teamId, email: d.email, from: d.from, to: d.to },
+        teamId: d.teamId,
+      };
+    }
+    // The seats come with the owner's Enterprise contract: the owner is the person concerned, the operator the actor.
+    case 'auth.team.seats_changed': {
+      const d = e.data as KasaEvent<'auth.team.seats_changed'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'team.seats_changed',
+        targetId: d.ownerId,
+        ...actorFields(d.actor),
+        details: { teamId: d.teamId, from: d.from, to: d.to },
+        teamId: d.teamId,
       };
     }
     default:

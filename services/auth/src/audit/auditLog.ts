@@ -14,6 +14,8 @@ export interface AuditFilter {
   actorId?: string;
   targetId?: string;
   action?: AuditAction;
+  /** One team's entries (what its owner and admins read). */
+  teamId?: string;
   from: Date;
   to: Date;
 }
@@ -114,6 +116,7 @@ export class AuditLog {
     if (filter.actorId) query.actorId = filter.actorId;
     if (filter.targetId) query.targetId = filter.targetId;
     if (filter.action) query.action = filter.action;
+    if (filter.teamId) query.teamId = filter.teamId;
     if (after) {
       const at = new Date(after.at);
       query.$or = [{ at: { $lt: at } }, { at, _id: { $lt: after.id } }];

@@ -14,12 +14,17 @@ export interface AuditEntryDocument {
   action: AuditAction;
   /** Who acted: an operator, the account's owner, a team admin; null when the platform acted (billing, the clock). */
   actorId: string | null;
-  /** Whom it concerned: an account id, or `email:<address>` for a refused sign-in with an address nobody uses. */
+  /**
+   * Whom it concerned: an account id, or `email:<address>` for a refused sign-in or an invitation with an address
+   * nobody uses, or `team:<id>` for a team's settings.
+   */
   targetId: string | null;
   clientIp: string | null;
   requestId: string | null;
   /** What else the event said (a reason, the plans before and after, a key's prefix): never a secret. */
   details: Record<string, unknown>;
+  /** The team it concerned (its membership, seats, single sign-on, a team key), which its owner and admins read. */
+  teamId?: string;
 }
 
 const auditEntrySchema = new Schema<AuditEntryDocument>(
@@ -32,6 +37,7 @@ const auditEntrySchema = new Schema<AuditEntryDocument>(
     clientIp: { type: String, default: null },
     requestId: { type: String, default: null },
     details: { type: Schema.Types.Mixed, default: {} },
+    teamId: { type: String },
   },
   { versionKey: false, collection: 'audit_log', minimize: false },
 );
@@ -40,6 +46,8 @@ auditEntrySchema.index({ at: -1, _id: -1 });
 auditEntrySchema.index({ actorId: 1, at: -1, _id: -1 });
 auditEntrySchema.index({ targetId: 1, at: -1, _id: -1 });
 auditEntrySchema.index({ action: 1, at: -1, _id: -1 });
+// A team's own log (its owner's and admins' page).
+auditEntrySchema.index({ teamId: 1, at: -1, _id: -1 });
 
 export function auditEntryModel(connection: Connection): Model<AuditEntryDocument> {
   return connection.models.AuditEntry ?? connection.model<AuditEntryDocument>('AuditEntry', auditEntrySchema);

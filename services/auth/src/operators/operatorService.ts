@@ -9,6 +9,7 @@ import {
 import type { EventActor, PlanCurrency, Subscription } from '@kasa/contracts';
 import { isValidObjectId, type Connection, type Model } from 'mongoose';
 import type { BillingService } from '../billing/billingService';
+import type { TeamService } from '../teams/teamService';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { enterpriseInquiryModel, type EnterpriseInquiryDocument } from '../billing/enterpriseInquiryModel';
 import { userModel, type UserDocument } from '../users/userModel';
@@ -54,8 +55,10 @@ export interface ContractTerms {
 }
 
 export interface OperatorServiceDeps {
-  /** Records Enterprise contracts on the subscription model (billing's ledger). */
-  billing: Pick<BillingService, 'grantContract'>;
+  /** Records Enterprise contracts on the subscription model (billing's ledger), and reads the seats before. */
+  billing: Pick<BillingService, 'grantContract' | 'getSubscription'>;
+  /** Announces a contract's new seats for the team its customer owns (`auth.team.seats_changed`). */
+  teams?: Pick<TeamService, 'announceSeats'>;
   /** Announces role changes (`auth.operator.role_changed`) for the audit log. */
   bus?: Pick<EventBus, 'publishWithin'>;
   users: Model<UserDocument>;
@@ -228,7 +231,9 @@ export class OperatorService {
     }
     if (!user) throw new NotFoundError('No account uses this e-mail address. The person signs up first.');
     const userId = String(user._id);
+    const seatsBefore = (await this.deps.billing.getSubscription(userId)).subscription?.seats ?? null;
     const subscription = await this.deps.billing.grantContract(userId, terms, requestId, actor);
+    await this.deps.teams?.announceSeats(userId, { from: seatsBefore, to: subscription.seats }, actor, requestId);
     await this.deps.inquiries.updateMany({ userId, status: { $ne: 'closed' } }, { $set: { status: 'closed' } });
     this.deps.logger.info({ userId, seats: terms.seats, endsAt: terms.endsAt }, 'an Enterprise contract was recorded');
     return { userId, email: user.email, subscription };
@@ -271,12 +276,14 @@ export function createOperatorService(
   db: Connection,
   logger: Logger,
   configuredEmails: readonly string[],
-  billing: Pick<BillingService, 'grantContract'>,
+  billing: Pick<BillingService, 'grantContract' | 'getSubscription'>,
   bus?: Pick<EventBus, 'publishWithin'>,
+  teams?: Pick<TeamService, 'announceSeats'>,
 ): OperatorService {
   return new OperatorService({
     billing,
     ...(bus ? { bus } : {}),
+    ...(teams ? { teams } : {}),
     users: userModel(db),
     setupTokens: setupTokenModel(db),
     inquiries: enterpriseInquiryModel(db),

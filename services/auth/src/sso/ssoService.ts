@@ -382,12 +382,12 @@ export class SsoService {
       if (existing.suspendedAt) throw new SsoRefusal('account_suspended', userId);
       if (existing.teamId === teamId) return { userId, created: false };
       if (existing.teamId) throw new SsoRefusal('account_in_other_team', userId);
-      await this.join(userId, teamId);
+      await this.join(userId, teamId, requestId);
       return { userId, created: false };
     }
     const account = await this.deps.userService.createWithoutPassword(email, requestId);
     try {
-      await this.join(account.user.id, teamId);
+      await this.join(account.user.id, teamId, requestId);
     } catch (err) {
       await account.discard();
       if (err instanceof SsoRefusal) throw new SsoRefusal(err.reason);
@@ -397,9 +397,9 @@ export class SsoService {
     return { userId: account.user.id, created: true };
   }
 
-  private async join(userId: string, teamId: string): Promise<void> {
+  private async join(userId: string, teamId: string, requestId?: string): Promise<void> {
     try {
-      await this.deps.teams.joinBySso(userId, teamId);
+      await this.deps.teams.joinBySso(userId, teamId, requestId);
     } catch (err) {
       if (err instanceof NoSeatsError) throw new SsoRefusal('no_seats', userId);
       // Joined another team meanwhile (the conditional claim of users.teamId said no).

@@ -4,6 +4,8 @@ import {
   TEAM_INVITATION_DAYS,
   type AssignableTeamRole,
   type CreateTeamRequest,
+  type EventActor,
+  type EventData,
   type InviteTeamMemberRequest,
   type MyTeamInvitationsResponse,
   type SubscriptionTier,
@@ -11,7 +13,15 @@ import {
   type TeamResponse,
   type TeamRole,
 } from '@kasa/contracts';
-import { assertPlanAllows, ConflictError, NotAllowedError, NotFoundError } from '@kasa/service-kit';
+import {
+  assertPlanAllows,
+  ConflictError,
+  NotAllowedError,
+  NotFoundError,
+  PUBLISH_WAIT_MS,
+  type EventBus,
+  type Logger,
+} from '@kasa/service-kit';
 import { Types, type Model } from 'mongoose';
 import type { UserDocument } from '../users/userModel';
 import { toPublicTeam, type TeamDocument, type TeamInvitationDocument, type TeamMemberEntry } from './teamModel';
@@ -19,6 +29,17 @@ import { toPublicTeam, type TeamDocument, type TeamInvitationDocument, type Team
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Attempts of an optimistic update of a team's members before giving up with a 409. */
 const MEMBER_UPDATE_ATTEMPTS = 5;
+/** The longest a team query may run. */
+const QUERY_TIME_LIMIT_MS = 5_000;
+
+/** The events of a team's membership and seats, which the audit log is written from. */
+type TeamEventType =
+  | 'auth.team.invitation_sent'
+  | 'auth.team.invitation_revoked'
+  | 'auth.team.member_joined'
+  | 'auth.team.member_removed'
+  | 'auth.team.member_role_changed'
+  | 'auth.team.seats_changed';
 
 export interface Membership {
   teamId: string;
@@ -42,6 +63,9 @@ export interface TeamServiceDeps {
   revokeTeamKeys: (teamId: string, requestId?: string) => Promise<void>;
   /** The seats the owner's Enterprise contract gives, when it names them (a team never exceeds MAX_TEAM_SEATS). */
   seatsOf?: (ownerId: string) => Promise<number | null>;
+  /** Announces membership changes (`auth.team.*`) for the audit log. */
+  bus: Pick<EventBus, 'publishWithin'>;
+  logger: Logger;
   now?: () => Date;
 }
 
@@ -138,11 +162,27 @@ export class TeamService {
     return { team: toPublicTeam(team, membership.tier), role: membership.role, members, invitations };
   }
 
-  async invite(userId: string, input: InviteTeamMemberRequest): Promise<TeamInvitation> {
+  async invite(actor: EventActor, input: InviteTeamMemberRequest, requestId?: string): Promise<TeamInvitation> {
+    const userId = actor.userId;
     const membership = await this.requireManager(userId, 'invite members');
     const team = await this.deps.teams.findById(membership.teamId).lean();
     if (!team) throw notInTeam();
     const invitee = await this.deps.users.findOne({ email: input.email }, { teamId: 1 }).lean();
+    const sent = (invitation: TeamInvitationDocument, renewed: boolean) =>
+      this.announce(
+        'auth.team.invitation_sent',
+        {
+          teamId: membership.teamId,
+          invitationId: invitation._id.toString(),
+          email: invitation.email,
+          userId: invitee ? invitee._id.toString() : null,
+          role: invitation.role,
+          renewed,
+          actor,
+          at: this.now().toISOString(),
+        },
+        requestId,
+      );
     if (invitee && team.members.some((m) => m.userId === invitee._id.toString())) {
       throw new ConflictError(`${input.email} is already a member of this team.`);
     }
@@ -155,7 +195,10 @@ export class TeamService {
       const renewed = await this.deps.invitations
         .findOneAndUpdate({ _id: existing._id }, { $set: { role: input.role, expiresAt } }, { new: true })
         .lean();
-      if (renewed) return toInvitation(renewed);
+      if (renewed) {
+        await sent(renewed, true);
+        return toInvitation(renewed);
+      }
     }
     if (team.members.length + open.length >= MAX_TEAM_SEATS) {
       throw new ConflictError(`A team has at most ${MAX_TEAM_SEATS} members and open invitations.`, {
@@ -170,19 +213,40 @@ export class TeamService {
       invitedByName: inviter?.username ?? 'A team admin',
       expiresAt,
     });
-    return toInvitation(created.toObject());
+    const invitation = created.toObject();
+    await sent(invitation, false);
+    return toInvitation(invitation);
   }
 
-  async revokeInvitation(userId: string, invitationId: string): Promise<void> {
-    const membership = await this.requireManager(userId, 'revoke invitations');
+  /** Revokes an open invitation; one already closed is left as it is (204 again, and no second audit entry). */
+  async revokeInvitation(actor: EventActor, invitationId: string, requestId?: string): Promise<void> {
+    const membership = await this.requireManager(actor.userId, 'revoke invitations');
     if (!Types.ObjectId.isValid(invitationId)) throw new NotFoundError('Invitation not found');
-    const closed = await this.deps.invitations.findOneAndUpdate(
-      { _id: invitationId, teamId: membership.teamId, closedAt: null },
-      { $set: { closedAt: this.now(), closedReason: 'revoked' } },
-    );
-    if (!closed && !(await this.deps.invitations.exists({ _id: invitationId, teamId: membership.teamId }))) {
-      throw new NotFoundError('Invitation not found');
+    const closed = await this.deps.invitations
+      .findOneAndUpdate(
+        { _id: invitationId, teamId: membership.teamId, closedAt: null },
+        { $set: { closedAt: this.now(), closedReason: 'revoked' } },
+      )
+      .lean();
+    if (!closed) {
+      if (!(await this.deps.invitations.exists({ _id: invitationId, teamId: membership.teamId }))) {
+        throw new NotFoundError('Invitation not found');
+      }
+      return;
     }
+    const invitee = await this.deps.users.findOne({ email: closed.email }, { _id: 1 }).lean();
+    await this.announce(
+      'auth.team.invitation_revoked',
+      {
+        teamId: membership.teamId,
+        invitationId: closed._id.toString(),
+        email: closed.email,
+        userId: invitee ? invitee._id.toString() : null,
+        actor,
+        at: this.now().toISOString(),
+      },
+      requestId,
+    );
   }
 
   /** Open invitations addressed to the caller's account email. */
@@ -206,7 +270,8 @@ export class TeamService {
     };
   }
 
-  async accept(userId: string, invitationId: string): Promise<TeamResponse> {
+  async accept(actor: EventActor, invitationId: string, requestId?: string): Promise<TeamResponse> {
+    const userId = actor.userId;
     const invitation = await this.openInvitationFor(userId, invitationId);
     await this.claimSeat(userId, invitation.teamId);
     const closed = await this.deps.invitations.findOneAndUpdate(
@@ -226,6 +291,20 @@ export class TeamService {
       await this.releaseSeat(userId, invitation.teamId);
       throw new NotFoundError('This team no longer exists.');
     }
+    await this.announce(
+      'auth.team.member_joined',
+      {
+        teamId: invitation.teamId,
+        userId,
+        email: invitation.email,
+        role: invitation.role,
+        via: 'invitation',
+        invitationId: invitation._id.toString(),
+        actor,
+        at: this.now().toISOString(),
+      },
+      requestId,
+    );
     return this.view(userId);
   }
 
@@ -235,16 +314,19 @@ export class TeamService {
    * compare-and-set (two sign-ins racing for the last seat cannot both take it). NoSeatsError when it is full;
    * ConflictError when the person is in another team.
    */
-  async joinBySso(userId: string, teamId: string): Promise<void> {
+  async joinBySso(userId: string, teamId: string, requestId?: string): Promise<void> {
     const team = await this.deps.teams.findById(teamId, { ownerId: 1 }).lean();
     if (!team) throw new NotFoundError('This team no longer exists.');
     const contractSeats = (await this.deps.seatsOf?.(team.ownerId)) ?? null;
     const seats = Math.min(contractSeats ?? MAX_TEAM_SEATS, MAX_TEAM_SEATS);
     await this.claimSeat(userId, teamId);
+    let added = false;
     try {
       const joined = await this.updateMembers(teamId, (members) => {
+        added = false;
         if (members.some((m) => m.userId === userId)) return members;
         if (members.length >= seats) throw new NoSeatsError();
+        added = true;
         return [...members, { userId, role: 'member', joinedAt: this.now() }];
       });
       if (!joined) throw new NotFoundError('This team no longer exists.');
@@ -252,6 +334,20 @@ export class TeamService {
       await this.releaseSeat(userId, teamId);
       throw err;
     }
+    if (!added) return;
+    await this.announce(
+      'auth.team.member_joined',
+      {
+        teamId,
+        userId,
+        email: await this.emailOf(userId),
+        role: 'member',
+        via: 'sso',
+        actor: { userId },
+        at: this.now().toISOString(),
+      },
+      requestId,
+    );
   }
 
   async decline(userId: string, invitationId: string): Promise<void> {
@@ -263,20 +359,45 @@ export class TeamService {
   }
 
   /** Only the owner changes roles (so an admin cannot make more admins); the owner's own role never changes. */
-  async changeRole(userId: string, memberId: string, role: AssignableTeamRole): Promise<TeamResponse> {
+  async changeRole(
+    actor: EventActor,
+    memberId: string,
+    role: AssignableTeamRole,
+    requestId?: string,
+  ): Promise<TeamResponse> {
+    const userId = actor.userId;
     const membership = await this.membershipOf(userId);
     if (!membership) throw notInTeam();
     if (membership.role !== 'owner') throw new NotAllowedError("Only the team's owner can change roles.");
     if (memberId === userId) throw new ConflictError("The owner's role cannot change.");
-    let found = false;
-    await this.updateMembers(membership.teamId, (members) =>
-      members.map((m) => {
+    // The member's role as the stored update found it (set inside the compare-and-set, which may run again).
+    const found: { role: TeamRole | null } = { role: null };
+    await this.updateMembers(membership.teamId, (members) => {
+      found.role = null;
+      return members.map((m) => {
         if (m.userId !== memberId) return m;
-        found = true;
+        found.role = m.role;
         return { ...m, role };
-      }),
-    );
-    if (!found) throw new NotFoundError('Member not found');
+      });
+    });
+    const before = found.role;
+    if (before === null) throw new NotFoundError('Member not found');
+    // Giving a member the role they have changes nothing, and is not an entry of the audit log.
+    if (before !== role && before !== 'owner') {
+      await this.announce(
+        'auth.team.member_role_changed',
+        {
+          teamId: membership.teamId,
+          userId: memberId,
+          email: await this.emailOf(memberId),
+          from: before,
+          to: role,
+          actor,
+          at: this.now().toISOString(),
+        },
+        requestId,
+      );
+    }
     return this.view(userId);
   }
 
@@ -284,7 +405,8 @@ export class TeamService {
    * Removes a member: anyone may leave (except the owner, who deletes the team instead); the owner removes anyone,
    * an admin removes members but not other admins.
    */
-  async removeMember(userId: string, memberId: string): Promise<void> {
+  async removeMember(actor: EventActor, memberId: string, requestId?: string): Promise<void> {
+    const userId = actor.userId;
     const membership = await this.membershipOf(userId);
     if (!membership) throw notInTeam();
     const team = await this.deps.teams.findById(membership.teamId).lean();
@@ -297,8 +419,54 @@ export class TeamService {
       const allowed = membership.role === 'owner' || (membership.role === 'admin' && target.role === 'member');
       if (!allowed) throw new NotAllowedError("Only the team's owner can remove an admin; admins can remove members.");
     }
-    await this.updateMembers(membership.teamId, (members) => members.filter((m) => m.userId !== memberId));
+    let removed = false;
+    await this.updateMembers(membership.teamId, (members) => {
+      removed = members.some((m) => m.userId === memberId);
+      return members.filter((m) => m.userId !== memberId);
+    });
     await this.releaseSeat(memberId, membership.teamId);
+    // Two removals racing: only the one that took the member out says so.
+    if (!removed) return;
+    await this.announce(
+      'auth.team.member_removed',
+      {
+        teamId: membership.teamId,
+        userId: memberId,
+        email: await this.emailOf(memberId),
+        role: target.role,
+        left: memberId === userId,
+        actor,
+        at: this.now().toISOString(),
+      },
+      requestId,
+    );
+  }
+
+  /**
+   * Says that the seats of the team `ownerId` owns changed (its owner's Enterprise contract was recorded with another
+   * number); nothing when the person owns no team or the number is the same.
+   */
+  async announceSeats(
+    ownerId: string,
+    change: { from: number | null; to: number | null },
+    actor?: EventActor,
+    requestId?: string,
+  ): Promise<void> {
+    if (change.from === change.to) return;
+    const team = await this.deps.teams.findOne({ ownerId }, { _id: 1 }).maxTimeMS(QUERY_TIME_LIMIT_MS).lean();
+    if (!team) return;
+    await this.announce(
+      'auth.team.seats_changed',
+      {
+        teamId: team._id.toString(),
+        ownerId,
+        from: change.from,
+        to: change.to,
+        ...(actor ? { actor } : {}),
+        at: this.now().toISOString(),
+      },
+      requestId,
+    );
   }
 
   /** Deletes the team (owner only): its keys are revoked, its members and invitations released. */
@@ -314,6 +482,23 @@ export class TeamService {
     );
     await this.deps.teams.deleteOne({ _id: teamId });
     await this.deps.users.updateMany({ teamId }, { $set: { teamId: null } });
+  }
+
+  private async emailOf(userId: string): Promise<string> {
+    const user = await this.deps.users.findById(userId, { email: 1 }).maxTimeMS(QUERY_TIME_LIMIT_MS).lean();
+    return user?.email ?? '';
+  }
+
+  /**
+   * Publishes a membership event once the change is stored, waiting for the broker's confirm at most PUBLISH_WAIT_MS
+   * (the bus goes on sending while the broker is away); one it did not confirm is logged. The audit log is written
+   * from it by the audit consumer, never on this request's path.
+   */
+  private async announce<T extends TeamEventType>(type: T, data: EventData<T>, requestId?: string): Promise<void> {
+    const confirmed = await this.deps.bus.publishWithin(type, data, PUBLISH_WAIT_MS, {
+      ...(requestId !== undefined ? { requestId } : {}),
+    });
+    if (!confirmed) this.deps.logger.warn({ type, teamId: data.teamId }, 'team event not published');
   }
 
   private async requireManager(userId: string, what: string): Promise<Membership> {

@@ -6,6 +6,7 @@ import type { EventBus, Logger } from '@kasa/service-kit';
 import type { UserService } from './userService';
 import { isCrossSiteRequest } from './crossSiteGuard';
 import { clientIpOf } from '../operators/actor';
+import type { OperatorService } from '../operators/operatorService';
 
 /** httpOnly cookie that lets a plain browser navigation to /api/auth/logout know which token to revoke. */
 export const SESSION_COOKIE = 'kasa_session';
@@ -13,6 +14,8 @@ export const SESSION_COOKIE = 'kasa_session';
 export interface AuthRouterDeps {
   users: UserService;
   tokens: TokenService;
+  /** Whether the person is an operator: the same check as every /api/admin route, for `me`. */
+  operators: Pick<OperatorService, 'isOperator'>;
   bus: Pick<EventBus, 'publishWithin'>;
   logger: Logger;
   tokenTtlSeconds: number;
@@ -75,10 +78,14 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     if (!token) throw new AuthenticationError('Sign in to continue');
     const claims = await deps.tokens.verify(token);
     // A token of a deleted account is no longer a session.
-    const user = await deps.users.findById(claims.sub).catch(() => {
-      throw new AuthenticationError('This account no longer exists');
-    });
-    const body: MeResponse = { success: true, user };
+    const [user, operator] = await Promise.all([
+      deps.users.findById(claims.sub).catch(() => {
+        throw new AuthenticationError('This account no longer exists');
+      }),
+      // Read afresh on every call, as the operators' API does: a removed or suspended operator reads false at once.
+      deps.operators.isOperator(claims.sub),
+    ]);
+    const body: MeResponse = { success: true, user: { ...user, operator } };
     res.json(body);
   });
 
