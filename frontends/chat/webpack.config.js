@@ -25,13 +25,29 @@ const VAD_ASSETS = [
 /** react, react-dom, react-router-dom, react-query, emotion and @kasa/api-client: singletons, nothing else. */
 const shared = sharedSingletons(require('./package.json'));
 
+/**
+ * KaTeX's stylesheet and fonts (src/markdown/katexChunk.ts) come from its npm package through the build: the CSS is
+ * part of the lazy "katex" chunk and added to the page when that chunk runs (a reply with maths), and each font it
+ * names becomes a hashed file beside the chunks, fetched by the browser only when a formula uses it.
+ */
+const STYLESHEET_RULES = [
+  { test: /\.css$/, use: ['style-loader', { loader: 'css-loader', options: { sourceMap: false } }] },
+  {
+    test: /\.(?:woff2?|ttf)$/,
+    type: 'asset/resource',
+    generator: { filename: 'fonts/[name].[contenthash:8][ext]' },
+  },
+];
+
 module.exports = (env, argv) => {
   const production = argv.mode === 'production';
   // Behind the dev server the standalone page lives at /, so deep links (/chat/<id>) need absolute script URLs; a
   // built dist/index.html uses relative ones so that it also opens from /remotes/chat/.
   const htmlPublicPath = env.WEBPACK_SERVE ? '/' : 'auto';
+  const base = baseConfig({ dir: __dirname, uniqueName: 'kasa_chat', production });
   return {
-    ...baseConfig({ dir: __dirname, uniqueName: 'kasa_chat', production }),
+    ...base,
+    module: { ...base.module, rules: [...base.module.rules, ...STYLESHEET_RULES] },
     plugins: [
       new ModuleFederationPlugin({
         name: 'chat',

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MessagesProvider } from '@kasa/i18n';
 import { CHAT_ENGLISH } from '../i18n/catalogues';
 import { Markdown } from './Markdown';
+import { loadGrammar } from './highlight';
 
 /** The rendered HTML (in English, as the chat shows it) without emotion's <style> elements. */
 const render = (text: string, sources?: string[]) =>
@@ -101,5 +102,68 @@ describe('Markdown', () => {
     expect(
       citations(render('[[report.pdf, p. 1]](https://kasa.example) `[report.pdf, p. 1]`', ['report.pdf'])),
     ).toEqual([]);
+  });
+
+  it('renders task list items as disabled checkboxes labelled by their text, on the text’s line', () => {
+    const html = render('- [ ] Book the trotro\n- [x] Buy **kenkey**\n- plain item');
+    expect(html).toContain(
+      '<li class="task-list-item"><label><input type="checkbox" disabled=""/>Book the trotro</label></li>',
+    );
+    expect(html).toContain(
+      '<li class="task-list-item"><label><input type="checkbox" disabled="" checked=""/>Buy <strong>kenkey</strong></label></li>',
+    );
+    expect(html).toContain('<li>plain item</li>');
+    expect(html).toMatch(/^<div[^>]*><ul class="contains-task-list">/);
+  });
+
+  it('labels a loose task item by its first paragraph, nested lists following the label', () => {
+    const html = render('1. [x] Pack\n\n2. [ ] Travel\n   - [ ] Tickets');
+    expect(html).toContain('<ol start="1" class="contains-task-list">');
+    expect(html).toContain('<label><input type="checkbox" disabled="" checked=""/>Pack</label>');
+    expect(html).toContain(
+      '<label><input type="checkbox" disabled=""/>Travel</label><ul class="contains-task-list"><li class="task-list-item"><label><input type="checkbox" disabled=""/>Tickets</label></li></ul>',
+    );
+    expect(html).not.toMatch(/<input[^>]*><p>/);
+  });
+
+  it('shows maths as written until KaTeX has loaded, untouched by markdown, and leaves dollar amounts as text', () => {
+    const html = render(
+      'Area $\\pi r_1^2$ and $a_1 * b_2 * c$.\n\n$$\n\\sum_{k=1}^n k\n$$\n\nIt costs $5 and $10; `$x$` is code.',
+    );
+    expect(html).toContain('<span data-testid="math-source" class="');
+    expect(html).toContain('>$\\pi r_1^2$</span>');
+    expect(html).toContain('>$a_1 * b_2 * c$</span>');
+    expect(html).not.toContain('<em>');
+    expect(html).toMatch(
+      /<span data-display="true" data-testid="math-source" class="[^"]*">\$\$\n\\sum_\{k=1\}\^n k\n\$\$<\/span>/,
+    );
+    expect(html).toContain('It costs $5 and $10; <code>$x$</code> is code.');
+    expect(html).not.toMatch(/[\uE000\uE001]/);
+  });
+
+  it('keeps formulas as written inside code blocks and link targets', () => {
+    const html = render('```\n$x$ costs $5\n```\n\n    $indented$ code\n\n[pay](https://kasa.example/?q=$a$)');
+    expect(html).toContain('<code>$x$ costs $5</code>');
+    expect(html).toContain('$indented$ code');
+    expect(html).toContain('href="https://kasa.example/?q=$a$"');
+    expect(html).not.toMatch(/[\uE000\uE001]/);
+  });
+
+  it('shows a mermaid block as its source with a Copy button until the diagram is drawn', () => {
+    const html = render('```mermaid\ngraph TD\n  A-->B\n```');
+    expect(html).toMatch(/<figure data-testid="mermaid-diagram" aria-busy="true" data-state="pending"/);
+    expect(html).toContain('<span>diagram</span>');
+    expect(html).toContain('Copy code');
+    expect(html).toContain('<code data-language="mermaid">graph TD\n  A--&gt;B</code>');
+  });
+
+  it('highlights code once its grammar has loaded, and shows other languages as plain text', async () => {
+    await loadGrammar('typescript');
+    const html = render("```ts\nconst a = 1; // one\n```\n\n```klingon\nQapla'\n```");
+    expect(html).toContain('<code data-language="ts" class="hljs" data-testid="highlighted-code">');
+    expect(html).toContain(
+      '<span class="hljs-keyword">const</span> a = <span class="hljs-number">1</span>; <span class="hljs-comment">// one</span>',
+    );
+    expect(html).toContain('<code data-language="klingon">Qapla&#x27;</code>');
   });
 });
