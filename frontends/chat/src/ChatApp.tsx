@@ -1,5 +1,5 @@
 import styled from '@emotion/styled';
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useAuth } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
@@ -21,13 +21,17 @@ const PHONE_QUERY = '(max-width: 48rem)';
 const Workspace = styled.div`
   display: grid;
   grid-template-columns: minmax(14rem, 18rem) minmax(0, 1fr);
+  grid-template-rows: minmax(0, 1fr);
   gap: 1rem;
   width: 100%;
   max-width: 80rem;
   margin: 0 auto;
   padding: 1rem 1rem 1.5rem;
-  /* The conversation scrolls inside the page, so the composer stays in view. */
-  height: max(34rem, calc(100dvh - 5rem));
+  /* The shell's frame gives the chat the screen below its navigation bar: the workspace fills it, and only the
+     conversation and the sidebar's list scroll, so the composer stays in view. Running alone, it is the screen. */
+  flex: 1 1 0;
+  min-height: 0;
+  height: 100dvh;
   @media ${PHONE_QUERY} {
     grid-template-columns: minmax(0, 1fr);
     /* The bar, then the conversation; the sidebar is a drawer (position: fixed), out of the grid. */
@@ -35,9 +39,8 @@ const Workspace = styled.div`
     gap: 0.5rem;
     /* Notched phones held sideways: keep clear of the cut-outs. */
     padding: 0.5rem max(0.5rem, env(safe-area-inset-right)) 0.5rem max(0.5rem, env(safe-area-inset-left));
-    /* Exactly the screen below the shell's navigation bar (measured into --kasa-chat-top), so the composer sits at
-       the bottom of the viewport, above the on-screen keyboard where the browser resizes the layout for it. */
-    height: calc(100dvh - var(--kasa-chat-top, 4.5rem));
+    /* Never so short that the composer squeezes the conversation away (a phone held sideways): the shell's frame
+       then scrolls. */
     min-height: 18rem;
   }
 `;
@@ -141,7 +144,6 @@ function ChatWorkspace() {
   const phone = useMediaQuery(PHONE_QUERY);
   // On a phone the sidebar is a drawer over the conversation; wider screens always show it beside.
   const drawerOpen = sidebarOpen && phone;
-  const workspace = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const drawer = useRef<HTMLElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
@@ -195,25 +197,6 @@ function ChatWorkspace() {
     saveVoiceMode(on);
   };
 
-  // The workspace fills the screen below the shell's navigation bar, whose height varies (a wrapped title, the open
-  // menu): its distance from the top of the page is measured into a CSS variable.
-  useLayoutEffect(() => {
-    const element = workspace.current;
-    if (!element) return;
-    const measure = () => {
-      const top = Math.max(0, Math.round(element.getBoundingClientRect().top + window.scrollY));
-      element.style.setProperty('--kasa-chat-top', `${top}px`);
-    };
-    measure();
-    window.addEventListener('resize', measure);
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-    observer?.observe(document.body);
-    return () => {
-      window.removeEventListener('resize', measure);
-      observer?.disconnect();
-    };
-  }, []);
-
   // Leaving the phone layout (a rotated tablet, a wider window) leaves no drawer open to come back to.
   useEffect(() => {
     if (!phone) setSidebarOpen(false);
@@ -247,7 +230,7 @@ function ChatWorkspace() {
   }, [drawerOpen]);
 
   return (
-    <Workspace data-testid="chat-app" ref={workspace}>
+    <Workspace data-testid="chat-app">
       <PhoneBar inert={drawerOpen}>
         <Button
           ref={toggle}

@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { TOUCH_MEDIA, TOUCH_TARGET } from '@kasa/ui';
 
 const List = styled.div`
   display: flex;
@@ -23,6 +24,9 @@ const Tab = styled.button`
   font-weight: 600;
   white-space: nowrap;
   cursor: pointer;
+  ${TOUCH_MEDIA} {
+    min-height: ${TOUCH_TARGET};
+  }
   &[aria-selected='true'] {
     background: var(--kasa-surface);
     color: var(--kasa-fg);

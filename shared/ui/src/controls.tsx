@@ -7,6 +7,15 @@ import { Link } from 'react-router-dom';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
+/**
+ * Where people tap rather than click: a phone held upright (640 px and narrower) or any screen whose main pointer is a
+ * finger. There every control is a touch target of at least {@link TOUCH_TARGET} in both directions.
+ */
+export const TOUCH_MEDIA = '@media (max-width: 40rem), (pointer: coarse)';
+
+/** The smallest comfortable touch target (WCAG 2.5.5, Apple's and Google's guidelines): 44 CSS px. */
+export const TOUCH_TARGET = '2.75rem';
+
 const variants: Record<ButtonVariant, string> = {
   primary: 'background: var(--kasa-primary); color: var(--kasa-primary-fg); border-color: var(--kasa-primary);',
   secondary: 'background: transparent; color: var(--kasa-fg); border-color: var(--kasa-primary);',
@@ -43,6 +52,11 @@ const buttonStyle = ({ variant = 'primary', compact }: ButtonStyle) => css`
   &:disabled {
     opacity: 0.6;
     cursor: not-allowed;
+  }
+  /* A compact button is compact for a mouse; under a finger it is as big as any other. */
+  ${TOUCH_MEDIA} {
+    min-height: ${TOUCH_TARGET};
+    min-width: ${TOUCH_TARGET};
   }
 `;
 
@@ -105,6 +119,9 @@ export const Select = styled.select`
   min-height: 2.25rem;
   padding: 0.25rem 0.5rem;
   font-size: 0.875rem;
+  ${TOUCH_MEDIA} {
+    min-height: ${TOUCH_TARGET};
+  }
 `;
 
 /** An inline error with its action (Retry), announced when it appears (give it role="alert"). */

@@ -15,6 +15,8 @@ export {
   PageContainer,
   Select,
   TextInput,
+  TOUCH_MEDIA,
+  TOUCH_TARGET,
   VisuallyHidden,
   visuallyHidden,
   type ButtonVariant,

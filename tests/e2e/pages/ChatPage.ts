@@ -23,6 +23,11 @@ export class ChatPage {
     return this.page.getByRole('complementary', { name: 'Chat sidebar' });
   }
 
+  /** The sidebar, found in any language. */
+  sidebarPanel() {
+    return this.page.locator('aside');
+  }
+
   sidebarToggle() {
     return this.page.getByRole('button', { name: /^(Chats|Hide chats)$/ });
   }
@@ -109,6 +114,11 @@ export class ChatPage {
     return this.sessionLink(title).locator(':scope > span');
   }
 
+  /** A session's title as the list shows it, found by the session's id (in any language). */
+  sessionTitleOf(sessionId: string) {
+    return this.page.locator(`aside a[href="/chat/${sessionId}"] > span`);
+  }
+
   /** The `<time>` a session shows beside its title. */
   sessionTime(title: string | RegExp) {
     return this.sessionLink(title).locator('time');
@@ -182,16 +192,19 @@ export class ChatPage {
     return this.page.getByRole('navigation', { name: 'Personas' });
   }
 
-  /** Every persona choice's box, in order. */
-  personaBoxes() {
-    return this.personaPicker()
-      .locator('button[data-testid^="persona-"]')
-      .evaluateAll((buttons) =>
-        buttons.map((b) => {
-          const r = b.getBoundingClientRect();
-          return { top: r.top, bottom: r.bottom, height: r.height, width: r.width };
-        }),
-      );
+  /** The row of personas, found in any language. */
+  personaRow() {
+    return this.page.locator('nav[data-tour="chat-personas"]');
+  }
+
+  /** Every persona choice's box, in order (in `row`: the Personas navigation by default). */
+  personaBoxes(row = this.personaPicker()) {
+    return row.locator('button[data-testid^="persona-"]').evaluateAll((buttons) =>
+      buttons.map((b) => {
+        const r = b.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, width: r.width };
+      }),
+    );
   }
 
   persona(id: string) {
@@ -218,6 +231,16 @@ export class ChatPage {
   /** How far (px) the messages are scrolled from their bottom. */
   distanceFromBottom(): Promise<number> {
     return this.messagesRegion().evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  }
+
+  /** The scrolling list of messages, found in any language. */
+  messagesScroller() {
+    return this.page.getByTestId('messages');
+  }
+
+  /** The composer's form, found in any language. */
+  composerBox() {
+    return this.page.locator('form[data-tour="chat-composer"]');
   }
 
   jumpToLatest() {

@@ -23,6 +23,16 @@ export class MessageVersions {
     return message.getByRole('button', { name: 'Edit', exact: true });
   }
 
+  /** Edit, found in any language. */
+  editAction(message: Locator): Locator {
+    return message.getByTestId('edit-message');
+  }
+
+  /** The open editor's buttons (Cancel and Save), found in any language. */
+  editorActions(message: Locator): Locator {
+    return message.getByTestId('message-editor').getByRole('button');
+  }
+
   editor(message: Locator): Locator {
     return message.getByRole('form', { name: 'Edit your message' });
   }

@@ -1,4 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+
+/** The navigation bar's menus, by their buttons' test ids (the same in every language). */
+export const NAV_MENUS = ['language-picker', 'help-menu', 'theme-picker'] as const;
+export type NavMenu = (typeof NAV_MENUS)[number];
 
 /** The shell's navigation bar, whose links follow the sign-in state. */
 export class NavBar {
@@ -49,5 +53,34 @@ export class NavBar {
 
   link(name: string) {
     return this.root.getByRole('link', { name, exact: true });
+  }
+
+  /** A menu's button (Language, Help & Tours, Theme), in any language. */
+  menuButton(menu: NavMenu) {
+    return this.page.getByTestId(menu);
+  }
+
+  /** Opens a menu and answers its panel (the element its button controls), once shown. */
+  async openMenu(menu: NavMenu): Promise<Locator> {
+    const button = this.menuButton(menu);
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+    const panel = this.page.locator(`[id="${await button.getAttribute('aria-controls')}"]`);
+    await panel.waitFor();
+    return panel;
+  }
+
+  /** The language menu's choices, each `data-locale` (shown while the menu is open). */
+  languageChoices() {
+    return this.page.locator('[data-locale]');
+  }
+
+  /** The phone-width menu toggle, found in any language. */
+  foldToggle() {
+    return this.page.getByTestId('menu-toggle');
+  }
+
+  /** The links and the account area that the phone's Menu button folds away (shown while it is open). */
+  foldedMenu() {
+    return this.page.locator('#main-menu');
   }
 }

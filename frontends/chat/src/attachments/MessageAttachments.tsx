@@ -68,7 +68,9 @@ function AttachmentItem({ attachment }: { attachment: MessageAttachment }) {
     <Chip data-testid="message-attachment">
       <Thumbnail attachment={attachment} />
       <ChipText>
-        <strong title={attachment.name}>{attachment.name}</strong>
+        <strong dir="auto" title={attachment.name}>
+          {attachment.name}
+        </strong>
         <span>{sizeText(t, attachment.size)}</span>
       </ChipText>
       <Button

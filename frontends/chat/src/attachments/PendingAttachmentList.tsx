@@ -50,7 +50,9 @@ export function PendingAttachmentList({
         <Chip key={item.key} data-state={item.state} data-testid="pending-attachment">
           <Preview>{item.previewUrl ? <img src={item.previewUrl} alt="" /> : <FileText {...ICON} size={20} />}</Preview>
           <ChipText>
-            <strong title={item.name}>{item.name}</strong>
+            <strong dir="auto" title={item.name}>
+              {item.name}
+            </strong>
             <span>
               {item.state === 'uploading'
                 ? t('attachments.uploading', { percent: Math.round(item.progress * 100) })

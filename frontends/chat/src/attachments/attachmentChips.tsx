@@ -49,11 +49,13 @@ export const ChipText = styled.span`
   display: flex;
   flex-direction: column;
   min-width: 0;
+  /* A file's name takes its own direction (dir="auto"): cut at its end in either direction of the page. */
   strong {
     overflow: hidden;
     font-weight: 600;
     text-overflow: ellipsis;
     white-space: nowrap;
+    text-align: match-parent;
   }
   span {
     color: var(--kasa-muted);

@@ -15,7 +15,7 @@ import {
 } from 'react';
 import { Link } from 'react-router-dom';
 import { MAX_MESSAGE_LENGTH } from '../api/chatApi';
-import { Button, HiddenLabel, ICON, Paperclip, Select, visuallyHidden } from '@kasa/ui';
+import { Button, HiddenLabel, ICON, Paperclip, Select, TOUCH_MEDIA, TOUCH_TARGET, visuallyHidden } from '@kasa/ui';
 import { ACCEPTED_FILES } from '../attachments/attachmentApi';
 import { usePendingAttachments, type RefusalReason } from '../attachments/usePendingAttachments';
 import { VoiceUpgradeNotice } from '../voice/VoiceUpgradeNotice';
@@ -149,6 +149,10 @@ const AttachButton = styled.label`
   }
   input {
     ${visuallyHidden}
+  }
+  ${TOUCH_MEDIA} {
+    min-width: ${TOUCH_TARGET};
+    min-height: ${TOUCH_TARGET};
   }
 `;
 

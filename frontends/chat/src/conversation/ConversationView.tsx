@@ -19,23 +19,52 @@ const Column = styled.section`
   display: flex;
   flex-direction: column;
   gap: 0.75rem;
+  flex: 1;
   min-height: 0;
-  height: 100%;
+  @media (max-width: 48rem) {
+    gap: 0.5rem;
+  }
 `;
 
 const Header = styled.header`
   display: flex;
   align-items: center;
   gap: 0.75rem;
+  > div:first-of-type {
+    flex: 1;
+    min-width: 0;
+  }
+  /* A long title takes two lines at most (one on a phone, where the conversation needs the room), cut at its end:
+     it takes its own direction (an English title in Arabic keeps its start in sight and its punctuation at its
+     end), and the page's alignment. */
   h1 {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    line-clamp: 2;
+    overflow: hidden;
     margin: 0;
     font-size: 1.125rem;
     line-height: 1.3;
+    overflow-wrap: anywhere;
+    text-align: match-parent;
   }
   p {
     margin: 0;
     color: var(--kasa-muted);
     font-size: 0.875rem;
+  }
+  @media (max-width: 48rem) {
+    gap: 0.5rem;
+    h1 {
+      -webkit-line-clamp: 1;
+      line-clamp: 1;
+    }
+    p {
+      overflow: hidden;
+      text-overflow: ellipsis;
+      white-space: nowrap;
+    }
   }
 `;
 
@@ -51,6 +80,9 @@ const HeaderActions = styled.div`
 `;
 
 const Scroller = styled.div`
+  /* The containing block of what is hidden for screen readers only in the messages, so it scrolls with them rather
+     than lengthening the page. */
+  position: relative;
   flex: 1;
   min-height: 12rem;
   overflow-y: auto;
@@ -291,7 +323,7 @@ export function ConversationView({
       <Header>
         <PersonaAvatar persona={persona} size="2.5rem" />
         <div>
-          <h1 id="conversation-title">
+          <h1 id="conversation-title" dir="auto" title={title}>
             {title ?? (sessionId ? t('conversation.title') : t('conversation.newWith', { name: persona.name }))}
           </h1>
           <p>{t('conversation.persona', { name: persona.name, expertise: personaText(t, persona, 'expertise') })}</p>

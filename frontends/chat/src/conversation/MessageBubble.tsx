@@ -154,6 +154,8 @@ export function MessageBubble({
         <Bubble
           mine={mine}
           id={contentId}
+          // What was written takes its own direction: an English message in Arabic keeps its punctuation at its end.
+          dir="auto"
           // The reply being written is announced once it is complete, not token by token.
           aria-live={message.live ? 'polite' : undefined}
           aria-busy={message.live ? streaming : undefined}

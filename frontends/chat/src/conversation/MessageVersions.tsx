@@ -186,6 +186,8 @@ const EditBar = styled.div`
   gap: 0.5rem;
   font-size: 0.8125rem;
   color: var(--kasa-muted);
+  /* Brought into view clear of the conversation's "Jump to latest" button, which sits over its bottom edge. */
+  scroll-margin-bottom: 3.5rem;
   span {
     margin-inline-end: auto;
   }
@@ -216,14 +218,31 @@ export function MessageEditor({
   const common = useT();
   const [text, setText] = useState(initial);
   const field = useRef<HTMLTextAreaElement>(null);
+  const bar = useRef<HTMLDivElement>(null);
   const fieldId = useId();
   const hintId = useId();
 
+  // The editor opens in sight with its Save and Cancel, not under the composer at the conversation's bottom edge;
+  // and again when the window shrinks while it is being typed in (a phone's on-screen keyboard).
   useEffect(() => {
     const element = field.current;
     if (!element) return;
-    element.focus();
+    element.focus({ preventScroll: true });
     element.setSelectionRange(element.value.length, element.value.length);
+    const reveal = () => {
+      element.closest('form')?.scrollIntoView({ block: 'nearest' });
+      bar.current?.scrollIntoView({ block: 'nearest' });
+    };
+    reveal();
+    const onResize = () => {
+      if (document.activeElement === element) reveal();
+    };
+    window.addEventListener('resize', onResize);
+    window.visualViewport?.addEventListener('resize', onResize);
+    return () => {
+      window.removeEventListener('resize', onResize);
+      window.visualViewport?.removeEventListener('resize', onResize);
+    };
   }, []);
 
   const save = () => {
@@ -261,7 +280,7 @@ export function MessageEditor({
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
       />
-      <EditBar>
+      <EditBar ref={bar}>
         <span id={hintId}>{t('versions.editHint')}</span>
         <Button type="button" variant="ghost" compact onClick={onCancel}>
           {common('common.cancel')}

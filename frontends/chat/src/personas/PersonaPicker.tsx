@@ -9,11 +9,14 @@ const Strip = styled.ul`
   list-style: none;
   margin: 0;
   padding: 0 0 0.25rem;
-  display: flex;
+  /* Every persona in sight: as many columns as fit (all six beside a desktop's sidebar), then a second row. */
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr));
   gap: 0.5rem;
-  overflow-x: auto;
   /* On a phone: one row of compact choices that scrolls sideways under the thumb. */
   @media (max-width: 48rem) {
+    display: flex;
+    overflow-x: auto;
     gap: 0.375rem;
     scroll-snap-type: x proximity;
     overscroll-behavior-x: contain;
@@ -29,8 +32,10 @@ const Choice = styled.button`
   display: flex;
   align-items: center;
   gap: 0.5rem;
+  width: 100%;
+  height: 100%;
   min-height: 3rem;
-  min-width: 11rem;
+  min-width: 0;
   padding: 0.375rem 0.75rem 0.375rem 0.5rem;
   border: 2px solid var(--kasa-border);
   border-radius: calc(var(--kasa-radius) * 1.5);
@@ -51,7 +56,11 @@ const Choice = styled.button`
     line-height: 1.2;
   }
   small {
-    display: block;
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    line-clamp: 2;
+    overflow: hidden;
     color: var(--kasa-muted);
     font-size: 0.75rem;
     line-height: 1.2;
@@ -60,6 +69,8 @@ const Choice = styled.button`
   @media (max-width: 48rem) {
     /* Holds the hidden expertise, so the row's scrolling clips it rather than the page growing sideways. */
     position: relative;
+    width: auto;
+    height: auto;
     min-width: 0;
     min-height: 2.75rem;
     gap: 0.375rem;

@@ -21,9 +21,11 @@ const Results = styled.ul`
   a:hover {
     background: var(--kasa-surface-muted);
   }
+  /* What people wrote takes its own direction (dir="auto"): cut at its end, placed as the page's text is. */
   strong {
     display: block;
     font-size: 0.875rem;
+    text-align: match-parent;
   }
   span {
     display: block;
@@ -32,6 +34,7 @@ const Results = styled.ul`
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;
+    text-align: match-parent;
   }
   mark {
     padding: 0 0.0625rem;
@@ -61,10 +64,10 @@ export function SearchResults({ term, results }: { term: string; results: ChatSe
       {results.map((hit) => (
         <li key={hit.message.id} data-testid="search-hit">
           <Link to={`/chat/${hit.sessionId}`}>
-            <strong>
+            <strong dir="auto">
               <Marked text={hit.sessionTitle} term={term} />
             </strong>
-            <span>
+            <span dir="auto">
               <Marked text={excerpt(hit.message.content, term)} term={term} />
             </span>
           </Link>

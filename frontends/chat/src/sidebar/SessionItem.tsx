@@ -5,7 +5,7 @@ import type { Session } from '@kasa/contracts';
 import { MAX_TITLE_LENGTH } from '../api/chatApi';
 import { useDeleteSession, useRenameSession } from '../api/chatQueries';
 import { describeFailure } from '../conversation/useConversation';
-import { Button, HiddenLabel, ICON, Pencil, TextInput, Trash2 } from '@kasa/ui';
+import { Button, HiddenLabel, ICON, Pencil, TextInput, TOUCH_MEDIA, TOUCH_TARGET, Trash2 } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 import { fullWhen, itemWhen, type GroupKind } from './dateGroups';
 
@@ -64,12 +64,15 @@ const TitleLink = styled(Link)`
   &:hover > span {
     text-decoration: underline;
   }
+  /* A title takes its own direction (dir="auto"), so one in English is cut at its end in Arabic too, and sits where
+     the page's text does. */
   > span {
     flex: 1;
     min-width: 0;
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;
+    text-align: match-parent;
   }
   time {
     flex: none;
@@ -104,6 +107,10 @@ const IconButton = styled(Button)`
   min-height: 2rem;
   min-width: 2rem;
   padding: 0 0.375rem;
+  ${TOUCH_MEDIA} {
+    min-height: ${TOUCH_TARGET};
+    min-width: ${TOUCH_TARGET};
+  }
 `;
 
 const RenameForm = styled.form`
@@ -202,7 +209,7 @@ export function SessionItem({
             onPointerEnter={showTitleIfCut}
             onFocus={showTitleIfCut}
           >
-            <span>{session.title}</span>
+            <span dir="auto">{session.title}</span>
             <time dateTime={session.createdAt} title={fullWhen(created, locale)}>
               {itemWhen(created, group, locale)}
             </time>

@@ -24,6 +24,8 @@ const slideInFromRight = keyframes`
 `;
 
 const Panel = styled.aside<{ open: boolean }>`
+  /* Scrolls its own list: what is hidden for screen readers only in it scrolls with it. */
+  position: relative;
   display: flex;
   flex-direction: column;
   gap: 1rem;
@@ -65,7 +67,9 @@ const Panel = styled.aside<{ open: boolean }>`
     a,
     button {
       min-height: 2.75rem;
+      min-width: 2.75rem;
     }
+    > a,
     nav a {
       display: inline-flex;
       align-items: center;

@@ -33,7 +33,9 @@ export function UserCard() {
   if (!user) return null;
   return (
     <Card data-testid="chat-user">
-      <strong title={user.email}>{user.username}</strong>
+      <strong dir="auto" title={user.email}>
+        {user.username}
+      </strong>
       <Badge>{t('user.plan', { plan: tierLabel(user.subscriptionTier) })}</Badge>
     </Card>
   );

@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import { useId, useSyncExternalStore } from 'react';
-import { Button, ICON, Pause, Play, Select, VisuallyHidden } from '@kasa/ui';
+import { Button, ICON, Pause, Play, Select, TOUCH_MEDIA, TOUCH_TARGET, VisuallyHidden } from '@kasa/ui';
 import { replyPlayer, type PlaybackState } from './replyPlayer';
 import { PLAYBACK_SPEEDS } from './voicePreferences';
 import { VoiceUpgradeNotice } from './VoiceUpgradeNotice';
@@ -19,6 +19,11 @@ const Controls = styled.span`
   select {
     min-height: 2rem;
     padding: 0 0.25rem;
+  }
+  ${TOUCH_MEDIA} {
+    select {
+      min-height: ${TOUCH_TARGET};
+    }
   }
 `;
 

@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
-import { ICON, Mic } from '@kasa/ui';
+import { ICON, Mic, TOUCH_MEDIA, TOUCH_TARGET } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
 const Notice = styled.p<{ compact: boolean }>`
@@ -11,6 +11,23 @@ const Notice = styled.p<{ compact: boolean }>`
     color: inherit;
     font-weight: 600;
     text-decoration: underline;
+  }
+  /* Under a finger the link is a 44 px target of its own beside the sentence, both on one row where they fit. */
+  ${TOUCH_MEDIA} {
+    display: flex;
+    align-items: center;
+    gap: 0 0.5rem;
+    font-size: 0.8125rem;
+    line-height: 1.3;
+    svg {
+      flex: none;
+    }
+    a {
+      display: inline-flex;
+      align-items: center;
+      min-height: ${TOUCH_TARGET};
+      padding-inline: 0.25rem;
+    }
   }
 `;
 

@@ -1,3 +1,4 @@
+import { Global, css } from '@emotion/react';
 import styled from '@emotion/styled';
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
@@ -28,7 +29,47 @@ const Main = styled.main`
   &:focus {
     outline: none;
   }
+  /* The chat's frame: the screen below the navigation bar, which the chat fills (it scrolls its own lists). Should
+     its content ever be taller than the room (a phone held sideways), the page's own part scrolls, not the page. */
+  &[data-frame='screen'] {
+    position: relative;
+    display: flex;
+    flex-direction: column;
+    min-height: 0;
+    overflow-y: auto;
+  }
 `;
+
+/**
+ * The chat holds the screen as an app does: the page is exactly the height of the screen (100dvh follows a phone's
+ * browser bars, and the on-screen keyboard, which the viewport meta tag makes resize the layout), so the navigation
+ * bar and the composer stay put and only the chat's own lists scroll.
+ */
+const screenFrame = css`
+  /* Not the 100vh of other pages: on a phone that is the screen without the browser's bars, taller than what shows. */
+  body {
+    min-height: 0;
+  }
+  #root {
+    height: 100vh;
+    height: 100dvh;
+    min-height: 0;
+  }
+`;
+
+/**
+ * How a page sits in the window. `page`: a document with the footer under it, scrolled as a whole (the public
+ * pages, settings). `screen`: the chat, which holds the screen as an app does (see `screenFrame`), without the
+ * footer. `portal`: the developer portal, a tool rather than a page of the site: no footer, the navigation bar on
+ * top while its long panels scroll.
+ */
+export type Frame = 'page' | 'screen' | 'portal';
+
+export function frameOf(page: string): Frame {
+  if (page === '/chat') return 'screen';
+  if (page === '/developer') return 'portal';
+  return 'page';
+}
 
 /**
  * The part of a path that names a page: /chat/<session id> is still the chat page, whose own navigation between
@@ -43,10 +84,11 @@ export function pageOf(pathname: string): string {
 
 /**
  * The test-mode banner (when payments take no money), navigation bar, the routed page (in a boundary, so a failing
- * page never blanks the app) and the footer.
+ * page never blanks the app) and the footer, except on the chat and the portal (see `frameOf`).
  */
 export function Layout() {
   const page = pageOf(useLocation().pathname);
+  const frame = frameOf(page);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
   const t = useT();
@@ -58,22 +100,24 @@ export function Layout() {
       return;
     }
     window.scrollTo(0, 0);
+    main.current?.scrollTo?.(0, 0);
     main.current?.focus({ preventScroll: true });
   }, [page]);
 
   return (
     <>
+      {frame === 'screen' ? <Global styles={screenFrame} /> : null}
       <SkipLink href="#main">{t('layout.skip')}</SkipLink>
       <TestModeBanner />
       <NavBar />
-      <Main id="main" ref={main} tabIndex={-1}>
+      <Main id="main" ref={main} tabIndex={-1} data-frame={frame}>
         <RemoteErrorBoundary key={page} name="this page" onRetry={() => window.location.reload()}>
           <Suspense fallback={<PageSkeleton label={t('layout.loading')} />}>
             <Outlet />
           </Suspense>
         </RemoteErrorBoundary>
       </Main>
-      <Footer />
+      {frame === 'page' ? <Footer /> : null}
     </>
   );
 }

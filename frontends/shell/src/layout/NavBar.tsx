@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { NavLink, Link, useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { logout, tierLabel, useAuth } from '@kasa/api-client';
-import { Button, ButtonLink, Check, CircleHelp, ICON, Moon, Sun } from '@kasa/ui';
+import { Button, ButtonLink, Check, CircleHelp, ICON, Moon, Sun, TOUCH_MEDIA, TOUCH_TARGET } from '@kasa/ui';
 import { COLOR_SCHEMES, themeTokens } from '@kasa/ui/tokens';
 import { MenuButton, MenuItem } from '../ui/MenuButton';
 import { useTheme } from '../theme/ThemeProvider';
@@ -45,6 +45,11 @@ const Brand = styled(Link)`
   font-weight: 800;
   letter-spacing: -0.01em;
   text-decoration: none;
+  ${TOUCH_MEDIA} {
+    display: inline-flex;
+    align-items: center;
+    min-height: ${TOUCH_TARGET};
+  }
 `;
 
 const Links = styled.ul<{ open: boolean }>`
@@ -77,6 +82,11 @@ const Item = styled(NavLink)`
     text-decoration: underline;
     text-decoration-thickness: 2px;
     text-underline-offset: 0.35em;
+  }
+  ${TOUCH_MEDIA} {
+    display: flex;
+    align-items: center;
+    min-height: ${TOUCH_TARGET};
   }
 `;
 
@@ -296,6 +306,7 @@ export function NavBar() {
             aria-expanded={menuOpen}
             aria-controls="main-menu account-menu"
             onClick={() => setMenuOpen((open) => !open)}
+            data-testid="menu-toggle"
           >
             {menuOpen ? t('nav.close') : t('nav.menu')}
           </MobileToggle>

@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Button } from '@kasa/ui';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Button, TOUCH_MEDIA, TOUCH_TARGET } from '@kasa/ui';
 
 const Wrapper = styled.div`
   position: relative;
@@ -11,8 +11,11 @@ const Panel = styled.div`
   inset-inline-end: 0;
   top: calc(100% + 0.375rem);
   z-index: 30;
-  min-width: 15rem;
-  max-width: calc(100vw - 1.5rem);
+  min-width: min(15rem, calc(100vw - 1rem));
+  max-width: calc(100vw - 1rem);
+  /* Long menus (nine languages) scroll inside a short window rather than run off its bottom. */
+  overflow-y: auto;
+  overscroll-behavior: contain;
   padding: 0.5rem;
   border: 1px solid var(--kasa-border);
   border-radius: var(--kasa-radius);
@@ -52,12 +55,34 @@ export const MenuItem = styled.button`
   &[aria-pressed='true'] {
     font-weight: 700;
   }
+  ${TOUCH_MEDIA} {
+    min-height: ${TOUCH_TARGET};
+  }
 `;
+
+/** The room kept between an open menu and the window's edges (px). */
+const EDGE_PX = 8;
+
+/**
+ * Moves an open panel, hung under its button, sideways until all of it is inside the window (a button in the middle
+ * of a phone's bar would otherwise hang it past the left edge, or past the right one right to left), and caps its
+ * height at the room below the button.
+ */
+function keepOnScreen(panel: HTMLElement) {
+  panel.style.translate = '';
+  panel.style.maxHeight = '';
+  const box = panel.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  const shift = box.left < EDGE_PX ? EDGE_PX - box.left : box.right > width - EDGE_PX ? width - EDGE_PX - box.right : 0;
+  if (shift !== 0) panel.style.translate = `${Math.round(shift)}px 0`;
+  panel.style.maxHeight = `${Math.max(0, Math.floor(window.innerHeight - box.top - EDGE_PX))}px`;
+}
 
 /**
  * A button that opens a small panel of actions (the disclosure pattern: aria-expanded, Escape and a click outside
- * close it, focus returns to the button). Hand-rolled rather than a popover library: it sits in the navigation bar
- * of every first load, where every kilobyte counts against the web budget.
+ * close it, focus returns to the button). The panel stays inside the window, left to right and right to left.
+ * Hand-rolled rather than a popover library: it sits in the navigation bar of every first load, where every kilobyte
+ * counts against the web budget.
  */
 export function MenuButton({
   label,
@@ -75,7 +100,18 @@ export function MenuButton({
   const [open, setOpen] = useState(false);
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
+
+  // Placed before it is painted, and again when the window changes size (a phone turned, a keyboard shown).
+  useLayoutEffect(() => {
+    const element = panel.current;
+    if (!open || !element) return;
+    const place = () => keepOnScreen(element);
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -116,7 +152,7 @@ export function MenuButton({
         {trigger ?? label}
       </Button>
       {open ? (
-        <Panel id={panelId} role="group" aria-label={label}>
+        <Panel ref={panel} id={panelId} role="group" aria-label={label}>
           {children(close)}
         </Panel>
       ) : null}
