@@ -258,7 +258,8 @@ describe('timeouts', () => {
     const server = await serve(silent);
     const kasa = new Kasa({ baseUrl: server.baseUrl, idempotencyKeys: false, timeoutMs: 60_000 });
     const error = await kasa.chat.sessions
-      .create({ personaId: 'kasa', title: 't' }, { timeoutMs: 200 })
+      // Long enough for the request to reach the server on a loaded machine, far below the client's 60 s.
+      .create({ personaId: 'kasa', title: 't' }, { timeoutMs: 2_000 })
       .catch((err: unknown) => err);
     expect(error).toMatchObject({ name: 'KasaTimeoutError', code: REQUEST_TIMEOUT });
     expect(server.seen).toHaveLength(1);

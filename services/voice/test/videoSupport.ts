@@ -54,7 +54,8 @@ export async function videoApp(
     isShuttingDown: () => false,
     video,
   });
-  const deadline = Date.now() + 15_000;
+  // Seconds on a quiet machine; a minute leaves room for a loaded one (only a failure waits this long).
+  const deadline = Date.now() + 60_000;
   while (!video.queue.isConnected()) {
     if (Date.now() > deadline) throw new Error('the video queue did not connect');
     await new Promise((r) => setTimeout(r, 50));

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface EventuallyOptions {
-  /** Gives up after this long (default 5 s). */
+  /**
+   * Gives up after this long (default 20 s: a state that comes in milliseconds on a quiet machine may take seconds on
+   * a loaded CI machine; the wait ends as soon as it is reached, so only a failure waits this long).
+   */
   timeoutMs?: number;
   /** Waits this long between two looks (default 25 ms). */
   intervalMs?: number;
@@ -21,7 +24,7 @@ export async function eventually<T>(
   options: EventuallyOptions | number = {},
 ): Promise<Exclude<T, undefined | null | false>> {
   const {
-    timeoutMs = 5_000,
+    timeoutMs = 20_000,
     intervalMs = 25,
     what = 'the awaited state',
     context,
