@@ -68,35 +68,63 @@ export async function connectDatabase(options: {
  */
 export const STUCK_CONNECTION_MS = 20_000;
 const STUCK_CHECK_EVERY_MS = 5_000;
+/** How long the probe of a stuck connection (a fresh client's ping) may take. */
+const PROBE_TIMEOUT_MS = 3_000;
 
 /**
  * Decides when a connection that stays disconnected is to be opened again (kept apart from the timer and the driver
- * so that it can be tested alone): `observe` says whether to reopen now, given the connection's state.
+ * so that it can be tested alone). `connected()` and `disconnected()` follow the connection's events; `isStuck()` says
+ * whether it has been disconnected, without a moment connected, for the whole period.
  */
 export class StuckConnectionWatch {
   private disconnectedSince: number | undefined;
 
   constructor(private readonly stuckAfterMs = STUCK_CONNECTION_MS) {}
 
-  /** `state`: mongoose's readyState (0 disconnected, 1 connected, 2 connecting, 3 disconnecting). */
-  observe(state: number, now: number): boolean {
-    if (state !== 0) {
-      // Connected, or the driver is working on it: nothing to do.
-      if (state === 1) this.disconnectedSince = undefined;
-      return false;
-    }
+  connected(): void {
+    this.disconnectedSince = undefined;
+  }
+
+  disconnected(now: number): void {
     this.disconnectedSince ??= now;
-    if (now - this.disconnectedSince < this.stuckAfterMs) return false;
-    // One attempt per period: a database that is really away is tried again STUCK_CONNECTION_MS later.
-    this.disconnectedSince = now;
+  }
+
+  isStuck(now: number): boolean {
+    return this.disconnectedSince !== undefined && now - this.disconnectedSince >= this.stuckAfterMs;
+  }
+
+  /** After an attempt to open it again: the next one comes a whole period later if it stays disconnected. */
+  retried(now: number): void {
+    if (this.disconnectedSince !== undefined) this.disconnectedSince = now;
+  }
+}
+
+/** Whether the database answers a ping on a connection of its own (not the service's, which may be the stuck one). */
+async function databaseAnswers(url: string, options: ConnectOptions): Promise<boolean> {
+  const probe = mongoose.createConnection(url, {
+    ...options,
+    serverSelectionTimeoutMS: PROBE_TIMEOUT_MS,
+    connectTimeoutMS: PROBE_TIMEOUT_MS,
+    maxPoolSize: 1,
+    autoIndex: false,
+  });
+  try {
+    await probe.asPromise();
+    await probe.db?.admin().ping();
     return true;
+  } catch {
+    return false;
+  } finally {
+    await probe.close(true).catch(() => undefined);
   }
 }
 
 /**
  * Opens the connection again (close, then openUri with the same settings) when it has stayed disconnected for
- * STUCK_CONNECTION_MS. The models stay bound to the same Connection object, so they work again once it is open. Stops
- * for good when the service closes the connection itself (shutdown).
+ * STUCK_CONNECTION_MS while the database answers a fresh connection: the case where the driver does not find a
+ * database that is there. While the database is away nothing is done (the driver finds it when it is back). The
+ * models stay bound to the same Connection object, so they work again once it is open. Stops for good when the service
+ * closes the connection itself (shutdown).
  */
 function reopenWhenStuck(
   connection: Connection,
@@ -107,19 +135,27 @@ function reopenWhenStuck(
 ): void {
   const watch = new StuckConnectionWatch();
   let reopening = false;
+  connection.on('connected', () => watch.connected());
+  connection.on('reconnected', () => watch.connected());
+  connection.on('disconnected', () => watch.disconnected(Date.now()));
   const timer = setInterval(() => {
-    if (reopening || !watch.observe(connection.readyState, Date.now())) return;
+    // Connecting counts as away too: a connection that keeps connecting for the whole period is as stuck.
+    if (connection.readyState === 1) watch.connected();
+    else watch.disconnected(Date.now());
+    if (reopening || !watch.isStuck(Date.now())) return;
     reopening = true;
-    logger.warn(
-      { dbName, afterMs: STUCK_CONNECTION_MS },
-      'database connection did not come back by itself; opening it again',
-    );
     void (async () => {
       try {
+        if (!(await databaseAnswers(url, options)) || connection.readyState === 1) return;
+        logger.warn(
+          { dbName, afterMs: STUCK_CONNECTION_MS },
+          'database connection did not come back by itself while the database answers; opening it again',
+        );
         await connection.close(true);
         await connection.openUri(url, options);
         // A new driver client: its heartbeats are logged as the first one's were.
         logHeartbeatTransitions(connection, dbName, logger);
+        watch.connected();
         logger.info({ dbName }, 'database connection opened again');
       } catch (err) {
         logger.warn(
@@ -127,6 +163,7 @@ function reopenWhenStuck(
           'opening the database connection again failed; trying later',
         );
       } finally {
+        watch.retried(Date.now());
         reopening = false;
       }
     })();
