@@ -176,12 +176,14 @@ describe('failover in the middle of a stream', () => {
 });
 
 describe('circuit breaking', () => {
+  const RESET_MS = 5_000;
   it('skips a provider that keeps failing, then tries it again after the reset time', async () => {
     primary.mode = { kind: 'status', status: 500 };
     const app = await chainApp({
       CHAT_BREAKER_MIN_REQUESTS: '2',
       CHAT_BREAKER_ERROR_PERCENT: '50',
-      CHAT_BREAKER_RESET_MS: '800',
+      // Long enough that the open circuit is still open for the next request on a loaded machine.
+      CHAT_BREAKER_RESET_MS: String(RESET_MS),
     });
     for (let i = 0; i < 2; i++) expect((await ask(app, false)).res.body.provider).toBe('backup');
     expect(primary.requests).toHaveLength(2);
@@ -205,7 +207,7 @@ describe('circuit breaking', () => {
 
     // After the reset time one trial goes through; it succeeds, so the circuit closes.
     primary.mode = { kind: 'ok', text: 'Primary is back.' };
-    await new Promise((r) => setTimeout(r, 900));
+    await new Promise((r) => setTimeout(r, RESET_MS + 100));
     expect((await ask(app, false)).res.body).toMatchObject({ provider: 'primary', content: 'Primary is back.' });
     expect(primary.requests).toHaveLength(3);
     const closed = await request(app).get('/api/chat/providers').set(headers);
