@@ -402,7 +402,10 @@ describe('the work queue', () => {
     await api.video.outbox.collection.insertOne({ _id: unsent.body.id, at: longAgo } as never);
 
     const swept = await api.video.sweeper.sweep();
-    expect(swept).toMatchObject({ resent: 1, requeued: 1 });
+    // The unconfirmed one at least: on a loaded machine the first job's own confirm may still be on its way after
+    // 15 s, and it is then sent again too (a duplicate message is harmless, see VideoWorker).
+    expect(swept.requeued).toBe(1);
+    expect(swept.resent).toBeGreaterThanOrEqual(1);
     await instance({ queue, consume: true });
     for (const id of [abandoned.body.id, unsent.body.id]) {
       expect((await waitForJob(api.app, id, user)).status).toBe('succeeded');
