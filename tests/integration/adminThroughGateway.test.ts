@@ -618,19 +618,27 @@ describe('team membership in the audit log', () => {
   }, 60_000);
 });
 
-/** The admin routes the auth service serves, read from its built router (no route can be added and forgotten here). */
+/**
+ * The admin routes the services serve, read from their built routers (auth's people, plans, operators and audit log;
+ * chat's AI providers): no route can be added and forgotten here.
+ */
 function adminRoutes(): Array<{ method: string; path: string }> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createAdminRouter } = require(path.resolve(__dirname, '../../services/auth/dist/operators/adminRouter')) as {
+  const built = (file: string) => path.resolve(__dirname, '../../services', file);
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { createAdminRouter } = require(built('auth/dist/operators/adminRouter')) as {
     createAdminRouter: (deps: unknown) => express.Router;
   };
-  const router = createAdminRouter({});
+  const { createProviderAdminRouter } = require(built('chat/dist/admin/providerAdminRouter')) as {
+    createProviderAdminRouter: (deps: unknown) => express.Router;
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const routes: Array<{ method: string; path: string }> = [];
-  for (const layer of router.stack as Array<{ route?: { path: string; methods: Record<string, boolean> } }>) {
-    if (!layer.route || !layer.route.path.startsWith('/api/admin/')) continue;
-    for (const method of Object.keys(layer.route.methods))
-      routes.push({ method: method.toUpperCase(), path: layer.route.path });
-  }
+  for (const router of [createAdminRouter({}), createProviderAdminRouter({})])
+    for (const layer of router.stack as Array<{ route?: { path: string; methods: Record<string, boolean> } }>) {
+      if (!layer.route || !layer.route.path.startsWith('/api/admin/')) continue;
+      for (const method of Object.keys(layer.route.methods))
+        routes.push({ method: method.toUpperCase(), path: layer.route.path });
+    }
   return routes;
 }
 

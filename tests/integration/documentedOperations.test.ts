@@ -20,6 +20,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { FakeLanguageProviders } from '../support/fakeLanguageProviders';
+import { FakeOpenAI } from '../support/fakeOpenAI';
 import { deleteQueues, startPlatform, type RunningPlatform } from '../support/platform';
 
 /**
@@ -1099,6 +1100,37 @@ describe('every documented operation with valid input, through the built platfor
     const csv = await exercise('GET /api/admin/audit.csv', 200, { ...as, query: { target: person.id } });
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.text).toContain('user.suspended');
+  });
+
+  it('lets an operator connect an AI provider in the browser, test, order, change and remove it, and find Ollama', async () => {
+    const operator = await register('abena');
+    await authDb.collection('users').updateOne({ _id: new Types.ObjectId(operator.id) }, { $set: { operator: true } });
+    const as = { token: operator.token };
+    const fake = await new FakeOpenAI().start();
+    try {
+      fake.mode = { kind: 'ok', text: 'OK' };
+      const settings = { kind: 'openai-compatible', baseURL: fake.baseURL, model: 'fake-model', apiKey: 'sk-doc-1234' };
+      const tested = await exercise('POST /api/admin/provider-tests', 200, { ...as, body: settings });
+      expect(tested.body).toMatchObject({ ok: true, sample: 'OK' });
+      const added = await exercise('POST /api/admin/providers', 201, {
+        ...as,
+        body: { name: 'documented', ...settings },
+      });
+      expect(added.body).toMatchObject({ name: 'documented', key: { set: true, hint: '…1234' } });
+      const listed = await exercise('GET /api/admin/providers', 200, as);
+      expect(listed.text).not.toContain('sk-doc-1234');
+      await exercise('PATCH /api/admin/providers/{name}', 200, {
+        ...as,
+        params: { name: 'documented' },
+        body: { model: 'fake-model-2' },
+      });
+      const names = (listed.body.providers as { name: string }[]).map((p) => p.name);
+      await exercise('PUT /api/admin/provider-order', 200, { ...as, body: { names: [...names].reverse() } });
+      await exercise('GET /api/admin/provider-discovery', 200, as);
+      await exercise('DELETE /api/admin/providers/{name}', 204, { ...as, params: { name: 'documented' } });
+    } finally {
+      await fake.stop();
+    }
   });
 
   it('has exercised every operation of the document with valid input', () => {

@@ -10,6 +10,8 @@ import { startScaledPlatform, type ScaledPlatform } from '../support/scaleOut';
 const PER_MINUTE = 30;
 const MAX_REPLIES = 4;
 
+const OPERATOR_EMAIL = `ops.${Math.random().toString(36).slice(2, 10)}@example.com`;
+
 let platform: ScaledPlatform;
 let provider: FakeOpenAI;
 const dispatcher = streamingAgent();
@@ -22,6 +24,7 @@ beforeAll(async () => {
     SCALEFAKE_MODEL: 'fake-model',
     API_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
     CHAT_MAX_CONCURRENT_REPLIES: String(MAX_REPLIES),
+    KASA_OPERATOR_EMAILS: OPERATOR_EMAIL,
   });
 }, 180_000);
 
@@ -58,9 +61,9 @@ async function call(
   };
 }
 
-async function person(prefix: string) {
+async function person(prefix: string, email?: string) {
   const id = Math.random().toString(36).slice(2, 10);
-  const credentials = { email: `${prefix}.${id}@example.com`, password: 'scale-pass-1' };
+  const credentials = { email: email ?? `${prefix}.${id}@example.com`, password: 'scale-pass-1' };
   const registered = await call('POST', '/api/auth/register', {
     body: { ...credentials, username: `${prefix}_${id}` },
     via: pin(0),
@@ -309,6 +312,52 @@ it('refuses an API key on the other gateway within 2 s of its revocation through
     'revoked key refused by the other gateway',
   );
   console.log(`scale-out: the other gateway refused the revoked key after ${ms} ms`);
+});
+
+it('puts an AI provider an operator connects through one chat replica in the other replica’s chain within seconds', async () => {
+  provider.mode = { kind: 'ok', text: 'Akwaaba from the fake provider.' };
+  const added = await new FakeOpenAI().start();
+  added.mode = { kind: 'ok', text: 'The provider connected in the browser answers.' };
+  try {
+    const operator = await person('ops', OPERATOR_EMAIL);
+    const token = await person('asker');
+    const reply = async (chat: number) => {
+      const sessionId = (
+        await call('POST', '/api/chat/sessions', { token, body: { personaId: 'kasa', title: 't' }, via: pin(0, chat) })
+      ).body.id;
+      return (await streamPinned(0, token, sessionId, chat)).text;
+    };
+    expect(await reply(1)).toBe('Akwaaba from the fake provider.');
+    const created = await call('POST', '/api/admin/providers', {
+      token: operator,
+      body: { name: 'connected', kind: 'openai-compatible', baseURL: added.baseURL, model: 'fake-added' },
+      via: pin(0, 0),
+    });
+    expect(created.status).toBe(201);
+    const order = await call('PUT', '/api/admin/provider-order', {
+      token: operator,
+      body: { names: ['connected', 'scalefake'] },
+      via: pin(0, 0),
+    });
+    expect(order.status).toBe(200);
+    // Replica 1 was not asked: it hears `chat.providers.changed` on its broadcast queue and reloads.
+    const ms = await eventually(
+      async () => (await reply(1)) === 'The provider connected in the browser answers.',
+      10_000,
+      'the other chat replica answers from the provider connected through the first',
+    );
+    console.log(`scale-out: the other chat replica used the new provider after ${ms} ms`);
+    expect((await call('DELETE', '/api/admin/providers/connected', { token: operator, via: pin(1, 1) })).status).toBe(
+      204,
+    );
+    await eventually(
+      async () => (await reply(0)) === 'Akwaaba from the fake provider.',
+      10_000,
+      'the first replica falls back once the provider is removed through the other',
+    );
+  } finally {
+    await added.stop();
+  }
 });
 
 it('spread the calls over both gateways and both chat replicas', () => {

@@ -14,7 +14,7 @@ import { createApiKeyRouter, createApiKeyVerifyRouter } from './apiKeys/apiKeyRo
 import type { AuthComponents } from './authComponents';
 import { BILLING_WEBHOOK_PATH, createBillingRouter } from './billing/billingRouter';
 import { createAdminRouter } from './operators/adminRouter';
-import { createSuspensionsRouter } from './operators/suspensionsRouter';
+import { createOperatorCheckRouter, createSuspensionsRouter } from './operators/suspensionsRouter';
 import { createOutreachRouter } from './outreach/outreachRouter';
 import { createPreferencesRouter } from './preferences/preferencesRouter';
 import { createTeamRouter } from './teams/teamRouter';
@@ -74,6 +74,7 @@ export function createApp(deps: AuthAppDeps): Express {
       createOutreachRouter(deps),
       createAdminRouter(deps),
       createSuspensionsRouter(deps.suspensions),
+      createOperatorCheckRouter(deps.operators),
     ],
   });
 

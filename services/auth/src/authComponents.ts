@@ -24,7 +24,7 @@ import { loginThrottleModel } from './users/loginThrottleModel';
 import { userModel } from './users/userModel';
 import { UserService } from './users/userService';
 import { createOidcClient, type OidcClient } from './sso/oidcClient';
-import { loadSecretBox, type SecretBox } from './sso/secretBox';
+import { loadSecretBox, type SecretBox } from '@kasa/service-kit';
 import { ssoFlowModel, ssoHandoffModel } from './sso/ssoFlowModel';
 import { ssoDomainModel, teamSsoModel } from './sso/ssoModel';
 import { SsoService } from './sso/ssoService';

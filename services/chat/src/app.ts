@@ -1,7 +1,9 @@
 import { BODY_LIMITS } from '@kasa/contracts';
 import { createServiceApp, type ConcurrencySlots, type RuntimeAppDeps } from '@kasa/service-kit';
 import { Router, type Express } from 'express';
+import { createProviderAdminRouter } from './admin/providerAdminRouter';
 import { createAttachmentRouter } from './attachments/attachmentRouter';
+import type { ProviderAdministration } from './chatComponents';
 import type { AttachmentService } from './attachments/attachmentService';
 import { requireIdentity } from './identity/identity';
 import { createMessageRouter } from './messages/messageRouter';
@@ -31,6 +33,12 @@ export interface ChatAppDeps extends RuntimeAppDeps {
   replies: Replies;
   /** SSE heartbeat comment interval; 15 s in production. */
   heartbeatMs: number;
+  /** The operators' AI provider settings (`/api/admin/providers*`). */
+  providerAdmin: ProviderAdministration;
+  /** More operator routes (the local model's download), mounted after the provider settings' operator check. */
+  adminRoutes?: Router[];
+  /** Where a local Ollama is looked for (tests). */
+  ollamaUrl?: string;
 }
 
 /** The chat service's HTTP app; it never listens by itself (see index.ts). */
@@ -57,6 +65,12 @@ export function createApp(deps: ChatAppDeps): Express {
       createMessageRouter(deps.messages, deps.sessions, { heartbeatMs: deps.heartbeatMs, logger: deps.logger }),
       createSessionRouter(deps.sessions),
       providers,
+      createProviderAdminRouter({
+        ...deps.providerAdmin,
+        chain: deps.chain,
+        ...(deps.ollamaUrl ? { ollamaUrl: deps.ollamaUrl } : {}),
+      }),
+      ...(deps.adminRoutes ?? []),
       createOpenAIRouter(deps.completions, {
         heartbeatMs: deps.heartbeatMs,
         logger: deps.logger,

@@ -1,6 +1,11 @@
 import type { LanguageDetector } from '@kasa/language-detect';
+import type { ProviderSettings } from '@kasa/ai-providers';
 import {
+  AuthOperatorCheck,
+  loadSecretBox,
   MongoConcurrencySlots,
+  Outbox,
+  type OperatorCheck,
   type ConcurrencySlots,
   type EventBus,
   type Logger,
@@ -27,6 +32,9 @@ import { KnowledgeBase } from './providers/offline/knowledgeBase';
 import { OfflineProvider } from './providers/offline/offlineProvider';
 import { ProviderChain } from './providers/providerChain';
 import { ProviderMetrics } from './providers/providerMetrics';
+import { RecentAttempts } from './providers/recentAttempts';
+import { ChainSettings } from './providers/settings/chainSettings';
+import { ProviderSettingsStore, providerSettingsModel } from './providers/settings/providerSettingsStore';
 import type { Replies } from './replies/createReplies';
 import { MemoryReplyStreams } from './replies/memoryReplyStreams';
 import { ReplyRunner } from './replies/replyRunner';
@@ -60,7 +68,31 @@ export type ChatComponentSettings = Pick<
   | 'VOICE_SERVICE_URL'
   | 'CHAT_GEO_TIMEOUT_MS'
 > &
-  Partial<Pick<ChatConfig, 'CHAT_MAX_CONCURRENT_REPLIES' | 'CHAT_MAX_CONCURRENT_UPLOADS' | 'attachmentProcessing'>>;
+  Partial<
+    Pick<
+      ChatConfig,
+      | 'CHAT_MAX_CONCURRENT_REPLIES'
+      | 'CHAT_MAX_CONCURRENT_UPLOADS'
+      | 'attachmentProcessing'
+      | 'AUTH_SERVICE_URL'
+      | 'CHAT_SECRETS_KEY'
+      | 'CHAT_KEYS_DIR'
+      | 'NODE_ENV'
+    >
+  >;
+
+/** The operators' AI provider settings and what keeps the chain in step with them. */
+export interface ProviderAdministration {
+  store: ProviderSettingsStore;
+  settings: ChainSettings;
+  recent: RecentAttempts;
+  /** Builds a provider's client from its settings, as the chain's are built. */
+  build: (settings: ProviderSettings) => ChatProvider;
+  /** The outbox of `chat.providers.changed` (the service republishes it: runtime.republish). */
+  outbox: Outbox;
+  /** Asks auth whether a person is an operator. */
+  operators: OperatorCheck;
+}
 
 export interface ChatComponents {
   personas: PersonaStore;
@@ -75,6 +107,7 @@ export interface ChatComponents {
   uploadSlots: ConcurrencySlots;
   /** The worker threads that read attachments; whoever made the components closes it (`close()`) when done. */
   attachmentProcessor: AttachmentProcessor;
+  providerAdmin: ProviderAdministration;
 }
 
 /** An upload's slot outlives any upload: a body within its limit plus the pool's wait and time limit. */
@@ -101,6 +134,10 @@ export function createChatComponents(options: {
   writes?: WriteGate;
   /** The pool that reads attachments (default: a new one with `settings.attachmentProcessing`). */
   attachmentProcessor?: AttachmentProcessor;
+  /** Builds `local` providers (a GGUF model run in this process); without it a `local` provider is left out. */
+  localModels?: (settings: ProviderSettings) => ChatProvider;
+  /** Whether a person is an operator (default: ask the auth service at AUTH_SERVICE_URL). */
+  operators?: OperatorCheck;
 }): ChatComponents {
   const { db, bus, logger, settings } = options;
   const writes = options.writes ?? new WriteGate(DB_WRITE_CONCURRENCY);
@@ -119,8 +156,22 @@ export function createChatComponents(options: {
   const sessions = new SessionService({ store, personas, bus, logger, live: replies.streams, shares, attachments });
   const offline = new OfflineProvider(options.knowledge ?? KnowledgeBase.load(), settings.CHAT_OFFLINE_WORD_DELAY_MS);
   const providerMetrics = options.metrics ? new ProviderMetrics(options.metrics.registry) : undefined;
+  const recent = new RecentAttempts();
+  const build = (provider: ProviderSettings): ChatProvider => {
+    if (provider.kind !== 'local') return new AiSdkProvider(provider);
+    if (!options.localModels) throw new Error('local models are not available in this process');
+    return options.localModels(provider);
+  };
+  const environment = settings.providers.flatMap((provider) => {
+    try {
+      return [{ settings: provider, client: build(provider) }];
+    } catch (err) {
+      logger.error({ provider: provider.name, err: (err as Error).message }, 'an AI provider could not be set up');
+      return [];
+    }
+  });
   const chain = new ProviderChain(
-    [...settings.providers.map((p) => new AiSdkProvider(p)), ...(options.extraProviders ?? [])],
+    [...environment.map((p) => p.client), ...(options.extraProviders ?? [])],
     offline,
     {
       firstTokenMs: settings.CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS,
@@ -134,8 +185,39 @@ export function createChatComponents(options: {
       windowMs: settings.CHAT_BREAKER_WINDOW_MS,
     },
     logger,
-    (attempt) => providerMetrics?.observe(attempt),
+    (attempt) => {
+      providerMetrics?.observe(attempt);
+      recent.observe(attempt);
+    },
   );
+  const box = loadSecretBox({
+    key: settings.CHAT_SECRETS_KEY,
+    keysDir: settings.CHAT_KEYS_DIR ?? '',
+    production: settings.NODE_ENV === 'production',
+  });
+  const outbox = new Outbox({ model: providerSettingsModel(db), field: 'changeEvent', bus, logger });
+  const providerStore = new ProviderSettingsStore({
+    db,
+    box,
+    outbox,
+    logger,
+    environmentNames: environment.map((p) => p.settings.name),
+  });
+  const chainSettings = new ChainSettings({
+    store: providerStore,
+    environment: environment.map((p) => p.settings),
+    chain,
+    build,
+    logger,
+  });
+  const providerAdmin: ProviderAdministration = {
+    store: providerStore,
+    settings: chainSettings,
+    recent,
+    build,
+    outbox,
+    operators: options.operators ?? new AuthOperatorCheck(settings.AUTH_SERVICE_URL ?? 'http://127.0.0.1:4001'),
+  };
   const attempts = attemptModel(db);
   const prompts = new PromptBuilder({
     historyTokenBudget: settings.CHAT_HISTORY_TOKEN_BUDGET,
@@ -176,6 +258,7 @@ export function createChatComponents(options: {
     attachments,
     uploadSlots,
     attachmentProcessor,
+    providerAdmin,
   };
 }
 

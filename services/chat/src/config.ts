@@ -1,5 +1,6 @@
 import { ATTACHMENT_PROCESSING_LIMITS, PLANS } from '@kasa/contracts';
 import { ConfigError, baseServiceEnv, envPort, loadConfig, serviceUrl } from '@kasa/service-kit';
+import path from 'node:path';
 import { z } from 'zod';
 import type { ProcessingSettings } from './attachments/fileLimits';
 import { parseProviders, type ProviderSettings } from './providers/providerSettings';
@@ -36,6 +37,20 @@ const base = baseServiceEnv.extend({
   CHAT_OFFLINE_WORD_DELAY_MS: ms(15),
   /** The voice service, asked where the caller is (GET /api/geo) for the personas that use a location. */
   VOICE_SERVICE_URL: serviceUrl('http://127.0.0.1:4003'),
+  /** The auth service, asked whether a person is an operator (the `/api/admin/*` routes of chat). */
+  AUTH_SERVICE_URL: serviceUrl('http://127.0.0.1:4001'),
+  /**
+   * base64 of 32 random bytes (`openssl rand -base64 32`), the same on every replica: the AI provider keys operators
+   * save in the browser are encrypted with it. Outside production, without it, a key is made once and kept in
+   * CHAT_KEYS_DIR; in production without it, keys cannot be saved (providers without one still can).
+   */
+  CHAT_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || Buffer.from(value, 'base64').length === 32, {
+      error: 'must be base64 of 32 random bytes (openssl rand -base64 32)',
+    }),
+  CHAT_KEYS_DIR: z.string().default(path.resolve(__dirname, '../../../.data/chat')),
   /** Replies one person may have being written at once (streamed or not, on every replica); one more gets 429. */
   CHAT_MAX_CONCURRENT_REPLIES: z.coerce
     .number()

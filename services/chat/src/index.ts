@@ -37,17 +37,22 @@ runMain(async () => {
   });
   // Attachments being read when shutdown starts finish with their requests (HTTP drains first); then the workers stop.
   runtime.onShutdown('attachment workers', () => chat.attachmentProcessor.close());
-  await whenDatabaseAnswers(() => Promise.all([chat.personas.seed(), initChatDatabase(runtime.db)]), {
-    logger: runtime.logger,
-    what: 'personas and indexes',
-  });
+  await whenDatabaseAnswers(
+    () => Promise.all([chat.personas.seed(), initChatDatabase(runtime.db), chat.providerAdmin.settings.reload(true)]),
+    { logger: runtime.logger, what: 'personas, indexes and provider settings' },
+  );
+  // Operators change the chain in the browser: every replica hears the change (its own broadcast queue) and reloads;
+  // the periodic reload catches a change heard by nobody while the broker was away.
+  runtime.bus.subscribeBroadcast('chat.providers.changed', () => chat.providerAdmin.settings.reload());
+  runtime.every(30_000, 'reload the provider settings', () => chat.providerAdmin.settings.reload());
+  runtime.republish(chat.providerAdmin.outbox);
   const chainNames = { providers: chat.chain.describe().map((p) => `${p.name}:${p.model}`) };
-  if (config.providers.length) runtime.logger.info(chainNames, 'provider chain ready');
+  if (chat.chain.list().length) runtime.logger.info(chainNames, 'provider chain ready');
   // Operators learn here (and on the portal's Services tab) what people are only told as "offline mode".
   else
     runtime.logger.warn(
       chainNames,
-      'no AI provider configured: answering from the offline knowledge base (set CHAT_PROVIDERS and the provider keys)',
+      'no AI provider configured: answering from the offline knowledge base (an operator connects one at /admin, or set CHAT_PROVIDERS and the provider keys)',
     );
   runtime.logger.info(
     redis ? 'replies shared through Redis' : 'replies kept in this process (set REDIS_URL to run several replicas)',

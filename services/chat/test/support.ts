@@ -8,6 +8,7 @@ import {
   createLogger,
   createMongoProcessedEventStore,
   isDatabaseReady,
+  type OperatorCheck,
 } from '@kasa/service-kit';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
@@ -96,7 +97,7 @@ export class TestEnvironment {
       consumerName: `chat-test-${unique()}`,
       processedEvents: createMongoProcessedEventStore(this.observerDb),
     });
-    for (const type of ['chat.session.created', 'chat.message.created'] as const) {
+    for (const type of ['chat.session.created', 'chat.message.created', 'chat.providers.changed'] as const) {
       this.observer.subscribeBroadcast(type, async (event) => {
         this.received.push(event as KasaEvent);
       });
@@ -145,7 +146,12 @@ export class TestEnvironment {
    * A fresh chat app (fresh chain and breakers) configured by `env` exactly as the service reads process.env.
    * `replies` puts replicas together (shared streams, one limit); by default each app keeps its replies in memory.
    */
-  async app(env: Record<string, string> = {}, replies?: Replies): Promise<{ app: Express; chat: ChatComponents }> {
+  async app(
+    env: Record<string, string> = {},
+    replies?: Replies,
+    /** Who is an operator (the service asks auth; these tests answer for it) and where Ollama is looked for. */
+    options: { operators?: OperatorCheck; ollamaUrl?: string } = {},
+  ): Promise<{ app: Express; chat: ChatComponents }> {
     const config = readConfig({
       CHAT_OFFLINE_WORD_DELAY_MS: '0',
       CHAT_PROVIDER_FIRST_TOKEN_TIMEOUT_MS: '1000',
@@ -162,6 +168,7 @@ export class TestEnvironment {
       knowledge,
       languageDetector: await sharedDetector(),
       replies,
+      ...(options.operators ? { operators: options.operators } : {}),
     });
     this.chains.push(chat.chain);
     this.processors.push(chat.attachmentProcessor);
@@ -173,6 +180,7 @@ export class TestEnvironment {
       isShuttingDown: () => false,
       ...chat,
       heartbeatMs: Number(env.CHAT_SSE_HEARTBEAT_MS ?? 15_000),
+      ...(options.ollamaUrl ? { ollamaUrl: options.ollamaUrl } : {}),
     });
     return { app, chat };
   }

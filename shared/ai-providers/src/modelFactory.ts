@@ -65,6 +65,8 @@ export function modelFactoryFor(settings: ProviderSettings): ModelFactory {
       return (id) => createAmazonBedrock({ region: settings.extra.region })(id);
     case 'ollama':
       return (id) => createOllama({ ...(baseURL ? { baseURL } : {}) })(id);
+    case 'local':
+      throw new Error('a local model is run by the chat service itself, not through the AI SDK');
     case 'lmstudio':
     case 'llamacpp':
     case 'vllm':

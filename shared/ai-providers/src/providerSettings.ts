@@ -30,12 +30,15 @@ export const PROVIDER_KINDS = {
   lmstudio: { prefix: 'LMSTUDIO', model: 'local-model', needsKey: false },
   llamacpp: { prefix: 'LLAMACPP', model: 'local-model', needsKey: false },
   vllm: { prefix: 'VLLM', model: 'local-model', needsKey: false },
+  // A GGUF model run inside the chat service (node-llama-cpp): LOCAL_MODEL names its file in CHAT_MODELS_DIR (or a
+  // path). Not an AI SDK provider: the chat service builds it (services/chat/src/providers/local).
+  local: { prefix: 'LOCAL', model: 'kasa-local.gguf', needsKey: false },
 } as const;
 export type KnownProviderKind = keyof typeof PROVIDER_KINDS;
 export type ProviderKind = KnownProviderKind | 'openai-compatible';
 
 /** Where the local OpenAI-compatible servers listen by default. */
-const DEFAULT_BASE_URLS: Partial<Record<ProviderKind, string>> = {
+export const DEFAULT_BASE_URLS: Partial<Record<ProviderKind, string>> = {
   ollama: 'http://127.0.0.1:11434/api',
   lmstudio: 'http://127.0.0.1:1234/v1',
   llamacpp: 'http://127.0.0.1:8080/v1',

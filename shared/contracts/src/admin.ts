@@ -111,6 +111,11 @@ export const AUDIT_ACTIONS = [
   'team.member_left',
   'team.role_changed',
   'team.seats_changed',
+  // The AI provider chain (chat): the target is the provider (`provider:<name>`), or `providers` for a new order.
+  'ai_provider.added',
+  'ai_provider.updated',
+  'ai_provider.removed',
+  'ai_provider.reordered',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(', ')}` });
 export type AuditAction = z.infer<typeof AuditAction>;

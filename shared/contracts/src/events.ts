@@ -1,4 +1,5 @@
 import { SubscriptionTier } from './auth';
+import { AI_PROVIDER_CHANGES } from './aiProviders';
 import { z } from './zod';
 
 /** The topic exchange every integration event is published on; the routing key is the event type. */
@@ -167,6 +168,23 @@ export const TeamSsoRemovedEvent = z.object({
   teamId: z.string(),
   actor: EventActor,
   domains: z.array(z.string().max(253)).max(20),
+  at: z.string().datetime(),
+});
+/**
+ * An operator changed the AI provider chain (services/chat: `/api/admin/providers*`): every chat replica reloads it
+ * (broadcast), auth records it in the audit log. Never a key, only whether one changed.
+ */
+export const AiProvidersChangedEvent = z.object({
+  change: z.enum(AI_PROVIDER_CHANGES),
+  /** The provider added, updated or removed; absent for a new order. */
+  name: z.string().max(32).optional(),
+  kind: z.string().max(40).optional(),
+  keyChanged: z.boolean().optional(),
+  /** The fields an update changed (names only). */
+  fields: z.array(z.string().max(40)).max(20).optional(),
+  /** The chain's order after the change. */
+  order: z.array(z.string().max(32)).max(50),
+  actor: EventActor,
   at: z.string().datetime(),
 });
 /** The roles a team's invitations and role changes give (there is only ever one owner). */
@@ -363,6 +381,7 @@ export const EventSchemas = {
   'auth.team.member_removed': TeamMemberRemovedEvent,
   'auth.team.member_role_changed': TeamMemberRoleChangedEvent,
   'auth.team.seats_changed': TeamSeatsChangedEvent,
+  'chat.providers.changed': AiProvidersChangedEvent,
   'chat.session.created': SessionCreatedEvent,
   'chat.message.created': MessageCreatedEvent,
   'voice.speech.synthesized': SpeechSynthesizedEvent,

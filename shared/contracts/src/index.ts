@@ -5,6 +5,7 @@ export * from './apiKeys';
 export * from './teams';
 export * from './sso';
 export * from './admin';
+export * from './aiProviders';
 export * from './preferences';
 export * from './plans';
 export * from './billing';

@@ -11,11 +11,22 @@ import {
   SuspendPersonRequest,
   SuspensionResponse,
 } from './admin';
+import {
+  AiProviderCreateRequest,
+  AiProviderDiscovery,
+  AiProviderList,
+  AiProviderOrderRequest,
+  AiProviderTestRequest,
+  AiProviderTestResult,
+  AiProviderUpdateRequest,
+  AiProviderView,
+} from './aiProviders';
 import type { Operation } from './openapi';
 import { z } from './zod';
 
 const TAG = 'Operators';
 const personId = { id: z.string().openapi({ description: 'The account id' }) };
+const providerName = { name: z.string().openapi({ description: 'The provider’s name in the chain' }) };
 
 /**
  * The operators' People and audit log operations (access tokens of operators only; to anyone else each is a 404, as an
@@ -97,6 +108,80 @@ export const adminOperations: Operation[] = [
     auth: true,
     query: AuditCsvQuery,
     document: { contentType: 'text/csv' },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/providers',
+    summary:
+      'Operators: the AI provider chain in order, with each provider’s circuit and recent error rate (never a key)',
+    tag: TAG,
+    auth: true,
+    response: AiProviderList,
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/admin/providers',
+    summary: 'Operators: add an AI provider at the end of the chain (its key encrypted at rest); every replica uses it',
+    tag: TAG,
+    auth: true,
+    body: AiProviderCreateRequest,
+    response: AiProviderView,
+    successStatus: 201,
+    errors: [404, 409],
+  },
+  {
+    method: 'patch',
+    path: '/api/admin/providers/{name}',
+    summary: 'Operators: change a provider added here (apiKey null removes its key); 409 for one set by variables',
+    tag: TAG,
+    auth: true,
+    params: providerName,
+    body: AiProviderUpdateRequest,
+    response: AiProviderView,
+    successStatus: 200,
+    errors: [404, 409],
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/providers/{name}',
+    summary: 'Operators: remove a provider added here; the next replies use the rest of the chain',
+    tag: TAG,
+    auth: true,
+    params: providerName,
+    successStatus: 204,
+    errors: [404, 409],
+  },
+  {
+    method: 'put',
+    path: '/api/admin/provider-order',
+    summary: 'Operators: the chain’s new order, every provider named once (those set by variables too)',
+    tag: TAG,
+    auth: true,
+    body: AiProviderOrderRequest,
+    response: AiProviderList,
+    successStatus: 200,
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: '/api/admin/provider-tests',
+    summary: 'Operators: test a saved provider or settings not saved yet with one short request (nothing is stored)',
+    tag: TAG,
+    auth: true,
+    body: AiProviderTestRequest,
+    response: AiProviderTestResult,
+    successStatus: 200,
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/provider-discovery',
+    summary: 'Operators: whether a local Ollama answers on its default port, and its models',
+    tag: TAG,
+    auth: true,
+    response: AiProviderDiscovery,
     errors: [404],
   },
 ];

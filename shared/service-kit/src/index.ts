@@ -19,3 +19,5 @@ export * from './guard';
 export * from './outbox';
 export * from './plans';
 export * from './packageVersion';
+export * from './secretBox';
+export * from './operators';

@@ -24,6 +24,10 @@ export const AUDIT_ACTION_LIST: readonly string[] = [
   'team.member_left',
   'team.role_changed',
   'team.seats_changed',
+  'ai_provider.added',
+  'ai_provider.updated',
+  'ai_provider.removed',
+  'ai_provider.reordered',
 ];
 
 /** The longest window the audit log reads at once (the API refuses more). */

@@ -217,4 +217,37 @@ describe('auditEntryOf', () => {
     });
     expect(auditEntryOf(event('auth.team.seats_changed', seats))).toMatchObject({ actorId: null });
   });
+
+  it('records changes to the AI provider chain against the provider, never a key', () => {
+    const added = auditEntryOf(
+      event('chat.providers.changed', {
+        change: 'added',
+        name: 'openai',
+        kind: 'openai',
+        keyChanged: true,
+        order: ['openai'],
+        actor: { userId: 'operator', clientIp: '203.0.113.7' },
+        at: '2026-12-07T09:59:59.000Z',
+      }),
+    );
+    expect(added).toEqual({
+      _id: 'evt-chat.providers.changed',
+      at: new Date('2026-12-07T09:59:59.000Z'),
+      action: 'ai_provider.added',
+      actorId: 'operator',
+      targetId: 'provider:openai',
+      clientIp: '203.0.113.7',
+      requestId: 'req-1',
+      details: { kind: 'openai', keyChanged: true, order: ['openai'] },
+    });
+    const reordered = auditEntryOf(
+      event('chat.providers.changed', {
+        change: 'reordered',
+        order: ['groq', 'openai'],
+        actor: { userId: 'operator' },
+        at: '2026-12-07T09:59:59.000Z',
+      }),
+    );
+    expect(reordered).toMatchObject({ action: 'ai_provider.reordered', targetId: 'providers', clientIp: null });
+  });
 });

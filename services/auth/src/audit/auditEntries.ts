@@ -19,6 +19,7 @@ export const AUDITED_EVENTS = [
   'auth.team.member_removed',
   'auth.team.member_role_changed',
   'auth.team.seats_changed',
+  'chat.providers.changed',
 ] as const satisfies readonly EventType[];
 export type AuditedEvent = (typeof AUDITED_EVENTS)[number];
 
@@ -243,6 +244,23 @@ export function auditEntryOf(event: KasaEvent<AuditedEvent>): AuditEntryDocument
         ...actorFields(d.actor),
         details: { teamId: d.teamId, from: d.from, to: d.to },
         teamId: d.teamId,
+      };
+    }
+    // The AI provider chain (chat): never a key, only whether it changed; the order after the change.
+    case 'chat.providers.changed': {
+      const d = e.data as KasaEvent<'chat.providers.changed'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: `ai_provider.${d.change}`,
+        targetId: d.name ? `provider:${d.name}` : 'providers',
+        ...actorFields(d.actor),
+        details: {
+          ...(d.kind ? { kind: d.kind } : {}),
+          ...(d.keyChanged !== undefined ? { keyChanged: d.keyChanged } : {}),
+          ...(d.fields ? { fields: d.fields } : {}),
+          order: d.order,
+        },
       };
     }
     default:

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { OperatorService } from './operatorService';
 import type { Suspensions } from './suspensions';
 
 /**
@@ -10,6 +11,20 @@ export function createSuspensionsRouter(suspensions: Suspensions): Router {
   const router = Router();
   router.get('/internal/suspensions', async (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ userIds: await suspensions.listSuspended() });
+  });
+  return router;
+}
+
+/**
+ * `GET /internal/operators/:userId` (other services only, e.g. chat's `/api/admin/providers`): whether the account
+ * acts as an operator now — `{ operator: boolean }`, read afresh like auth's own admin routes.
+ */
+export function createOperatorCheckRouter(operators: Pick<OperatorService, 'isOperator'>): Router {
+  const router = Router();
+  router.get('/internal/operators/:userId', async (req, res) => {
+    const userId = req.params.userId;
+    const operator = userId.length <= 64 && (await operators.isOperator(userId));
+    res.set('Cache-Control', 'no-store').json({ operator });
   });
   return router;
 }

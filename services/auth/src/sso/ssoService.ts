@@ -28,7 +28,7 @@ import { NoSeatsError } from '../teams/teamService';
 import { toPublicUser, type UserDocument } from '../users/userModel';
 import type { UserService } from '../users/userService';
 import { issuerUrl, OidcFailure, type OidcClient, type OidcProviderSettings } from './oidcClient';
-import type { SecretBox } from './secretBox';
+import type { SecretBox } from '@kasa/service-kit';
 import type { SsoFlowDocument, SsoHandoffDocument } from './ssoFlowModel';
 import type { SsoDomainDocument, TeamSsoDocument } from './ssoModel';
 

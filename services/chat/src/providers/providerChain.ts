@@ -178,7 +178,7 @@ export class ProviderChain {
   private readonly guard: CallGuard;
 
   constructor(
-    private readonly providers: ChatProvider[],
+    private providers: ChatProvider[],
     private readonly offline: ChatProvider,
     private readonly timeouts: ChainTimeouts,
     breaker: BreakerOptions,
@@ -187,6 +187,21 @@ export class ProviderChain {
     private readonly observe: (attempt: AttemptRecord) => void = () => undefined,
   ) {
     this.guard = new CallGuard({ ...breaker, logger });
+  }
+
+  /**
+   * Puts a new list of providers in the chain (an operator changed it): turns already running finish with the
+   * providers they started with; the next ones use the new list. `changed`: names whose settings changed, whose
+   * breakers start again closed.
+   */
+  replace(providers: ChatProvider[], changed: Iterable<string> = []): void {
+    this.providers = providers;
+    for (const name of changed) this.guard.forget(name);
+  }
+
+  /** The configured providers in order (not the offline notes). */
+  list(): readonly ChatProvider[] {
+    return this.providers;
   }
 
   /** Each provider in order with its default model and breaker state, for the providers endpoint and status. */

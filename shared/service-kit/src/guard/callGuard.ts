@@ -56,6 +56,12 @@ export class CallGuard {
     return cb?.halfOpen ? 'half-open' : cb?.opened ? 'open' : 'closed';
   }
 
+  /** Drops `callee`'s breaker (its settings changed: a new key or address starts with a closed circuit). */
+  forget(callee: string): void {
+    this.breakers.get(callee)?.shutdown();
+    this.breakers.delete(callee);
+  }
+
   /** Stops the breakers' timers (tests and shutdown). */
   shutdown(): void {
     for (const cb of this.breakers.values()) cb.shutdown();

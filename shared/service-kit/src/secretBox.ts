@@ -8,8 +8,8 @@ const TAG_BYTES = 16;
 const VERSION = 'v1';
 
 /**
- * Encrypts the secrets auth keeps in its database (a team's single sign-on client secret, a sign-in's PKCE verifier)
- * with AES-256-GCM: a random 12-byte IV per secret, stored as `v1.<iv>.<tag>.<ciphertext>` (base64url). The
+ * Encrypts the secrets a service keeps in its database (auth: a team's single sign-on client secret, a sign-in's PKCE
+ * verifier; chat: AI provider keys set by operators) with AES-256-GCM: a random 12-byte IV per secret, stored as `v1.<iv>.<tag>.<ciphertext>` (base64url). The
  * additional data names what the secret is for (`team:<id>:sso-client-secret`), so a sealed value copied onto another
  * record does not open there. The key and the secrets never reach a log.
  */
@@ -54,15 +54,15 @@ export class SecretBox {
 }
 
 /**
- * The box over AUTH_SECRETS_KEY (base64 of 32 bytes) when given. Otherwise, outside production, the key kept in
+ * The box over the service's secrets key (AUTH_SECRETS_KEY, CHAT_SECRETS_KEY: base64 of 32 bytes) when given. Otherwise, outside production, the key kept in
  * `keysDir/secrets-key`, made on first start (mode 0600) like the signing key, so that stored secrets still open after
  * a restart; with no directory (a test's app), a key of this process only. In production without the key: null, and
- * single sign-on is refused rather than run on a key that a new replica would not share.
+ * what needs it is refused rather than run on a key that a new replica would not share.
  */
 export function loadSecretBox(options: { key?: string; keysDir: string; production: boolean }): SecretBox | null {
   if (options.key) {
     const key = Buffer.from(options.key, 'base64');
-    if (key.length !== KEY_BYTES) throw new Error('AUTH_SECRETS_KEY must be base64 of 32 bytes');
+    if (key.length !== KEY_BYTES) throw new Error('the secrets key must be base64 of 32 bytes');
     return new SecretBox(key);
   }
   if (options.production) return null;
