@@ -605,6 +605,15 @@ describe('every documented operation with valid input, through the built platfor
     // The offline provider always answers last, so the list is never empty.
     const chain = await exercise('GET /api/chat/providers', 200, { token: pro.token });
     expect(chain.body.providers.at(-1)).toMatchObject({ name: 'offline', circuit: 'closed' });
+    // Anyone, signed in or not, may ask what chat can do here: nothing connected, documents are quoted.
+    const capabilities = await exercise('GET /api/chat/capabilities', 200);
+    expect(capabilities.body).toEqual({
+      aiConnected: false,
+      images: false,
+      documents: 'quotes',
+      tools: false,
+      structuredOutput: false,
+    });
     const session = await exercise('POST /api/chat/sessions', 201, {
       token: pro.token,
       body: { personaId: 'nana', title: 'Weekend in Accra' },

@@ -1,4 +1,4 @@
-import { BODY_LIMITS } from '@kasa/contracts';
+import { BODY_LIMITS, type ChatCapabilities } from '@kasa/contracts';
 import { createServiceApp, type ConcurrencySlots, type RuntimeAppDeps } from '@kasa/service-kit';
 import { Router, type Express } from 'express';
 import { createProviderAdminRouter } from './admin/providerAdminRouter';
@@ -48,6 +48,18 @@ export function createApp(deps: ChatAppDeps): Express {
   providers.get('/api/chat/providers', requireIdentity(), (_req, res) => {
     res.json({ providers: deps.chain.describe() });
   });
+  // Public: what the pricing page and the upgrade prompts may promise on this server now.
+  const capabilities = Router();
+  capabilities.get('/api/chat/capabilities', (_req, res) => {
+    const aiConnected = deps.chain.list().length > 0;
+    res.set('Cache-Control', 'public, max-age=30').json({
+      aiConnected,
+      images: deps.chain.seesImages(),
+      documents: aiConnected ? 'ai' : 'quotes',
+      tools: deps.chain.callsTools(),
+      structuredOutput: deps.chain.givesStructuredOutput(),
+    } satisfies ChatCapabilities);
+  });
   return createServiceApp({
     ...deps,
     // The same limits as the gateway's routes (BODY_LIMITS in @kasa/contracts): a message is at most 16,000
@@ -56,6 +68,7 @@ export function createApp(deps: ChatAppDeps): Express {
     bodyLimit: BODY_LIMITS.chat,
     bodyLimits: { '/v1': BODY_LIMITS.openAI },
     routes: [
+      capabilities,
       createPersonaRouter(deps.personas),
       // Before the session router, whose identity check covers /api/chat: a shared conversation needs no account.
       createShareRouter(deps.shares),

@@ -275,3 +275,27 @@ describe('AI providers set by operators', () => {
     expect(await replyOf(stranger)).toMatch(/offline/i);
   });
 });
+
+describe('what chat can do on this server now', () => {
+  it('says so publicly, and follows the providers operators connect', async () => {
+    const app = await appWith();
+    const before = await request(app).get('/api/chat/capabilities');
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({
+      aiConnected: false,
+      images: false,
+      documents: 'quotes',
+      tools: false,
+      structuredOutput: false,
+    });
+    await addFake(app, { vision: true });
+    const after = await request(app).get('/api/chat/capabilities');
+    expect(after.body).toEqual({
+      aiConnected: true,
+      images: true,
+      documents: 'ai',
+      tools: true,
+      structuredOutput: true,
+    });
+  });
+});

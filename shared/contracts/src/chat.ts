@@ -539,3 +539,22 @@ export const ChatProvidersResponse = z
   })
   .openapi('ChatProvidersResponse');
 export type ChatProvidersResponse = z.infer<typeof ChatProvidersResponse>;
+
+/**
+ * GET /api/chat/capabilities (public): what this server's chat can do now, with the AI providers connected at this
+ * moment, so that the pricing page and the upgrade prompts never sell what the server cannot do.
+ */
+export const ChatCapabilities = z
+  .object({
+    /** An AI provider is connected (else replies come from the offline notes). */
+    aiConnected: z.boolean(),
+    /** A connected provider sees images sent with messages. */
+    images: z.boolean(),
+    /** Questions about documents: answered by a model from their text (`ai`), or by quoting the passages that match. */
+    documents: z.enum(['ai', 'quotes']),
+    /** The OpenAI-compatible API's tools and JSON replies have a provider that takes them. */
+    tools: z.boolean(),
+    structuredOutput: z.boolean(),
+  })
+  .openapi('ChatCapabilities');
+export type ChatCapabilities = z.infer<typeof ChatCapabilities>;

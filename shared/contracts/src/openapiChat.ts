@@ -1,6 +1,7 @@
 import {
   AssistantReply,
   ChatPageQuery,
+  ChatCapabilities,
   ChatProvidersResponse,
   ChatSearchQuery,
   ChatSearchResults,
@@ -58,6 +59,14 @@ export const chatOperations: Operation[] = [
     tag: 'Chat',
     auth: true,
     response: ChatProvidersResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/chat/capabilities',
+    summary: 'What chat can do on this server now: an AI provider connected, images seen, documents answered or quoted',
+    tag: 'Chat',
+    auth: false,
+    response: ChatCapabilities,
   },
   {
     method: 'get',
