@@ -1,7 +1,7 @@
 import { BODY_LIMITS, type ChatCapabilities } from '@kasa/contracts';
 import { createServiceApp, type ConcurrencySlots, type RuntimeAppDeps } from '@kasa/service-kit';
 import { Router, type Express } from 'express';
-import { createProviderAdminRouter } from './admin/providerAdminRouter';
+import { createInternalProvidersRouter, createProviderAdminRouter } from './admin/providerAdminRouter';
 import { createAttachmentRouter } from './attachments/attachmentRouter';
 import type { ProviderAdministration } from './chatComponents';
 import type { AttachmentService } from './attachments/attachmentService';
@@ -84,6 +84,7 @@ export function createApp(deps: ChatAppDeps): Express {
         ...(deps.ollamaUrl ? { ollamaUrl: deps.ollamaUrl } : {}),
       }),
       ...(deps.adminRoutes ?? []),
+      createInternalProvidersRouter(deps.providerAdmin.settings),
       createOpenAIRouter(deps.completions, {
         heartbeatMs: deps.heartbeatMs,
         logger: deps.logger,

@@ -299,3 +299,20 @@ describe('what chat can do on this server now', () => {
     });
   });
 });
+
+describe('the providers other services use', () => {
+  it('gives the voice service the enabled providers added in the browser, keys opened, with a version', async () => {
+    const app = await appWith({ CHAT_PROVIDERS: 'envfake', ENVFAKE_BASE_URL: other.baseURL, ENVFAKE_MODEL: 'm' });
+    const empty = await request(app).get('/internal/ai-providers');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ version: 0, providers: [] });
+    await addFake(app);
+    await addFake(app, { name: 'switched-off', enabled: false });
+    const res = await request(app).get('/internal/ai-providers');
+    expect(res.get('cache-control')).toBe('no-store');
+    expect(res.body.version).toBe(2);
+    expect(res.body.providers).toEqual([
+      expect.objectContaining({ name: 'connected', kind: 'openai-compatible', apiKey: KEY, model: 'fake-model' }),
+    ]);
+  });
+});

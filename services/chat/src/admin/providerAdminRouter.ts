@@ -201,3 +201,23 @@ export function createProviderAdminRouter(deps: ProviderAdminDeps): Router {
 
   return router;
 }
+
+/**
+ * `GET /internal/ai-providers` (services only: the gateway routes no `/internal` path, and the network policy lets only
+ * voice in): the providers operators added in the browser, enabled ones in chain order, keys opened — what the voice
+ * service's translation and speech to text use besides their own variables. `version` changes with every change.
+ */
+export function createInternalProvidersRouter(settings: ChainSettings): Router {
+  const router = Router();
+  router.get('/internal/ai-providers', async (_req, res) => {
+    await settings.reload();
+    res.set('Cache-Control', 'no-store').json({
+      version: settings.version,
+      providers: settings
+        .list()
+        .filter((entry) => entry.source === 'console' && entry.enabled)
+        .map((entry) => entry.settings),
+    });
+  });
+  return router;
+}

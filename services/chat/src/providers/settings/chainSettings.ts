@@ -115,6 +115,11 @@ export class ChainSettings {
     }
   }
 
+  /** The version of the stored settings last applied (0: nothing stored yet; -1: not loaded yet). */
+  get version(): number {
+    return this.applied;
+  }
+
   /** Every provider in chain order, enabled or not, as last loaded. */
   list(): readonly ConfiguredProvider[] {
     return this.configured;
