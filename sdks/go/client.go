@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// Version is the version of this SDK; the client sends it in its User-Agent ("kasa-go/1.4.0").
-const Version = "1.4.0"
+// Version is the version of this SDK; the client sends it in its User-Agent ("kasa-go/1.5.0").
+const Version = "1.5.0"
 
 // DefaultBaseURL is the address of a platform started locally with npm start.
 const DefaultBaseURL = "http://localhost:8080"

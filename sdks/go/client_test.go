@@ -27,10 +27,10 @@ func TestSendsTheAPIKeyAsABearerCredentialAndNamesItself(t *testing.T) {
 	if got := header.Get("Authorization"); got != "Bearer ksk_test" {
 		t.Errorf("Authorization = %q", got)
 	}
-	if got := header.Get("User-Agent"); got != "kasa-go/1.4.0" {
+	if got := header.Get("User-Agent"); got != "kasa-go/1.5.0" {
 		t.Errorf("User-Agent = %q", got)
 	}
-	if Version != "1.4.0" {
+	if Version != "1.5.0" {
 		t.Errorf("Version = %q", Version)
 	}
 }

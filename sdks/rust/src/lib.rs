@@ -57,5 +57,5 @@ pub use stream::{
 };
 pub use types::*;
 
-/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.13.0`).
+/// The version of this SDK; the client sends it in its User-Agent (`kasa-rust/0.14.0`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

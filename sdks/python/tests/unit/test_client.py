@@ -24,7 +24,7 @@ def test_sends_the_api_key_as_a_bearer_credential_and_names_itself(server: Local
     headers = server.requests[0].headers
     assert headers["authorization"] == "Bearer ksk_test"
     assert headers["user-agent"] == f"kasa-python/{kasa.__version__}"
-    assert kasa.__version__ == "1.6.0"
+    assert kasa.__version__ == "1.7.0"
 
 
 def test_a_token_wins_over_the_key_and_logout_falls_back_to_the_key(server: LocalServer) -> None:
