@@ -1,12 +1,17 @@
 import { parseProviders, type ProviderSettings } from '@kasa/ai-providers';
 import { formatByteSize, TRANSCRIBE_MAX_AUDIO_BYTES } from '@kasa/contracts';
-import { baseServiceEnv, ConfigError, envBoolean, envPort, loadConfig } from '@kasa/service-kit';
+import { baseServiceEnv, ConfigError, envBoolean, envPort, loadConfig, serviceUrl } from '@kasa/service-kit';
 import { z } from 'zod';
 
 const schema = baseServiceEnv.extend({
   VOICE_PORT: envPort(4003),
   VOICE_HOST: z.string().default('127.0.0.1'),
   VOICE_DB_NAME: z.string().default('kasa_voice'),
+  /**
+   * The chat service, asked for the AI providers operators add in the browser (`GET /internal/ai-providers`), which
+   * translation and speech to text use after those of the variables; required in production (serviceUrl).
+   */
+  CHAT_SERVICE_URL: serviceUrl('http://127.0.0.1:4002'),
   /** The eSpeak NG program (Debian package espeak-ng); run as a separate process. */
   VOICE_ESPEAK_BIN: z.string().min(1).default('espeak-ng'),
   /** ffmpeg, used to encode speech compactly and to make videos. */

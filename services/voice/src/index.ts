@@ -1,4 +1,5 @@
 import { packageVersion, runMain, ServiceRuntime } from '@kasa/service-kit';
+import { BrowserProviders } from './aiProviders/browserProviders';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { createVideoComponents } from './video/videoComponents';
@@ -28,6 +29,16 @@ runMain(async () => {
     voice.store.deleteOlderThan(new Date(Date.now() - voice.audioTtlMs)),
   );
   runtime.onShutdown('speech engines', async () => voice.close());
+  // Translation and speech to text also use the AI providers operators add in the browser (chat's list): fetched in
+  // the background (readiness does not wait), on every change heard, and every minute as a backstop.
+  const browserProviders = new BrowserProviders({
+    chatServiceUrl: config.CHAT_SERVICE_URL,
+    logger: runtime.logger,
+    apply: (providers, version) => voice.useBrowserProviders(providers, version),
+  })
+    .listen(runtime.bus)
+    .start();
+  runtime.onShutdown('AI providers of the browser', async () => browserProviders.stop(), { immediately: true });
   // The status page shows each speech engine, transcription and translation: their state travels in every heartbeat.
   runtime.reportInHeartbeat(() => heartbeatParts(voiceStatus(voice)));
 

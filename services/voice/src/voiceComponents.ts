@@ -1,12 +1,19 @@
+import type { ProviderSettings } from '@kasa/ai-providers';
 import { CallGuard, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import type { VoiceConfig } from './config';
 import { GeoDatabase } from './geo/geoDatabase';
-import { cloudProviders, routableCloudSpeech } from './cloud/cloudProviders';
+import { browserTranscribers, cloudProviders, routableCloudSpeech } from './cloud/cloudProviders';
 import { languageSpeech } from './languages/speechEngines';
 import { catalogueCode, codeForLanguageName, LanguageCatalogue } from './languages/catalogue';
 import { TranscriptionService } from './transcription/transcriptionService';
-import { providersFromSettings, TranslationService, type TranslationProvider } from './translation/translationService';
+import {
+  browserTranslationProviders,
+  providersFromSettings,
+  TranslationService,
+  type TranslationProvider,
+} from './translation/translationService';
+import type { Transcriber } from './transcription/transcriber';
 import { LanguageDetector } from '@kasa/language-detect';
 import { AudioEncoders } from './speech/audioEncoder';
 import { AudioStore } from './speech/audioStore';
@@ -67,6 +74,11 @@ export interface VoiceComponents {
   limits: ProcessLimits;
   /** Per-person concurrency slots of the costly routes (synthesis, transcription, translation). */
   slots: VoiceSlots;
+  /**
+   * Puts the AI providers operators added in the browser (chat's list, a new `version` of it) after those of the
+   * variables, for translation and, where their API transcribes, speech to text; the catalogue and the status follow.
+   */
+  useBrowserProviders(providers: ProviderSettings[], version: number): void;
   /** Stops the encoder and the speech engine kept ready ahead of requests, and the providers' breakers. */
   close(): void;
 }
@@ -74,6 +86,7 @@ export interface VoiceComponents {
 /**
  * Everything the voice service's routes use, found and built once at start: the language detector, the speech
  * engines that are installed (and their voices), the encoder, the GeoIP database, and the catalogue whose capabilities follow from them.
+ * Only the AI providers operators add in the browser change later (useBrowserProviders).
  */
 export async function createVoiceComponents(deps: {
   settings: VoiceSettings;
@@ -122,7 +135,15 @@ export async function createVoiceComponents(deps: {
     guard: speechGuard,
     logger,
   });
-  const translationProviders = deps.translationProviders ?? providersFromSettings(settings.translationProviders);
+  // The providers of the variables, then those operators add in the browser (useBrowserProviders); the catalogue
+  // reads the lists in use.
+  const configured = {
+    translators: deps.translationProviders ?? providersFromSettings(settings.translationProviders),
+    transcribers: cloud.transcribers,
+  };
+  const inUse: { translators: readonly TranslationProvider[]; transcribers: readonly Transcriber[] } = {
+    ...configured,
+  };
   const chatLanguages = settings.VOICE_CHAT_LANGUAGES === '*' ? '*' : settings.VOICE_CHAT_LANGUAGES.split(',');
   const encoders = await AudioEncoders.create({
     ffmpeg,
@@ -135,9 +156,9 @@ export async function createVoiceComponents(deps: {
   const catalogue = new LanguageCatalogue({
     canDetect: (code) => detector.codeFor(code) === code,
     canSpeak: (code) => chain.canSpeak(code),
-    canListen: (code) => cloud.transcribers.some((t) => t.languages.has(code)),
+    canListen: (code) => inUse.transcribers.some((t) => t.languages.has(code)),
     // The AI providers translate the languages they chat in (the chat capability's claim).
-    canTranslate: (code) => translationProviders.length > 0 && (chatLanguages === '*' || chatLanguages.includes(code)),
+    canTranslate: (code) => inUse.translators.length > 0 && (chatLanguages === '*' || chatLanguages.includes(code)),
     chatLanguages,
     speechOf: languageSpeech({
       routable: [...routableCloudSpeech(settings, { code: catalogueCode, codeForName: codeForLanguageName }), espeak],
@@ -146,7 +167,7 @@ export async function createVoiceComponents(deps: {
     }),
   });
   const transcription = new TranscriptionService({
-    transcribers: cloud.transcribers,
+    transcribers: configured.transcribers,
     guard: listenGuard,
     timeoutMs: settings.VOICE_CLOUD_TIMEOUT_MS,
     catalogue,
@@ -154,7 +175,7 @@ export async function createVoiceComponents(deps: {
     logger,
   });
   const translation = new TranslationService({
-    providers: translationProviders,
+    providers: configured.translators,
     guard: translateGuard,
     timeoutMs: settings.VOICE_TRANSLATE_TIMEOUT_MS,
     catalogue,
@@ -164,6 +185,42 @@ export async function createVoiceComponents(deps: {
   const store = new AudioStore(deps.db);
   const audioTtlMs = settings.VOICE_AUDIO_TTL_HOURS * 3_600_000;
   const speech = new SpeechService({ chain, encoders, store, detector, catalogue, bus: deps.bus, logger, audioTtlMs });
+
+  // What each browser provider in use was made from, to start a changed one's breaker closed (as chat does).
+  let used = { translators: new Map<string, string>(), transcribers: new Map<string, string>() };
+  const useBrowserProviders = (providers: ProviderSettings[], version: number) => {
+    const translators = browserTranslationProviders(
+      providers,
+      new Set(configured.translators.map((p) => p.name)),
+      (name, why) =>
+        logger.info({ provider: name, why }, 'an AI provider added in the browser does not translate here'),
+    );
+    const transcribers = browserTranscribers(
+      providers,
+      settings,
+      { code: catalogueCode, codeForName: codeForLanguageName },
+      new Set(configured.transcribers.map((t) => t.name)),
+    );
+    const madeFrom = new Map(providers.map((p) => [p.name, settingsFingerprint(p)]));
+    const now = {
+      translators: new Map(translators.map((p) => [p.name, madeFrom.get(p.name)!])),
+      transcribers: new Map(transcribers.map((t) => [t.name, madeFrom.get(t.name)!])),
+    };
+    inUse.translators = [...configured.translators, ...translators];
+    inUse.transcribers = [...configured.transcribers, ...transcribers];
+    translation.replace(inUse.translators, changedNames(used.translators, now.translators));
+    transcription.replace(inUse.transcribers, changedNames(used.transcribers, now.transcribers));
+    used = now;
+    catalogue.refreshCapabilities();
+    logger.info(
+      {
+        version,
+        translation: inUse.translators.map((p) => p.name),
+        transcription: inUse.transcribers.map((t) => t.name),
+      },
+      'AI providers of the browser in use',
+    );
+  };
   return {
     detector,
     catalogue,
@@ -181,6 +238,7 @@ export async function createVoiceComponents(deps: {
     pool,
     limits,
     slots: createVoiceSlots(deps.db, settings),
+    useBrowserProviders,
     close: () => {
       encoders.close();
       espeak.close();
@@ -188,3 +246,11 @@ export async function createVoiceComponents(deps: {
     },
   };
 }
+
+/** What a provider's calls depend on (kept in memory only, to tell a changed provider from an unchanged one). */
+const settingsFingerprint = (p: ProviderSettings): string =>
+  JSON.stringify([p.kind, p.apiKey ?? '', p.baseURL ?? '', p.model, p.extra]);
+
+/** The names that were in use and left, or whose settings changed. */
+const changedNames = (before: Map<string, string>, after: Map<string, string>): string[] =>
+  [...before].filter(([name, made]) => after.get(name) !== made).map(([name]) => name);

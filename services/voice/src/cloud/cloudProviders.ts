@@ -1,3 +1,4 @@
+import type { ProviderKind, ProviderSettings } from '@kasa/ai-providers';
 import type { VoiceConfig } from '../config';
 import type { SpeechProvider } from '../speech/speechProvider';
 import type { Transcriber } from '../transcription/transcriber';
@@ -96,6 +97,48 @@ export function cloudProviders(
     transcribers.push(new OpenAiTranscriber(openai, catalogue.codeForName));
   }
   return { speech, transcribers };
+}
+
+/**
+ * The kinds of AI provider whose API also transcribes, as OpenAI's `/audio/transcriptions` does: their default
+ * address (the AI SDK's, used when a provider added in the browser names none) and the model that listens.
+ */
+const TRANSCRIBING_KINDS: Partial<
+  Record<ProviderKind, { baseUrl: string; model: (settings: Pick<CloudSettings, 'OPENAI_TRANSCRIBE_MODEL'>) => string }>
+> = {
+  // whisper-1 by default (it names the language it heard); OPENAI_TRANSCRIBE_MODEL may choose gpt-4o-mini-transcribe.
+  openai: { baseUrl: 'https://api.openai.com/v1', model: (settings) => settings.OPENAI_TRANSCRIBE_MODEL },
+  // Groq serves Whisper at its OpenAI-compatible address; the turbo model hears the same languages, faster.
+  groq: { baseUrl: 'https://api.groq.com/openai/v1', model: () => 'whisper-large-v3-turbo' },
+};
+
+/**
+ * Transcribers made from AI providers operators added in the browser (chat's list, in its order): one for each
+ * provider with a key whose kind transcribes (TRANSCRIBING_KINDS), named after the provider. Names in `taken` (the
+ * transcribers of the variables) are left out: the variables' provider of that name is already there.
+ */
+export function browserTranscribers(
+  providers: readonly ProviderSettings[],
+  settings: Pick<CloudSettings, 'OPENAI_TRANSCRIBE_MODEL'>,
+  catalogue: { code(tag: string): string | undefined; codeForName(name: string): string | undefined },
+  taken: ReadonlySet<string>,
+): Transcriber[] {
+  const languages = [...new Set(OPENAI_LANGUAGES.map((c) => catalogue.code(c)).filter((c): c is string => !!c))];
+  return providers.flatMap((provider) => {
+    const kind = TRANSCRIBING_KINDS[provider.kind];
+    if (!kind || !provider.apiKey || taken.has(provider.name)) return [];
+    const transcriber = new OpenAiTranscriber(
+      {
+        name: provider.name,
+        apiKey: provider.apiKey,
+        baseUrl: provider.baseURL ?? kind.baseUrl,
+        transcribeModel: kind.model(settings),
+        languages,
+      },
+      catalogue.codeForName,
+    );
+    return [transcriber];
+  });
 }
 
 /** A placeholder for a key that is not set: the engines below are listed for their voices, never called. */

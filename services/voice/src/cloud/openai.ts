@@ -69,17 +69,27 @@ export class OpenAiSpeech implements SpeechProvider {
   }
 }
 
-/** OpenAI speech to text: POST /v1/audio/transcriptions (multipart), with language detection when none is given. */
+/** What OpenAiTranscriber needs: OpenAI's own API, or another that speaks its transcriptions (Groq). */
+export type OpenAiTranscriberSettings = Pick<OpenAiSettings, 'apiKey' | 'baseUrl' | 'transcribeModel' | 'languages'> & {
+  /** The name attempts, breakers and the status report use (default `openai`): a provider added in the browser's. */
+  name?: string;
+};
+
+/**
+ * OpenAI speech to text: POST /v1/audio/transcriptions (multipart), with language detection when none is given. The
+ * same API serves Groq's Whisper models (at its OpenAI-compatible address).
+ */
 export class OpenAiTranscriber implements Transcriber {
-  readonly name = ENGINE;
+  readonly name: string;
   readonly detectsLanguage = true;
   readonly languages: ReadonlySet<string>;
 
   constructor(
-    private readonly settings: OpenAiSettings,
+    private readonly settings: OpenAiTranscriberSettings,
     /** The catalogue code of an English language name ("swahili" → sw), as whisper's verbose answer names it. */
     private readonly codeForName: (name: string) => string | undefined,
   ) {
+    this.name = settings.name ?? ENGINE;
     this.languages = new Set(settings.languages);
   }
 
@@ -97,13 +107,13 @@ export class OpenAiTranscriber implements Transcriber {
     form.append('response_format', verbose ? 'verbose_json' : 'json');
     if (language) form.append('language', language);
     const res = await postToProvider(
-      ENGINE,
+      this.name,
       joinUrl(this.settings.baseUrl, '/audio/transcriptions'),
       { headers: { authorization: `Bearer ${this.settings.apiKey}` }, body: form },
       signal,
     );
-    const body = (await readJson(ENGINE, res)) as { text?: unknown; language?: unknown };
-    if (typeof body?.text !== 'string') throw new CloudProviderError(ENGINE, 'sent no transcript');
+    const body = (await readJson(this.name, res)) as { text?: unknown; language?: unknown };
+    if (typeof body?.text !== 'string') throw new CloudProviderError(this.name, 'sent no transcript');
     const heard = typeof body.language === 'string' ? this.codeForName(body.language) : undefined;
     return { text: body.text.trim(), ...(heard ? { language: heard } : {}) };
   }

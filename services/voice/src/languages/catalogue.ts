@@ -143,16 +143,29 @@ export interface CapabilitySources {
 
 /** The language catalogue with each language's capabilities as the running platform has them. */
 export class LanguageCatalogue {
-  private readonly languages: Language[];
-  private readonly index = new Map<string, Language>();
+  private languages: Language[];
+  private index = new Map<string, Language>();
 
-  constructor(sources: CapabilitySources) {
+  constructor(private readonly sources: CapabilitySources) {
     this.languages = LANGUAGE_ENTRIES.map((entry) => ({
       ...entry,
       capabilities: capabilitiesOf(entry, sources),
       speech: sources.speechOf(entry.code),
     }));
     for (const language of this.languages) this.index.set(language.code, language);
+  }
+
+  /**
+   * Asks the sources again (the AI providers operators add in the browser change what is heard and translated): the
+   * languages are replaced whole, so a request reading the catalogue meanwhile sees one state or the other.
+   */
+  refreshCapabilities(): void {
+    const languages = this.languages.map((language) => ({
+      ...language,
+      capabilities: capabilitiesOf(language, this.sources),
+    }));
+    this.index = new Map(languages.map((language) => [language.code, language]));
+    this.languages = languages;
   }
 
   list(capability?: LanguageCapability): Language[] {

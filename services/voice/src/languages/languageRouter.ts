@@ -25,8 +25,9 @@ export function createLanguageRouter(deps: { catalogue: LanguageCatalogue; detec
   router.get('/api/languages', (req, res) => {
     const { capability } = parseInput(LanguageListQuery, req.query, 'query');
     const languages = catalogue.list(capability);
-    // The list changes only when the service restarts (engines found at start).
-    res.setHeader('Cache-Control', 'public, max-age=300');
+    // The list changes rarely: with the engines found at start, and when operators change the AI providers of the
+    // browser (listen, translate); a minute of caching keeps such a change visible soon.
+    res.setHeader('Cache-Control', 'public, max-age=60');
     res.json({ count: languages.length, languages } satisfies LanguageList);
   });
 

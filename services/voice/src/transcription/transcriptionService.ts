@@ -16,6 +16,8 @@ export interface TranscriptionStatus {
  * type. The language the user chose always wins over the one a provider heard.
  */
 export class TranscriptionService {
+  private transcribers: readonly Transcriber[];
+
   constructor(
     private readonly deps: {
       transcribers: Transcriber[];
@@ -25,18 +27,30 @@ export class TranscriptionService {
       detector: LanguageDetector;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.transcribers = deps.transcribers;
+  }
 
   get available(): boolean {
-    return this.deps.transcribers.length > 0;
+    return this.transcribers.length > 0;
   }
 
   canListen(language: string): boolean {
-    return this.deps.transcribers.some((t) => t.languages.has(language));
+    return this.transcribers.some((t) => t.languages.has(language));
+  }
+
+  /**
+   * Puts a new list of transcribers in place (an operator changed the AI providers of the browser): transcriptions
+   * already running finish with those they started with. `changed`: names whose settings changed or that left, whose
+   * breakers start again closed.
+   */
+  replace(transcribers: readonly Transcriber[], changed: Iterable<string> = []): void {
+    this.transcribers = transcribers;
+    for (const name of changed) this.deps.guard.forget(name);
   }
 
   status(): TranscriptionStatus {
-    const providers = this.deps.transcribers.map((t) => ({ name: t.name, circuit: this.deps.guard.circuit(t.name) }));
+    const providers = this.transcribers.map((t) => ({ name: t.name, circuit: this.deps.guard.circuit(t.name) }));
     return this.available
       ? { status: 'operational', providers }
       : {
@@ -51,13 +65,15 @@ export class TranscriptionService {
     languageTag: string | undefined,
     signal: AbortSignal,
   ): Promise<TranscribeResponse> {
-    if (!this.available) {
+    // The list as it is now: a change made while this transcription runs applies to the next one.
+    const transcribers = this.transcribers;
+    if (transcribers.length === 0) {
       throw new ServiceUnavailableError(
-        'Transcription needs a configured speech-to-text provider (OpenAI, Khaya, Spitch, Google or Azure); none is configured on this server.',
+        'Transcription needs a configured speech-to-text provider (OpenAI, Khaya, Spitch, Google or Azure, or an OpenAI or Groq provider an operator adds in the browser); none is configured on this server.',
       );
     }
     const language = languageTag ? this.languageOf(languageTag) : undefined;
-    const candidates = this.deps.transcribers.filter(
+    const candidates = transcribers.filter(
       (t) => t.accepts(audio.contentType) && (language ? t.languages.has(language) : t.detectsLanguage),
     );
     if (candidates.length === 0) {
