@@ -1136,6 +1136,12 @@ describe('every documented operation with valid input, through the built platfor
       const names = (listed.body.providers as { name: string }[]).map((p) => p.name);
       await exercise('PUT /api/admin/provider-order', 200, { ...as, body: { names: [...names].reverse() } });
       await exercise('GET /api/admin/provider-discovery', 200, as);
+      // The connected provider has embeddings too (an OpenAI-compatible server: the model is named).
+      const embedded = await exercise('POST /v1/embeddings', 200, {
+        ...as,
+        body: { model: 'fake-embed', input: ['Akwaaba', 'Medaase'] },
+      });
+      expect(embedded.body.data).toHaveLength(2);
       await exercise('DELETE /api/admin/providers/{name}', 204, { ...as, params: { name: 'documented' } });
     } finally {
       await fake.stop();

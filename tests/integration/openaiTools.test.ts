@@ -71,7 +71,7 @@ describe('with a provider that calls tools', () => {
 
   beforeAll(async () => {
     provider = await new FakeOpenAI().start();
-    platform = await startPlatform(fakeProviderEnv(provider));
+    platform = await startPlatform({ ...fakeProviderEnv(provider), FAKE_EMBEDDING_MODEL: 'fake-embed' });
     client = await clientOf(platform);
   }, 120_000);
   afterAll(async () => {
@@ -325,6 +325,31 @@ describe('with a provider that calls tools', () => {
     expect(orphan.param).toBe('messages.1.tool_call_id');
     expect(provider.requests).toHaveLength(0);
   });
+
+  it('embeds texts with the official client, in base64 (its default) and as floats, the same text the same', async () => {
+    const texts = ['Akwaaba', 'Medaase paa', 'Akwaaba'];
+    const packed = await client.embeddings.create({ model: 'kasa-embedding', input: texts });
+    expect(packed.model).toBe('fake-embed');
+    expect(packed.data.map((d) => d.index)).toEqual([0, 1, 2]);
+    for (const d of packed.data) expect(d.embedding).toHaveLength(8);
+    expect(packed.data[0]!.embedding).toEqual(packed.data[2]!.embedding);
+    expect(packed.data[0]!.embedding).not.toEqual(packed.data[1]!.embedding);
+    expect(packed.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(provider.embeddingRequests.at(-1)).toMatchObject({ model: 'fake-embed', input: texts });
+
+    const floats = await client.embeddings.create({
+      model: 'kasa-embedding',
+      input: 'Akwaaba',
+      encoding_format: 'float',
+    });
+    floats.data[0]!.embedding.forEach((value, i) => expect(value).toBeCloseTo(packed.data[0]!.embedding[i]!, 6));
+
+    const tooMany = await errorOf(
+      client.embeddings.create({ model: 'kasa-embedding', input: Array.from({ length: 300 }, () => 'x') }),
+      OpenAI.BadRequestError,
+    );
+    expect(tooMany.message).toMatch(/1 to 256 texts/);
+  });
 });
 
 describe('with only the built-in offline engine', () => {
@@ -361,5 +386,14 @@ describe('with only the built-in offline engine', () => {
 
     const text = await client.chat.completions.create({ model: 'kasa', messages: [question] });
     expect(text.choices[0]!.message.content!.length).toBeGreaterThan(0);
+  });
+
+  it('refuses embeddings with a 400 that says an operator can connect a provider that has them', async () => {
+    const err = await errorOf(
+      client.embeddings.create({ model: 'kasa-embedding', input: 'Akwaaba' }),
+      OpenAI.BadRequestError,
+    );
+    expect(err).toMatchObject({ param: 'model', code: 'unsupported_value' });
+    expect(err.message).toMatch(/No AI provider with embeddings is connected/);
   });
 });

@@ -50,7 +50,18 @@ export interface FakeRequest {
   firstTokenAt?: number;
 }
 
-/** A fake OpenAI-compatible server (POST /v1/chat/completions, streaming in OpenAI's SSE format). */
+/** What an embedding request to the fake carries (OpenAI's POST /v1/embeddings). */
+export interface EmbeddingBody {
+  model: string;
+  input: string | string[];
+  encoding_format?: 'float' | 'base64';
+  dimensions?: number;
+}
+
+/**
+ * A fake OpenAI-compatible server (POST /v1/chat/completions, streaming in OpenAI's SSE format, and POST
+ * /v1/embeddings).
+ */
 export class FakeOpenAI {
   mode: FakeMode = { kind: 'ok', text: 'Hello from the fake provider.' };
   readonly requests: FakeRequest[] = [];
@@ -66,6 +77,50 @@ export class FakeOpenAI {
     return this;
   }
 
+  /** Embedding requests received (POST /v1/embeddings), in order. */
+  readonly embeddingRequests: EmbeddingBody[] = [];
+  /** Answers embedding requests with this HTTP status instead (an error body), when set. */
+  embeddingStatus?: number;
+
+  /**
+   * OpenAI's embeddings, deterministic: each text's vector (8 dimensions, or `dimensions`) is made from its characters,
+   * unit length, so the same text always gets the same vector; `encoding_format: base64` as OpenAI sends it.
+   */
+  private embed(body: EmbeddingBody, res: http.ServerResponse): void {
+    this.embeddingRequests.push(body);
+    if (this.embeddingStatus) {
+      res.writeHead(this.embeddingStatus, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `fake ${this.embeddingStatus}`, type: 'server_error' } }));
+      return;
+    }
+    const texts = typeof body.input === 'string' ? [body.input] : body.input;
+    const size = body.dimensions ?? 8;
+    const data = texts.map((text, index) => {
+      const vector = Array.from({ length: size }, (_, i) =>
+        [...text].reduce((sum, c, j) => sum + Math.sin((c.codePointAt(0)! + 1) * (i + 1) * (j + 1)), 0),
+      );
+      const norm = Math.hypot(...vector) || 1;
+      const unit = vector.map((v) => v / norm);
+      const bytes = Buffer.alloc(unit.length * 4);
+      unit.forEach((v, i) => bytes.writeFloatLE(v, i * 4));
+      return {
+        object: 'embedding',
+        index,
+        embedding: body.encoding_format === 'base64' ? bytes.toString('base64') : unit,
+      };
+    });
+    const tokens = texts.reduce((sum, t) => sum + t.split(/\s+/).length, 0);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        object: 'list',
+        data,
+        model: body.model,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      }),
+    );
+  }
+
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
@@ -74,6 +129,10 @@ export class FakeOpenAI {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of req) raw += chunk;
+    if (req.url === '/v1/embeddings') {
+      this.embed(JSON.parse(raw) as EmbeddingBody, res);
+      return;
+    }
     if (req.url !== '/v1/chat/completions') {
       res.writeHead(404).end();
       return;

@@ -9,6 +9,7 @@ import { requireIdentity } from './identity/identity';
 import { createMessageRouter } from './messages/messageRouter';
 import type { MessageService } from './messages/messageService';
 import type { CompletionService } from './openai/completionService';
+import type { EmbeddingService } from './openai/embeddingService';
 import { createOpenAIRouter } from './openai/openaiRouter';
 import { createPersonaRouter } from './personas/personaRouter';
 import type { PersonaStore } from './personas/personaStore';
@@ -26,6 +27,7 @@ export interface ChatAppDeps extends RuntimeAppDeps {
   messages: MessageService;
   chain: ProviderChain;
   completions: CompletionService;
+  embeddings: EmbeddingService;
   attachments: AttachmentService;
   /** Uploads one person may have being read at once. */
   uploadSlots: ConcurrencySlots;
@@ -89,6 +91,7 @@ export function createApp(deps: ChatAppDeps): Express {
         heartbeatMs: deps.heartbeatMs,
         logger: deps.logger,
         slots: deps.replies.slots,
+        embeddings: deps.embeddings,
       }),
     ],
   });

@@ -23,6 +23,7 @@ import { WriteGate } from './conversations/writeGate';
 import { GeoContext } from './geo/geoContext';
 import { MessageService } from './messages/messageService';
 import { CompletionService } from './openai/completionService';
+import { EmbeddingService } from './openai/embeddingService';
 import { PersonaStore } from './personas/personaStore';
 import { PromptBuilder } from './prompts/promptBuilder';
 import { AiSdkProvider } from './providers/aiSdkProvider';
@@ -101,6 +102,8 @@ export interface ChatComponents {
   messages: MessageService;
   chain: ProviderChain;
   completions: CompletionService;
+  /** POST /v1/embeddings, through the providers of the chain that have embeddings. */
+  embeddings: EmbeddingService;
   replies: Replies;
   attachments: AttachmentService;
   /** Uploads one person may have being read at once (the kit's slots, in the chat database). */
@@ -242,6 +245,7 @@ export function createChatComponents(options: {
     attachments,
   });
   const completions = new CompletionService({ personas, chain, prompts, attempts, logger });
+  const embeddings = new EmbeddingService({ settings: chainSettings, logger });
   const uploadSlots = new MongoConcurrencySlots(db, {
     scope: 'attachments',
     limit: settings.CHAT_MAX_CONCURRENT_UPLOADS ?? PLANS.pro.limits.concurrentUploads,
@@ -254,6 +258,7 @@ export function createChatComponents(options: {
     messages,
     chain,
     completions,
+    embeddings,
     replies,
     attachments,
     uploadSlots,

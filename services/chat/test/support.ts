@@ -72,6 +72,7 @@ export class TestEnvironment {
   private observerDb!: Connection;
   readonly received: KasaEvent[] = [];
   private readonly chains: ChatComponents['chain'][] = [];
+  private readonly embeddingServices: ChatComponents['embeddings'][] = [];
   private readonly processors: ChatComponents['attachmentProcessor'][] = [];
   private readonly redisClients: Redis[] = [];
   private readonly replies: Replies[] = [];
@@ -108,6 +109,7 @@ export class TestEnvironment {
 
   async stop(): Promise<void> {
     for (const chain of this.chains) chain.shutdown();
+    for (const embeddings of this.embeddingServices) embeddings.shutdown();
     await Promise.all(this.processors.map((processor) => processor.close()));
     await Promise.all(this.replies.map((r) => r.streams.close()));
     await Promise.all(this.redisClients.map((r) => r.quit().catch(() => r.disconnect())));
@@ -171,6 +173,7 @@ export class TestEnvironment {
       ...(options.operators ? { operators: options.operators } : {}),
     });
     this.chains.push(chat.chain);
+    this.embeddingServices.push(chat.embeddings);
     this.processors.push(chat.attachmentProcessor);
     await chat.personas.seed();
     const app = createApp({

@@ -62,6 +62,8 @@ export interface ProviderSettings {
    * model is of a family known to take images (see `seesImagesByDefault`).
    */
   vision: boolean;
+  /** The embedding model of `/v1/embeddings` (`<PREFIX>_EMBEDDING_MODEL`); the kind's default when unset. */
+  embeddingModel?: string;
 }
 
 /**
@@ -157,7 +159,18 @@ export function parseProviders(
       visionSetting !== undefined && BOOLEAN.test(visionSetting)
         ? visionSetting.toLowerCase() === 'true'
         : seesImagesByDefault(kind, model);
-    providers.push({ name, kind, apiKey, baseURL, model, personaModels, extra, vision });
+    const embeddingModel = read('EMBEDDING_MODEL');
+    providers.push({
+      name,
+      kind,
+      apiKey,
+      baseURL,
+      model,
+      personaModels,
+      extra,
+      vision,
+      ...(embeddingModel ? { embeddingModel } : {}),
+    });
   }
   return providers;
 }

@@ -68,6 +68,8 @@ const settings = {
   personaModels: z.partialRecord(PersonaId, ModelName).optional(),
   /** Whether its models see images (default: guessed from the model's name). */
   vision: z.boolean().optional(),
+  /** The model of POST /v1/embeddings with `kasa-embedding` (default: the kind's, where it has one). */
+  embeddingModel: ModelName.optional(),
   extra: Extra.optional(),
   /** A disabled provider stays saved but is not tried. */
   enabled: z.boolean().optional(),
@@ -127,6 +129,7 @@ export const AiProviderView = z
     model: z.string(),
     personaModels: z.partialRecord(PersonaId, z.string()),
     vision: z.boolean(),
+    embeddingModel: z.string().optional(),
     extra: Extra,
     key: z.object({ set: z.boolean(), hint: z.string().optional() }),
     /** This replica's circuit breaker for the provider. */

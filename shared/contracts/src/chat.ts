@@ -507,6 +507,60 @@ export const OpenAIChatCompletionRequest = z
   });
 export type OpenAIChatCompletionRequest = z.infer<typeof OpenAIChatCompletionRequest>;
 
+/** Kasa's own name for "each provider's default embedding model" on POST /v1/embeddings (tried in chain order). */
+export const KASA_EMBEDDING_MODEL = 'kasa-embedding';
+/** Texts in one POST /v1/embeddings request. */
+export const MAX_EMBEDDING_INPUTS = 256;
+
+/**
+ * OpenAI-compatible API (POST /v1/embeddings): texts to embed with a connected provider that has embeddings. `model`
+ * is `kasa-embedding` (each provider's default embedding model, in chain order) or a model a provider knows. Token
+ * arrays are refused: Kasa does not know each provider's tokenizer.
+ */
+export const OpenAIEmbeddingRequest = z
+  .strictObject({
+    model: z.string().trim().min(1).max(200).openapi({ example: KASA_EMBEDDING_MODEL }),
+    input: z.union(
+      [
+        z.string().min(1, 'must not be empty').max(MAX_MESSAGE_CHARS),
+        z
+          .array(z.string().min(1, 'must not be empty').max(MAX_MESSAGE_CHARS))
+          .min(1)
+          .max(MAX_EMBEDDING_INPUTS, `at most ${MAX_EMBEDDING_INPUTS} texts per request`)
+          .refine((texts) => texts.reduce((sum, t) => sum + t.length, 0) <= MAX_TOTAL_CHARS, {
+            error: `at most ${chars(MAX_TOTAL_CHARS)} characters in all`,
+          }),
+      ],
+      {
+        error: `must be a text or a list of 1 to ${MAX_EMBEDDING_INPUTS} texts (each 1 to ${chars(MAX_MESSAGE_CHARS)} characters, ${chars(MAX_TOTAL_CHARS)} in all)`,
+      },
+    ),
+    /** `float` (the default) or `base64` (the little-endian float32 bytes, which OpenAI's clients ask for). */
+    encoding_format: z.enum(['float', 'base64']).optional(),
+    /** Fewer dimensions, for the models that can give them (OpenAI's text-embedding-3). */
+    dimensions: z.number().int().min(1).max(8_192).optional(),
+    user: z.string().max(256).optional(),
+  })
+  .openapi('OpenAIEmbeddingRequest');
+export type OpenAIEmbeddingRequest = z.infer<typeof OpenAIEmbeddingRequest>;
+
+export const OpenAIEmbeddingList = z
+  .object({
+    object: z.literal('list'),
+    data: z.array(
+      z.object({
+        object: z.literal('embedding'),
+        index: z.number().int().nonnegative(),
+        embedding: z.union([z.array(z.number()), z.string()]),
+      }),
+    ),
+    /** The provider's model that made them. */
+    model: z.string(),
+    usage: z.object({ prompt_tokens: z.number().int().nonnegative(), total_tokens: z.number().int().nonnegative() }),
+  })
+  .openapi('OpenAIEmbeddingList');
+export type OpenAIEmbeddingList = z.infer<typeof OpenAIEmbeddingList>;
+
 /** An Enterprise user's own persona (spec section 6: custom personas are an Enterprise feature). */
 export const CreatePersonaRequest = z
   .object({

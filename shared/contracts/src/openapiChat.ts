@@ -10,6 +10,8 @@ import {
   OpenAIChatCompletion,
   OpenAIChatCompletionChunk,
   OpenAIChatCompletionRequest,
+  OpenAIEmbeddingList,
+  OpenAIEmbeddingRequest,
   Persona,
   RegenerateRequest,
   RenameSessionRequest,
@@ -350,5 +352,18 @@ export const chatOperations: Operation[] = [
       schema: OpenAIChatCompletionChunk,
     },
     errors: [404, 502],
+  },
+  {
+    method: 'post',
+    path: '/v1/embeddings',
+    summary:
+      'OpenAI-compatible Embeddings: vectors from a connected provider that has them (model kasa-embedding: each ' +
+      'provider’s default, in chain order); 400 when none is connected',
+    tag: 'OpenAI-compatible',
+    auth: true,
+    body: OpenAIEmbeddingRequest,
+    successStatus: 200,
+    response: OpenAIEmbeddingList,
+    errors: [400, 429, 503],
   },
 ];

@@ -1,4 +1,4 @@
-import type { ProviderSettings } from '@kasa/ai-providers';
+import { embeddingModelIdOf, type ProviderSettings } from '@kasa/ai-providers';
 import {
   AI_PROVIDER_KINDS,
   AiProviderCreateRequest,
@@ -64,6 +64,7 @@ function viewOf(
     model: settings.model,
     personaModels: settings.personaModels,
     vision: settings.vision,
+    ...(embeddingModelIdOf(settings) ? { embeddingModel: embeddingModelIdOf(settings) } : {}),
     extra,
     // An environment key is shown as set, never a hint of it: it is not ours to show.
     key: stored

@@ -1,5 +1,19 @@
-import { OpenAIChatCompletionRequest, openAIErrorOf, type ErrorBody, type Persona } from '@kasa/contracts';
-import { HttpError, InputError, describeIssues, errorHandler, holdSlot, type Logger } from '@kasa/service-kit';
+import {
+  OpenAIChatCompletionRequest,
+  OpenAIEmbeddingRequest,
+  openAIErrorOf,
+  type ErrorBody,
+  type Persona,
+} from '@kasa/contracts';
+import {
+  HttpError,
+  InputError,
+  describeIssues,
+  errorHandler,
+  holdSlot,
+  parseInput,
+  type Logger,
+} from '@kasa/service-kit';
 import { Router, type ErrorRequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { identityOf, requireIdentity } from '../identity/identity';
@@ -7,6 +21,7 @@ import { SseStream } from '../http/sseStream';
 import { TooManyRepliesError } from '../turns/turnPolicy';
 import type { ReplySlots } from '../replies/replySlots';
 import type { CompletionService } from './completionService';
+import { base64Of, type EmbeddingService } from './embeddingService';
 import { ToolCallChunks, toolCallsOf } from './toolCallChunks';
 
 /** The same in streamed and plain answers: it names Kasa's serving configuration, not the provider of the moment. */
@@ -68,6 +83,8 @@ export function createOpenAIRouter(
     logger: Logger;
     /** The chat's concurrent-replies limit: a completion holds one of the person's reply slots while it runs. */
     slots: ReplySlots;
+    /** POST /v1/embeddings (a call holds a reply slot too). */
+    embeddings?: EmbeddingService;
   },
 ): Router {
   const router = Router();
@@ -181,6 +198,29 @@ export function createOpenAIRouter(
       sse.end();
     }
   });
+
+  const embeddings = options.embeddings;
+  if (embeddings)
+    router.post('/v1/embeddings', replySlot, async (req, res) => {
+      const body = parseInput(OpenAIEmbeddingRequest, req.body);
+      const stop = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) stop.abort(new Error('client disconnected'));
+      });
+      const result = await embeddings.embed(body, stop.signal);
+      if (res.writableEnded || res.destroyed) return;
+      const base64 = body.encoding_format === 'base64';
+      res.set('x-kasa-provider', result.provider).json({
+        object: 'list',
+        data: result.vectors.map((vector, index) => ({
+          object: 'embedding',
+          index,
+          embedding: base64 ? base64Of(vector) : vector,
+        })),
+        model: result.model,
+        usage: { prompt_tokens: result.tokens, total_tokens: result.tokens },
+      });
+    });
 
   router.use('/v1', openAIErrors());
   return router;

@@ -77,6 +77,7 @@ export function settingsOfStored(stored: StoredProvider, apiKey: string | undefi
     personaModels: stored.personaModels,
     extra,
     vision: stored.vision ?? seesImagesByDefault(stored.kind, model),
+    ...(stored.embeddingModel ? { embeddingModel: stored.embeddingModel } : {}),
   };
 }
 

@@ -28,6 +28,7 @@ export interface StoredProvider {
   model?: string;
   personaModels: Partial<Record<PersonaId, string>>;
   vision?: boolean;
+  embeddingModel?: string;
   extra: { resourceName?: string; region?: string };
   enabled: boolean;
   updatedAt: Date;
@@ -139,6 +140,7 @@ export class ProviderSettingsStore {
       ...(input.model ? { model: input.model } : {}),
       personaModels: input.personaModels ?? {},
       ...(input.vision !== undefined ? { vision: input.vision } : {}),
+      ...(input.embeddingModel ? { embeddingModel: input.embeddingModel } : {}),
       extra: input.extra ?? {},
       enabled: input.enabled ?? true,
       updatedAt: new Date(),
@@ -176,6 +178,7 @@ export class ProviderSettingsStore {
         ...(patch.model !== undefined ? { model: patch.model } : {}),
         ...(patch.personaModels !== undefined ? { personaModels: patch.personaModels } : {}),
         ...(patch.vision !== undefined ? { vision: patch.vision } : {}),
+        ...(patch.embeddingModel !== undefined ? { embeddingModel: patch.embeddingModel } : {}),
         ...(patch.extra !== undefined ? { extra: patch.extra } : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
         ...keyFields,
