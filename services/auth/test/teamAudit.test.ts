@@ -40,6 +40,8 @@ const TEAM_EVENTS = [
   'auth.team.member_removed',
   'auth.team.member_role_changed',
   'auth.team.seats_changed',
+  'auth.team.invitation_declined',
+  'auth.team.deleted',
 ] as const satisfies readonly EventType[];
 
 let db: Connection;
@@ -195,6 +197,11 @@ describe('team membership in the audit log', () => {
     expect((await request(app).delete(`${TEAM}/members/${leaver.id}`).set(leaver.headers)).status).toBe(204);
     const removal = await request(app).delete(`${TEAM}/members/${admin.id}`).set(owner.headers);
     expect(removal.status).toBe(204);
+    // Someone invited says no: once (declining again finds no open invitation).
+    const decliner = await person();
+    const toDecliner = await invite(owner, decliner.email);
+    expect((await request(app).delete(`${MY_INVITATIONS}/${toDecliner.id}`).set(decliner.headers)).status).toBe(204);
+    expect((await request(app).delete(`${MY_INVITATIONS}/${toDecliner.id}`).set(decliner.headers)).status).toBe(404);
     // An operator records the owner's Enterprise contract: the team's seats change, and again to another number.
     const operatorActor = { userId: 'operator-1', clientIp: '203.0.113.7' };
     const endsAt = new Date(Date.now() + 365 * 24 * 3600_000);
@@ -230,6 +237,8 @@ describe('team membership in the audit log', () => {
       ['team.member_joined', leaver.id, leaver.id],
       ['team.member_left', leaver.id, leaver.id],
       ['team.member_removed', owner.id, admin.id],
+      ['team.invitation_sent', owner.id, decliner.id],
+      ['team.invitation_declined', decliner.id, decliner.id],
       ['team.seats_changed', 'operator-1', owner.id],
       ['team.seats_changed', 'operator-1', owner.id],
     ];
@@ -258,6 +267,20 @@ describe('team membership in the audit log', () => {
       { teamId, from: null, to: 25 },
     ]);
     expect(byAction('team.seats_changed')[0]).toMatchObject({ clientIp: '203.0.113.7', requestId: 'req-seats-3' });
+  });
+
+  it('records a team’s deletion by its owner against the team, with the members it released', async () => {
+    const founder = await person('enterprise');
+    const colleague = await person();
+    const deletedTeam = await createTeam(founder, 'Short-lived Studio');
+    await join(colleague, (await invite(founder, colleague.email)).id);
+    expect((await request(app).delete(TEAM).set(founder.headers)).status).toBe(204);
+    const all = await entriesWhen(deletedTeam, 3, 'the deletion entry');
+    expect(all.find((e) => e.action === 'team.deleted')).toMatchObject({
+      actorId: founder.id,
+      targetId: `team:${deletedTeam}`,
+      details: { teamId: deletedTeam, name: 'Short-lived Studio', members: 2 },
+    });
   });
 
   it('adds nothing when an event is delivered again', async () => {

@@ -111,6 +111,8 @@ export const AUDIT_ACTIONS = [
   'team.member_left',
   'team.role_changed',
   'team.seats_changed',
+  'team.invitation_declined',
+  'team.deleted',
   // The AI provider chain (chat): the target is the provider (`provider:<name>`), or `providers` for a new order.
   'ai_provider.added',
   'ai_provider.updated',

@@ -214,6 +214,24 @@ export const TeamInvitationRevokedEvent = z.object({
   actor: EventActor,
   at: z.string().datetime(),
 });
+/** The person invited declined the invitation (the actor is the person invited). */
+export const TeamInvitationDeclinedEvent = z.object({
+  teamId: z.string(),
+  invitationId: z.string(),
+  email: z.string().max(254),
+  userId: z.string(),
+  actor: EventActor,
+  at: z.string().datetime(),
+});
+/** The owner deleted the team: its keys were revoked, its members and open invitations released. */
+export const TeamDeletedEvent = z.object({
+  teamId: z.string(),
+  name: z.string().max(200),
+  /** Members released, the owner included. */
+  members: z.number().int().nonnegative(),
+  actor: EventActor,
+  at: z.string().datetime(),
+});
 /** A person joined a team: by accepting an invitation, or by signing in through the team's single sign-on. */
 export const TeamMemberJoinedEvent = z.object({
   teamId: z.string(),
@@ -264,6 +282,10 @@ export const AccountNotice = z.enum([
   'sign_in_throttled',
   /** Someone tried to register with the address of this account; registration answers neutrally (ADR 0008). */
   'registration_attempted',
+  /** The subscription's renewal payment failed: the plan is kept until `graceUntil`, then the account is on Free. */
+  'renewal_failed',
+  /** The grace after a failed renewal ended: the account is on Free now (its data kept). */
+  'plan_lapsed',
 ]);
 export type AccountNotice = z.infer<typeof AccountNotice>;
 /**
@@ -279,6 +301,15 @@ export const EmailRequestedEvent = z.object({
   occurredAt: z.string().datetime(),
   /** sign_in_throttled: until when sign-in waits at first. */
   retryAfter: z.string().datetime().optional(),
+  /** renewal_failed, plan_lapsed: the plan the subscription was for. */
+  planId: SubscriptionTier.optional(),
+  /** renewal_failed: the plan is kept until then; plan_lapsed: when the grace ended. */
+  graceUntil: z.string().datetime().optional(),
+  /** Where the owner acts on the notice (Settings for billing, the pricing page, the sign-in page). */
+  actionUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
 });
 export const SessionCreatedEvent = z.object({
   sessionId: z.string(),
@@ -377,6 +408,8 @@ export const EventSchemas = {
   'auth.team.sso_removed': TeamSsoRemovedEvent,
   'auth.team.invitation_sent': TeamInvitationSentEvent,
   'auth.team.invitation_revoked': TeamInvitationRevokedEvent,
+  'auth.team.invitation_declined': TeamInvitationDeclinedEvent,
+  'auth.team.deleted': TeamDeletedEvent,
   'auth.team.member_joined': TeamMemberJoinedEvent,
   'auth.team.member_removed': TeamMemberRemovedEvent,
   'auth.team.member_role_changed': TeamMemberRoleChangedEvent,

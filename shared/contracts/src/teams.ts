@@ -108,6 +108,7 @@ export const TEAM_AUDIT_ACTIONS = [
   'team.member_left',
   'team.role_changed',
   'team.seats_changed',
+  'team.invitation_declined',
   'sso.configured',
   'sso.removed',
   'apikey.created',

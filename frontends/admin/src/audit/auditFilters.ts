@@ -24,6 +24,8 @@ export const AUDIT_ACTION_LIST: readonly string[] = [
   'team.member_left',
   'team.role_changed',
   'team.seats_changed',
+  'team.invitation_declined',
+  'team.deleted',
   'ai_provider.added',
   'ai_provider.updated',
   'ai_provider.removed',

@@ -19,6 +19,8 @@ export const AUDITED_EVENTS = [
   'auth.team.member_removed',
   'auth.team.member_role_changed',
   'auth.team.seats_changed',
+  'auth.team.invitation_declined',
+  'auth.team.deleted',
   'chat.providers.changed',
 ] as const satisfies readonly EventType[];
 export type AuditedEvent = (typeof AUDITED_EVENTS)[number];
@@ -243,6 +245,31 @@ export function auditEntryOf(event: KasaEvent<AuditedEvent>): AuditEntryDocument
         targetId: d.ownerId,
         ...actorFields(d.actor),
         details: { teamId: d.teamId, from: d.from, to: d.to },
+        teamId: d.teamId,
+      };
+    }
+    case 'auth.team.invitation_declined': {
+      const d = e.data as KasaEvent<'auth.team.invitation_declined'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'team.invitation_declined',
+        targetId: d.userId,
+        ...actorFields(d.actor),
+        details: { teamId: d.teamId, invitationId: d.invitationId, email: d.email },
+        teamId: d.teamId,
+      };
+    }
+    // A deleted team: the target is the team, as for its single sign-on.
+    case 'auth.team.deleted': {
+      const d = e.data as KasaEvent<'auth.team.deleted'>['data'];
+      return {
+        ...base,
+        at: new Date(d.at),
+        action: 'team.deleted',
+        targetId: `team:${d.teamId}`,
+        ...actorFields(d.actor),
+        details: { teamId: d.teamId, name: d.name, members: d.members },
         teamId: d.teamId,
       };
     }

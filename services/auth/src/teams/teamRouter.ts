@@ -25,7 +25,7 @@ export function createTeamRouter(teams: TeamService, audit: Pick<AuditLog, 'page
     res.json(await teams.view(identityOf(res).userId));
   });
   router.delete('/api/developer/team', async (req, res) => {
-    await teams.deleteTeam(identityOf(res).userId, requestIdOf(req));
+    await teams.deleteTeam(actorOf(req, res), requestIdOf(req));
     res.status(204).end();
   });
 
@@ -59,7 +59,7 @@ export function createTeamRouter(teams: TeamService, audit: Pick<AuditLog, 'page
     res.json(await teams.accept(actorOf(req, res), req.params.id, requestIdOf(req)));
   });
   router.delete('/api/developer/invitations/:id', async (req, res) => {
-    await teams.decline(identityOf(res).userId, req.params.id);
+    await teams.decline(actorOf(req, res), req.params.id, requestIdOf(req));
     res.status(204).end();
   });
 

@@ -36,6 +36,8 @@ const QUERY_TIME_LIMIT_MS = 5_000;
 type TeamEventType =
   | 'auth.team.invitation_sent'
   | 'auth.team.invitation_revoked'
+  | 'auth.team.invitation_declined'
+  | 'auth.team.deleted'
   | 'auth.team.member_joined'
   | 'auth.team.member_removed'
   | 'auth.team.member_role_changed'
@@ -350,11 +352,25 @@ export class TeamService {
     );
   }
 
-  async decline(userId: string, invitationId: string): Promise<void> {
-    const invitation = await this.openInvitationFor(userId, invitationId);
-    await this.deps.invitations.updateOne(
+  /** Declines an open invitation addressed to the caller; recorded once (a second decline finds it closed: 404). */
+  async decline(actor: EventActor, invitationId: string, requestId?: string): Promise<void> {
+    const invitation = await this.openInvitationFor(actor.userId, invitationId);
+    const closed = await this.deps.invitations.updateOne(
       { _id: invitation._id, closedAt: null },
       { $set: { closedAt: this.now(), closedReason: 'declined' } },
+    );
+    if (closed.modifiedCount !== 1) return;
+    await this.announce(
+      'auth.team.invitation_declined',
+      {
+        teamId: invitation.teamId.toString(),
+        invitationId: invitation._id.toString(),
+        email: invitation.email,
+        userId: actor.userId,
+        actor,
+        at: this.now().toISOString(),
+      },
+      requestId,
     );
   }
 
@@ -470,7 +486,8 @@ export class TeamService {
   }
 
   /** Deletes the team (owner only): its keys are revoked, its members and invitations released. */
-  async deleteTeam(userId: string, requestId?: string): Promise<void> {
+  async deleteTeam(actor: EventActor, requestId?: string): Promise<void> {
+    const userId = actor.userId;
     const membership = await this.membershipOf(userId);
     if (!membership) throw notInTeam();
     if (membership.role !== 'owner') throw new NotAllowedError("Only the team's owner can delete the team.");
@@ -480,8 +497,16 @@ export class TeamService {
       { teamId, closedAt: null },
       { $set: { closedAt: this.now(), closedReason: 'revoked' } },
     );
-    await this.deps.teams.deleteOne({ _id: teamId });
-    await this.deps.users.updateMany({ teamId }, { $set: { teamId: null } });
+    const team = await this.deps.teams.findById(teamId, { name: 1 }).maxTimeMS(QUERY_TIME_LIMIT_MS).lean();
+    const deleted = await this.deps.teams.deleteOne({ _id: teamId });
+    const released = await this.deps.users.updateMany({ teamId }, { $set: { teamId: null } });
+    // Two deletions at once: only the one that removed the team says so.
+    if (!team || deleted.deletedCount !== 1) return;
+    await this.announce(
+      'auth.team.deleted',
+      { teamId, name: team.name, members: released.modifiedCount, actor, at: this.now().toISOString() },
+      requestId,
+    );
   }
 
   private async emailOf(userId: string): Promise<string> {
