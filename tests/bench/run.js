@@ -286,6 +286,26 @@ function isolationRows(r) {
   ];
 }
 
+/** @param {import('./localModel').LocalModelBenchResult} r @returns {Row[]} */
+function localModelRows(r) {
+  if (!r.present) return [{ name: 'local model', budget: 'reported', measured: 'not present', ok: null }];
+  const context = `${r.file}, ${r.threads} threads, CPU`;
+  return [
+    {
+      name: 'local model: first token (p50 / max)',
+      budget: 'reported',
+      measured: `${r.firstToken?.p50Ms} ms / ${r.firstToken?.maxMs} ms (${r.replies} short prompts; ${context}; loaded in ${r.loadMs} ms)`,
+      ok: null,
+    },
+    {
+      name: 'local model: generation speed',
+      budget: 'reported',
+      measured: `${r.tokensPerSecond} tokens/s (one reply at a time; ${context})`,
+      ok: null,
+    },
+  ];
+}
+
 /** @type {Array<{ area: string, run: () => Promise<Row[]> }>} */
 const suites = [
   { area: 'gateway', run: async () => gatewayRows(await require('./gateway').runGatewayBench()) },
@@ -303,6 +323,7 @@ const suites = [
   { area: 'analytics', run: async () => analyticsRows(await require('./analytics.ts').runAnalyticsBench()) },
   { area: 'database', run: async () => databaseRows(await require('./database').runDatabaseBench()) },
   { area: 'isolation', run: async () => isolationRows(await require('./isolation.ts').runIsolationBench()) },
+  { area: 'local-model', run: async () => localModelRows(await require('./localModel.ts').runLocalModelBench()) },
 ];
 
 /** Budgets whose part is not built yet (none at the moment). @type {{ name: string, budget: string }[]} */

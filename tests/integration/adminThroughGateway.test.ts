@@ -631,9 +631,12 @@ function adminRoutes(): Array<{ method: string; path: string }> {
   const { createProviderAdminRouter } = require(built('chat/dist/admin/providerAdminRouter')) as {
     createProviderAdminRouter: (deps: unknown) => express.Router;
   };
+  const { createLocalModelRouter } = require(built('chat/dist/providers/local/localModelRouter')) as {
+    createLocalModelRouter: (deps: unknown) => express.Router;
+  };
   /* eslint-enable @typescript-eslint/no-require-imports */
   const routes: Array<{ method: string; path: string }> = [];
-  for (const router of [createAdminRouter({}), createProviderAdminRouter({})])
+  for (const router of [createAdminRouter({}), createProviderAdminRouter({}), createLocalModelRouter({})])
     for (const layer of router.stack as Array<{ route?: { path: string; methods: Record<string, boolean> } }>) {
       if (!layer.route || !layer.route.path.startsWith('/api/admin/')) continue;
       for (const method of Object.keys(layer.route.methods))

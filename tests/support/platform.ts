@@ -140,6 +140,9 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     // ...and it counts only the heartbeats and requests of this platform, not those of other runs on the broker.
     KASA_DEPLOYMENT: `test-${run}`,
     AUTH_KEYS_DIR: keysDir,
+    // Chat's secrets key and local model files: this platform's own, never the development folders.
+    CHAT_KEYS_DIR: path.join(keysDir, 'chat'),
+    CHAT_MODELS_DIR: path.join(keysDir, 'models'),
     ...extraEnv,
   };
   const logs: string[] = [];

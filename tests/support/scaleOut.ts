@@ -82,6 +82,9 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
     AUTH_CONSUMER_NAME: `auth-test-${run}`,
     KASA_DEPLOYMENT: `test-${run}`,
     AUTH_KEYS_DIR: keysDir,
+    // Chat's secrets key and local model files: this platform's own, never the development folders.
+    CHAT_KEYS_DIR: path.join(keysDir, 'chat'),
+    CHAT_MODELS_DIR: path.join(keysDir, 'models'),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     // The sign-in limit counts per client IP in the Redis every test run on this machine shares: high enough that
     // other runs do not use it up (tests/security checks the limit itself).

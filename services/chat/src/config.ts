@@ -3,6 +3,14 @@ import { ConfigError, baseServiceEnv, envPort, loadConfig, serviceUrl } from '@k
 import path from 'node:path';
 import { z } from 'zod';
 import type { ProcessingSettings } from './attachments/fileLimits';
+import {
+  DEFAULT_CONTEXT_TOKENS,
+  DEFAULT_MAX_MODEL_BYTES,
+  DEFAULT_QUEUE_LENGTH,
+  DEFAULT_SEQUENCES,
+  defaultThreads,
+} from './providers/local/localModelEngine';
+import { DEFAULT_MODEL_URL, DEFAULT_STALL_MS } from './providers/local/modelDownloader';
 import { parseProviders, type ProviderSettings } from './providers/providerSettings';
 
 const ms = (fallback: number, min = 0) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
@@ -51,6 +59,20 @@ const base = baseServiceEnv.extend({
       error: 'must be base64 of 32 random bytes (openssl rand -base64 32)',
     }),
   CHAT_KEYS_DIR: z.string().default(path.resolve(__dirname, '../../../.data/chat')),
+  /**
+   * The local model (a `local` provider: a GGUF file run in this process with node-llama-cpp; see README "A local
+   * model"): the folder its files are in and downloaded to, where the operators' download fetches it from by default,
+   * the largest file it takes, sequences generated at once (more wait in line, up to CHAT_LOCAL_QUEUE_MAX; one more
+   * fails over at once), the CPU threads inference uses, each sequence's context, and how long a download may stall.
+   */
+  CHAT_MODELS_DIR: z.string().min(1).default(path.resolve(__dirname, '../../../.data/models')),
+  CHAT_LOCAL_MODEL_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default(DEFAULT_MODEL_URL),
+  CHAT_LOCAL_MAX_MODEL_BYTES: count(DEFAULT_MAX_MODEL_BYTES, 1, 2 ** 40),
+  CHAT_LOCAL_SEQUENCES: count(DEFAULT_SEQUENCES, 1, 64),
+  CHAT_LOCAL_QUEUE_MAX: count(DEFAULT_QUEUE_LENGTH, 0, 10_000),
+  CHAT_LOCAL_THREADS: count(defaultThreads(), 1, 256),
+  CHAT_LOCAL_CONTEXT_TOKENS: count(DEFAULT_CONTEXT_TOKENS, 256, 131_072),
+  CHAT_LOCAL_DOWNLOAD_STALL_MS: ms(DEFAULT_STALL_MS, 1_000),
   /** Replies one person may have being written at once (streamed or not, on every replica); one more gets 429. */
   CHAT_MAX_CONCURRENT_REPLIES: z.coerce
     .number()

@@ -6,6 +6,10 @@ import { createChatComponents, DB_WRITE_CONCURRENCY, initChatDatabase } from './
 import { WriteGate } from './conversations/writeGate';
 import { readConfig } from './config';
 import { createReplies } from './replies/createReplies';
+import { LocalModelEngine } from './providers/local/localModelEngine';
+import { LocalModelProvider } from './providers/local/localModelProvider';
+import { createLocalModelRouter } from './providers/local/localModelRouter';
+import { ModelDownloader } from './providers/local/modelDownloader';
 
 runMain(async () => {
   const config = readConfig();
@@ -25,6 +29,23 @@ runMain(async () => {
     maxConcurrentReplies: config.CHAT_MAX_CONCURRENT_REPLIES,
     logger: runtime.logger,
   });
+  // The local model: one engine per process (a model loaded once, a few sequences at a time, the rest in line).
+  const localEngine = new LocalModelEngine({
+    modelsDir: config.CHAT_MODELS_DIR,
+    sequences: config.CHAT_LOCAL_SEQUENCES,
+    queueLength: config.CHAT_LOCAL_QUEUE_MAX,
+    threads: config.CHAT_LOCAL_THREADS,
+    maxModelBytes: config.CHAT_LOCAL_MAX_MODEL_BYTES,
+    contextTokens: config.CHAT_LOCAL_CONTEXT_TOKENS,
+    logger: runtime.logger,
+  });
+  const modelDownloader = new ModelDownloader({
+    modelsDir: config.CHAT_MODELS_DIR,
+    maxBytes: config.CHAT_LOCAL_MAX_MODEL_BYTES,
+    defaultUrl: config.CHAT_LOCAL_MODEL_URL,
+    stallMs: config.CHAT_LOCAL_DOWNLOAD_STALL_MS,
+    logger: runtime.logger,
+  });
   const chat = createChatComponents({
     db: runtime.db,
     bus: runtime.bus,
@@ -34,9 +55,14 @@ runMain(async () => {
     languageDetector: await LanguageDetector.create(),
     replies,
     writes,
+    localModels: (settings) => new LocalModelProvider(settings, localEngine),
   });
   // Attachments being read when shutdown starts finish with their requests (HTTP drains first); then the workers stop.
   runtime.onShutdown('attachment workers', () => chat.attachmentProcessor.close());
+  runtime.onShutdown('local model', async () => {
+    await modelDownloader.cancel();
+    await localEngine.close();
+  });
   await whenDatabaseAnswers(
     () => Promise.all([chat.personas.seed(), initChatDatabase(runtime.db), chat.providerAdmin.settings.reload(true)]),
     { logger: runtime.logger, what: 'personas, indexes and provider settings' },
@@ -65,7 +91,18 @@ runMain(async () => {
       state: p.circuit === 'closed' ? 'operational' : p.circuit === 'half-open' ? 'degraded' : 'down',
     })),
   );
-  const app = createApp({ ...runtime.appDeps, ...chat, heartbeatMs: config.CHAT_SSE_HEARTBEAT_MS });
+  // A configured local model is loaded now rather than at the first question (a missing file is only logged).
+  for (const provider of chat.chain.list())
+    if (provider instanceof LocalModelProvider)
+      void localEngine
+        .warm(provider.modelFor('kasa'))
+        .catch((err: unknown) => runtime.logger.warn({ err }, 'the local model could not be loaded yet'));
+  const app = createApp({
+    ...runtime.appDeps,
+    ...chat,
+    heartbeatMs: config.CHAT_SSE_HEARTBEAT_MS,
+    adminRoutes: [createLocalModelRouter({ downloader: modelDownloader })],
+  });
   // A reply whose writer died (a replica crashed mid-stream) stays `streaming`; mark it failed after 10 minutes.
   runtime.every(60_000, 'sweep abandoned replies', () => chat.messages.sweepStale(10 * 60_000));
   await runtime.listen(app, { port: config.CHAT_PORT, host: config.CHAT_HOST });

@@ -31,8 +31,9 @@ export const PROVIDER_KINDS = {
   llamacpp: { prefix: 'LLAMACPP', model: 'local-model', needsKey: false },
   vllm: { prefix: 'VLLM', model: 'local-model', needsKey: false },
   // A GGUF model run inside the chat service (node-llama-cpp): LOCAL_MODEL names its file in CHAT_MODELS_DIR (or a
-  // path). Not an AI SDK provider: the chat service builds it (services/chat/src/providers/local).
-  local: { prefix: 'LOCAL', model: 'kasa-local.gguf', needsKey: false },
+  // path); the default is the file the operators' download fetches by default. Not an AI SDK provider: the chat
+  // service builds it (services/chat/src/providers/local).
+  local: { prefix: 'LOCAL', model: 'qwen2.5-1.5b-instruct-q4_k_m.gguf', needsKey: false },
 } as const;
 export type KnownProviderKind = keyof typeof PROVIDER_KINDS;
 export type ProviderKind = KnownProviderKind | 'openai-compatible';

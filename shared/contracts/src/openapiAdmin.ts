@@ -20,6 +20,8 @@ import {
   AiProviderTestResult,
   AiProviderUpdateRequest,
   AiProviderView,
+  LocalModelDownloadRequest,
+  LocalModelStatus,
 } from './aiProviders';
 import type { Operation } from './openapi';
 import { z } from './zod';
@@ -182,6 +184,36 @@ export const adminOperations: Operation[] = [
     tag: TAG,
     auth: true,
     response: AiProviderDiscovery,
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/local-model',
+    summary: 'Operators: the local model’s file: absent, downloading (bytes so far), ready or failed',
+    tag: TAG,
+    auth: true,
+    response: LocalModelStatus,
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/admin/local-model',
+    summary: 'Operators: download the local model (or resume it) from the default or a given URL',
+    tag: TAG,
+    auth: true,
+    body: LocalModelDownloadRequest,
+    bodyOptional: true,
+    response: LocalModelStatus,
+    successStatus: 202,
+    errors: [404, 409],
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/local-model/download',
+    summary: 'Operators: stop the local model’s download (what arrived is kept to resume from)',
+    tag: TAG,
+    auth: true,
+    successStatus: 204,
     errors: [404],
   },
 ];

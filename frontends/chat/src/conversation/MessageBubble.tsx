@@ -166,7 +166,10 @@ export function MessageBubble({
           ) : (
             <Suspense fallback={<PlainText>{message.content}</PlainText>}>
               {message.content ? <Markdown text={message.content} sources={sources} /> : null}
-              {streaming ? (
+              {streaming && message.queuePosition && !message.content ? (
+                // Waiting for the local model: its place in line instead of the cursor, until the first text.
+                <span data-testid="message-queued">{t('message.queued', { position: message.queuePosition })}</span>
+              ) : streaming ? (
                 <>
                   {message.content ? null : (
                     <VisuallyHidden>{t('message.writing', { name: authorName })}</VisuallyHidden>

@@ -100,6 +100,15 @@ describe('shownMessages', () => {
   ];
   const view = (turn: LiveTurn | null) => shownMessages(conversation, turn).map((m) => `${m.key}:${m.content}`);
 
+  it('shows the reply’s place in the local model’s line until its turn comes or its first text arrives', () => {
+    const reply = (turn: LiveTurn | null) => shownMessages([], turn).find((m) => m.key === 'live-reply');
+    const waiting = turnReducer(started, { type: 'queued', position: 2 });
+    expect(reply(waiting)).toMatchObject({ status: 'streaming', queuePosition: 2 });
+    expect(reply(turnReducer(waiting, { type: 'queued', position: 1 }))?.queuePosition).toBe(1);
+    expect(reply(turnReducer(waiting, { type: 'queued', position: 0 }))?.queuePosition).toBeUndefined();
+    expect(reply(turnReducer(waiting, { type: 'text', text: 'Hi', replace: false }))?.queuePosition).toBeUndefined();
+  });
+
   it('shows the stored messages with their versions, then the message being sent and its reply', () => {
     const sending = turnReducer(started, { type: 'text', text: 'Hi', replace: false });
     expect(view(sending)).toEqual([

@@ -12,6 +12,8 @@ export interface DraftReply {
   model: string | null;
   /** Stop was pressed; the stream has not ended yet. */
   stopping: boolean;
+  /** The reply's place in the local model's line while it waits (1 = next); 0 or unset once its turn came. */
+  queuePosition?: number;
 }
 
 /** What a turn replaces in the view: an edited message of mine, or an answer asked again. */
@@ -55,6 +57,7 @@ export type TurnAction =
   | { type: 'start'; turn: LiveTurn }
   | { type: 'meta'; meta: ReplyMeta }
   | { type: 'text'; text: string; replace: boolean }
+  | { type: 'queued'; position: number }
   | { type: 'stopping'; stopping: boolean }
   | { type: 'failed'; message: string }
   | { type: 'finished'; reply: AssistantReply }
@@ -80,6 +83,8 @@ export function turnReducer(turn: LiveTurn | null, action: TurnAction): LiveTurn
       return { ...turn, draft: { ...turn.draft, text: action.replace ? action.text : turn.draft.text + action.text } };
     case 'stopping':
       return { ...turn, draft: { ...turn.draft, stopping: action.stopping } };
+    case 'queued':
+      return { ...turn, draft: { ...turn.draft, queuePosition: action.position } };
     case 'failed':
       return { ...turn, active: false, error: action.message, draft: { ...turn.draft, stopping: false } };
     case 'finished': {
@@ -121,6 +126,8 @@ export interface ShownMessage {
   model?: string;
   /** The reply being written now. */
   live?: boolean;
+  /** The reply being written waits at the local model, at this place in line (shown until its first text). */
+  queuePosition?: number;
   /** Its place among its versions (stored messages). */
   version?: MessageVersion;
   /** The images and documents sent with it (messages of mine). */
@@ -171,6 +178,9 @@ export function shownMessages(stored: StoredMessage[], turn: LiveTurn | null): S
       status: turn.active ? 'streaming' : (turn.finalStatus ?? 'failed'),
       ...(turn.draft.provider ? { provider: turn.draft.provider } : {}),
       ...(turn.draft.model ? { model: turn.draft.model } : {}),
+      ...(turn.active && !turn.draft.text && turn.draft.queuePosition
+        ? { queuePosition: turn.draft.queuePosition }
+        : {}),
       live: turn.active,
     });
   }

@@ -149,6 +149,9 @@ export function useConversation({ sessionId, personaId, language, onSessionCreat
               case 'token':
                 batcher.push(event.text);
                 break;
+              case 'queued':
+                dispatch({ type: 'queued', position: event.position });
+                break;
               case 'done':
                 ended = true;
                 batcher.flush();

@@ -179,6 +179,13 @@ describe('toReplyEvent', () => {
     expect(toReplyEvent(message('done', JSON.stringify({ ...reply, content: undefined })))).toBeNull();
   });
 
+  it('reads the place in the local model’s line, and skips a malformed one', () => {
+    expect(toReplyEvent(message('queued', '{"position":3}'))).toEqual({ type: 'queued', position: 3 });
+    expect(toReplyEvent(message('queued', '{"position":0}'))).toEqual({ type: 'queued', position: 0 });
+    expect(toReplyEvent(message('queued', '{"position":-1}'))).toBeNull();
+    expect(toReplyEvent(message('queued', '{"position":"2"}'))).toBeNull();
+  });
+
   it('keeps a stopped reply and its provider', () => {
     const event = toReplyEvent(message('done', JSON.stringify({ ...reply, status: 'stopped' })));
     expect(event).toMatchObject({ type: 'done', reply: { status: 'stopped', provider: 'offline' } });

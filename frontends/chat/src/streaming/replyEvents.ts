@@ -13,6 +13,8 @@ export interface ReplyMeta {
 /** The events of a streamed reply (services/chat README, "Sending a message"), checked and typed. */
 export type ReplyEvent =
   | { type: 'meta'; meta: ReplyMeta }
+  /** The reply waits its turn at the local model: its place in line (1 = next; 0 once its turn came). */
+  | { type: 'queued'; position: number }
   | { type: 'token'; text: string }
   | { type: 'done'; reply: AssistantReply }
   | { type: 'error'; message: string };
@@ -75,6 +77,10 @@ export function toReplyEvent(message: ServerSentEvent): ReplyEvent | null {
     }
     case 'token':
       return isObject(data) && isString(data.text) ? { type: 'token', text: data.text } : null;
+    case 'queued':
+      return isObject(data) && Number.isInteger(data.position) && (data.position as number) >= 0
+        ? { type: 'queued', position: data.position as number }
+        : null;
     case 'done': {
       const reply = toReply(data);
       return reply && { type: 'done', reply };

@@ -72,6 +72,8 @@ export function createMessageRouter(
               continued,
             }),
           onText: (text) => sse.send('token', { text }),
+          // The local model answers in turn: the place in its line until the reply starts (0 when it does).
+          onQueued: (position) => sse.send('queued', { position }),
         },
         { resumable },
       );

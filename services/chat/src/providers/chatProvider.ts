@@ -90,8 +90,11 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls';
 /**
  * A piece of a streamed reply: text as it comes, tool calls as they come (a start with the call's id and tool, then
  * pieces of its arguments; `tool-call` when it is complete), then (optionally) the usage the provider reported.
+ * Before any of them, a provider that answers requests in turn (the local model) may say the request's place in its
+ * queue (`queued`, 1 = next), each change of it, and `position: 0` when its turn comes.
  */
 export type ProviderChunk =
+  | { type: 'queued'; position: number }
   | { type: 'text'; text: string }
   | { type: 'tool-call-start'; id: string; name: string }
   | { type: 'tool-call-delta'; id: string; arguments: string }

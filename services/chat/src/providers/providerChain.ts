@@ -94,6 +94,11 @@ export interface TurnHandlers {
   onText(text: string): void;
   /** Each tool call event, in order (turns with tools only). */
   onToolCall?(event: ToolCallEvent): void;
+  /**
+   * The request waits its turn at a provider that answers in turn (the local model): its place in the line (1 =
+   * next), each change of it, and 0 when its turn came (its first text follows).
+   */
+  onQueued?(position: number): void;
 }
 
 export interface AttemptRecord {
@@ -268,6 +273,7 @@ export class ProviderChain {
       const run: Run = (deadline) =>
         this.attempt(provider, model, request, text, record, attemptStart, finish, deadline, {
           onProvider: handlers.onProvider,
+          onQueued: handlers.onQueued,
           onText: (piece) => {
             firstTokenMs ??= Math.round(performance.now() - started);
             produced += piece;
@@ -423,6 +429,15 @@ export class ProviderChain {
         const result = await next();
         if (result.done) break;
         const chunk = result.value;
+        if (chunk.type === 'queued') {
+          // Waiting in line is not a hung provider: the first-token deadline waits too (the total deadline bounds
+          // the whole wait), and starts afresh when the request's turn comes (position 0).
+          if (!started) {
+            arm('first-token', chunk.position > 0 ? this.timeouts.totalMs : this.timeouts.firstTokenMs);
+            handlers.onQueued?.(chunk.position);
+          }
+          continue;
+        }
         if (chunk.type === 'usage') {
           if (chunk.inputTokens !== undefined) record.inputTokens = chunk.inputTokens;
           if (chunk.outputTokens !== undefined) record.outputTokens = chunk.outputTokens;

@@ -162,6 +162,7 @@ export class ReplyRunner {
             writer.append(piece);
             handlers.onText(piece);
           },
+          ...(handlers.onQueued ? { onQueued: handlers.onQueued } : {}),
         },
       );
     } catch (err) {
