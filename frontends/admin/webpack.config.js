@@ -1,4 +1,4 @@
-// Admin remote: exposes the operator console (people, sales, operators, audit log).
+// Admin remote: exposes the operator console (people, sales, operators, AI providers, audit log).
 // Served by the gateway at /remotes/admin/; `publicPath: 'auto'` lets its chunks load from wherever
 // remoteEntry.js was found, so the same build works at any path.
 const HtmlWebpackPlugin = require('html-webpack-plugin');

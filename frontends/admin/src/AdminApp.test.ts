@@ -7,6 +7,7 @@ describe('the console’s sections in the address', () => {
     expect(sectionOf('/people/64b7f0c2a1b2c3d4e5f60718')).toBe('people');
     expect(sectionOf('/sales')).toBe('sales');
     expect(sectionOf('/operators')).toBe('operators');
+    expect(sectionOf('/providers')).toBe('providers');
     expect(sectionOf('/audit')).toBe('audit');
     expect(sectionOf('/settings')).toBeNull();
   });

@@ -9,16 +9,18 @@ import { useT, type MessageId } from './i18n/useT';
 import AuditTab from './tabs/AuditTab';
 import OperatorsTab from './tabs/OperatorsTab';
 import PeopleTab from './tabs/PeopleTab';
+import ProvidersTab from './tabs/ProvidersTab';
 import SalesTab from './tabs/SalesTab';
 import { SectionBoundary } from './ui/SectionBoundary';
 
-export type SectionKey = 'people' | 'sales' | 'operators' | 'audit';
+export type SectionKey = 'people' | 'sales' | 'operators' | 'providers' | 'audit';
 
 /** The console's sections: People at the base path (and a person at `people/<id>`), the others at their name. */
 const SECTIONS: ReadonlyArray<{ key: SectionKey; label: MessageId }> = [
   { key: 'people', label: 'tabs.people' },
   { key: 'sales', label: 'tabs.sales' },
   { key: 'operators', label: 'tabs.operators' },
+  { key: 'providers', label: 'tabs.providers' },
   { key: 'audit', label: 'tabs.audit' },
 ];
 
@@ -101,6 +103,7 @@ function Console() {
               <Route path="people/:personId" element={<PeopleTab />} />
               <Route path="sales" element={<SalesTab />} />
               <Route path="operators" element={<OperatorsTab />} />
+              <Route path="providers" element={<ProvidersTab />} />
               <Route path="audit" element={<AuditTab />} />
               <Route path="*" element={<Navigate to={base} replace />} />
             </Routes>
@@ -113,7 +116,8 @@ function Console() {
 
 /**
  * The operator console, mounted by the shell at /admin/* for operators only (the shell asks the API first; every
- * /api/admin route is a 404 to anyone else): People, Sales, Operators and the audit log, each at its own address.
+ * /api/admin route is a 404 to anyone else): People, Sales, Operators, AI providers and the audit log, each at its own
+ * address.
  * Its messages are in the shell's language (English with the page, any other language a chunk of its own).
  */
 export default function AdminApp() {

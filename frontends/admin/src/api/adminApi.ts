@@ -1,6 +1,14 @@
 import { apiJson, apiRequest } from '@kasa/api-client';
 import type {
+  AiProviderCreateRequest,
+  AiProviderDiscovery,
+  AiProviderList,
+  AiProviderTestRequest,
+  AiProviderTestResult,
+  AiProviderUpdateRequest,
+  AiProviderView,
   AuditEntry,
+  LocalModelStatus,
   PersonDetail,
   PersonSummary,
   PlanCurrency,
@@ -20,6 +28,9 @@ export const adminKeys = {
   operators: ['admin', 'operators'] as const,
   inquiries: ['admin', 'inquiries'] as const,
   audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
+  providers: ['admin', 'providers'] as const,
+  discovery: ['admin', 'provider-discovery'] as const,
+  localModel: ['admin', 'local-model'] as const,
 };
 
 /** Why a person is an operator: chosen by an operator (or the setup link, or the command), or by configuration. */
@@ -167,3 +178,28 @@ export async function downloadAuditCsv(filters: AuditFilters, fileName: string):
     setTimeout(() => URL.revokeObjectURL(href), 10_000);
   }
 }
+
+// The AI providers (services/chat/README.md#ai-providers-in-the-browser): the chain, its order, connection tests,
+// what this machine offers (a local Ollama) and the local model file.
+
+/** A connection test waits for one short answer of the model, at most 15 s on the server: a little more here. */
+export const PROVIDER_TEST_TIMEOUT_MS = 20_000;
+
+export const fetchProviders = () => apiJson<AiProviderList>('GET', '/api/admin/providers');
+export const createProvider = (request: AiProviderCreateRequest) =>
+  apiJson<AiProviderView>('POST', '/api/admin/providers', request);
+export const updateProvider = (name: string, request: AiProviderUpdateRequest) =>
+  apiJson<AiProviderView>('PATCH', `/api/admin/providers/${segment(name)}`, request);
+export const deleteProvider = (name: string) =>
+  apiRequest('DELETE', `/api/admin/providers/${segment(name)}`).then(() => undefined);
+export const reorderProviders = (names: string[]) =>
+  apiJson<AiProviderList>('PUT', '/api/admin/provider-order', { names });
+export const testProvider = (request: AiProviderTestRequest) =>
+  apiJson<AiProviderTestResult>('POST', '/api/admin/provider-tests', request, { timeoutMs: PROVIDER_TEST_TIMEOUT_MS });
+export const fetchDiscovery = () => apiJson<AiProviderDiscovery>('GET', '/api/admin/provider-discovery');
+
+export const fetchLocalModel = () => apiJson<LocalModelStatus>('GET', '/api/admin/local-model');
+/** Starts (or resumes) fetching the local model's file, from `url` when given. */
+export const downloadLocalModel = (url?: string) =>
+  apiJson<LocalModelStatus>('POST', '/api/admin/local-model', url ? { url } : {});
+export const cancelLocalModel = () => apiRequest('DELETE', '/api/admin/local-model/download').then(() => undefined);

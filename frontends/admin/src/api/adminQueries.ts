@@ -1,10 +1,28 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isApiError, isTimeout } from '@kasa/api-client';
-import type { SubscriptionTier } from '@kasa/contracts';
+import type {
+  AiProviderCreateRequest,
+  AiProviderList,
+  AiProviderTestRequest,
+  AiProviderUpdateRequest,
+  LocalModelStatus,
+  SubscriptionTier,
+} from '@kasa/contracts';
+import { DOWNLOAD_POLL_MS } from '../providers/localModelProgress';
 import {
   addOperator,
   adminKeys,
+  cancelLocalModel,
   changePlan,
+  createProvider,
+  deleteProvider,
+  downloadLocalModel,
+  fetchDiscovery,
+  fetchLocalModel,
+  fetchProviders,
+  reorderProviders,
+  testProvider,
+  updateProvider,
   fetchAudit,
   fetchInquiries,
   fetchOperators,
@@ -125,5 +143,95 @@ export function useAudit(filters: AuditFilters, enabled = true) {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     retry: retryUnlessClientError,
+  });
+}
+
+/** The AI provider chain in order, the kinds the form offers, and whether keys can be saved. */
+export function useProviders() {
+  return useQuery({ queryKey: adminKeys.providers, queryFn: fetchProviders, retry: retryUnlessClientError });
+}
+
+/** After a change to the chain, the list is read again (the circuit states and attempts with it). */
+function useProvidersChanged() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminKeys.providers }),
+      queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+    ]);
+}
+
+export function useCreateProvider() {
+  const changed = useProvidersChanged();
+  return useMutation({
+    mutationFn: (request: AiProviderCreateRequest) => createProvider(request),
+    retry: false,
+    onSuccess: changed,
+  });
+}
+
+export function useUpdateProvider() {
+  const changed = useProvidersChanged();
+  return useMutation({
+    mutationFn: ({ name, request }: { name: string; request: AiProviderUpdateRequest }) =>
+      updateProvider(name, request),
+    retry: false,
+    onSuccess: changed,
+  });
+}
+
+export function useDeleteProvider() {
+  const changed = useProvidersChanged();
+  return useMutation({ mutationFn: deleteProvider, retry: false, onSuccess: changed });
+}
+
+/** Sends the whole order; the answer is the chain as saved, shown at once. */
+export function useReorderProviders() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: reorderProviders,
+    retry: false,
+    onSuccess: (list: AiProviderList) => {
+      queryClient.setQueryData(adminKeys.providers, list);
+      return queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+    },
+  });
+}
+
+/** A connection test: nothing is saved, so nothing is read again. */
+export function useTestProvider() {
+  return useMutation({ mutationFn: (request: AiProviderTestRequest) => testProvider(request), retry: false });
+}
+
+/** What this machine offers: a local Ollama and its models. */
+export function useDiscovery() {
+  return useQuery({ queryKey: adminKeys.discovery, queryFn: fetchDiscovery, retry: retryUnlessClientError });
+}
+
+/** The local model file's state, asked again every second while it downloads. */
+export function useLocalModel() {
+  return useQuery({
+    queryKey: adminKeys.localModel,
+    queryFn: fetchLocalModel,
+    retry: retryUnlessClientError,
+    refetchInterval: (query) => (query.state.data?.state === 'downloading' ? DOWNLOAD_POLL_MS : false),
+  });
+}
+
+export function useDownloadLocalModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (url?: string) => downloadLocalModel(url),
+    retry: false,
+    onSuccess: (status: LocalModelStatus) => queryClient.setQueryData(adminKeys.localModel, status),
+  });
+}
+
+export function useCancelLocalModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: cancelLocalModel,
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.localModel }),
   });
 }

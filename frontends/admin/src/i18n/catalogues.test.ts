@@ -21,6 +21,11 @@ describe('the console’s messages', () => {
     expect(ar('person.callsPerMonth', { count: 2 })).toBe('استدعاءان');
     expect(ar('person.callsPerMonth', { count: 3 })).toMatch(/استدعاءات$/);
 
+    expect(en('providers.attempts', { count: 1, rate: '0%' })).toBe('1 attempt, 0% failed');
+    expect(en('providers.attempts', { count: 12, rate: '25%' })).toBe('12 attempts, 25% failed');
+    expect(ar('providers.attempts', { count: 2, rate: '50%' })).toBe('محاولتان، فشل منها 50%');
+    expect(fr('providers.attempts', { count: 3, rate: '0 %' })).toBe('3 tentatives, 0 % d’échecs');
+
     const yo = translatorFor('yo', yoruba);
     expect(yo('sales.lastAskedValue', { date: 'X', count: 1 })).toBe('X · ó béèrè lẹ́ẹ̀kan');
   });

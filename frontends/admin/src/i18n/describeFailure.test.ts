@@ -29,6 +29,17 @@ describe('the console’s words for refusals', () => {
     expect(knownRefusal('addOperator', refusal(404, 'No account uses this e-mail address.'))).toBe('failure.noAccount');
   });
 
+  it('says why a provider cannot change, and that a download runs already', () => {
+    expect(knownRefusal('addProvider', refusal(409, 'A provider has this name.'))).toBe('failure.providerExists');
+    expect(knownRefusal('removeProvider', refusal(409, 'from the environment'))).toBe(
+      'failure.providerFromEnvironment',
+    );
+    expect(knownRefusal('updateProvider', refusal(404, 'No provider has this name.'))).toBe('failure.providerGone');
+    expect(knownRefusal('reorderProviders', refusal(400, 'names: every provider once'))).toBe('failure.orderChanged');
+    expect(knownRefusal('localModel', refusal(409, 'A download is running.'))).toBe('failure.downloadRunning');
+    expect(knownRefusal('addProvider', refusal(400, 'baseURL: must be an http(s) URL'))).toBeNull();
+  });
+
   it('reads a 404 on a list as the role having gone', () => {
     expect(knownRefusal('load', refusal(404, 'Not found'))).toBe('failure.notOperator');
     expect(knownRefusal('loadPerson', refusal(404, 'No account has this id.'))).toBe('failure.personGone');

@@ -5,7 +5,20 @@ import { useT, type MessageId, type Translate } from './useT';
 
 /** What the console asks of the API, for the words of its refusals. */
 export type AdminAction =
-  'load' | 'loadPerson' | 'suspend' | 'restore' | 'changePlan' | 'addOperator' | 'removeOperator' | 'grantEnterprise';
+  | 'load'
+  | 'loadPerson'
+  | 'suspend'
+  | 'restore'
+  | 'changePlan'
+  | 'addOperator'
+  | 'removeOperator'
+  | 'grantEnterprise'
+  | 'addProvider'
+  | 'updateProvider'
+  | 'removeProvider'
+  | 'reorderProviders'
+  | 'testProvider'
+  | 'localModel';
 
 /** What the console knows about the request that a refusal may depend on. */
 export interface FailureContext {
@@ -49,6 +62,20 @@ export function knownRefusal(action: AdminAction, error: unknown, context: Failu
     case 'removeOperator':
       if (status === 409) return context.configured ? 'failure.configuredOperator' : 'failure.removeSelf';
       return status === 404 ? 'failure.notAnOperator' : null;
+    case 'addProvider':
+      return status === 409 ? 'failure.providerExists' : null;
+    case 'updateProvider':
+    case 'removeProvider':
+      // Only a provider added in the console changes here; one from the environment is a 409.
+      if (status === 409) return 'failure.providerFromEnvironment';
+      return status === 404 ? 'failure.providerGone' : null;
+    case 'reorderProviders':
+      // The order must name every provider once: someone else added or removed one meanwhile.
+      return status === 400 || status === 409 ? 'failure.orderChanged' : null;
+    case 'testProvider':
+      return status === 404 ? 'failure.providerGone' : null;
+    case 'localModel':
+      return status === 409 ? 'failure.downloadRunning' : null;
   }
 }
 

@@ -1,5 +1,6 @@
 import { useMessages, type Locale } from '@kasa/i18n';
 import { useMemo } from 'react';
+import { formatBytes } from '../providers/localModelProgress';
 
 /** What the console shows where a figure or a date is missing. */
 export const NONE = '–';
@@ -22,6 +23,10 @@ export interface Formats {
   dateTime: (iso: string | null | undefined) => string;
   /** An ISO time as a date alone (`24 Nov 2026`), in UTC; `–` without one. */
   date: (iso: string | null | undefined) => string;
+  /** A share from 0 to 1 as a whole percent (`0.125` → `13%`, `13 %` in French). */
+  percent: (ratio: number) => string;
+  /** A size in bytes (`1.25 GB`). */
+  bytes: (bytes: number) => string;
 }
 
 const finite = (value: number | null | undefined): value is number =>
@@ -33,6 +38,7 @@ export function formatsFor(locale: Locale): Formats {
   const count = new Intl.NumberFormat(locales);
   const dateTime = new Intl.DateTimeFormat(locales, { dateStyle: 'medium', timeStyle: 'short' });
   const date = new Intl.DateTimeFormat(locales, { dateStyle: 'medium', timeZone: 'UTC' });
+  const percent = new Intl.NumberFormat(locales, { style: 'percent', maximumFractionDigits: 0 });
   const readable = (iso: string | null | undefined, format: Intl.DateTimeFormat) => {
     if (!iso) return NONE;
     const value = new Date(iso);
@@ -42,6 +48,8 @@ export function formatsFor(locale: Locale): Formats {
     count: (value) => (finite(value) ? count.format(value) : NONE),
     dateTime: (iso) => readable(iso, dateTime),
     date: (iso) => readable(iso, date),
+    percent: (ratio) => percent.format(finite(ratio) ? ratio : 0),
+    bytes: (bytes) => formatBytes(bytes, locales),
   };
 }
 

@@ -243,8 +243,8 @@ function HelpMenu() {
 }
 
 /**
- * Home and Pricing always; Chat, Developer and Settings when signed in, and the operator console for operators; the
- * account area on the right.
+ * Home and Pricing always; Chat, Developer and Settings when signed in, and the operator console and "Set up AI" for
+ * operators; the account area on the right.
  */
 export function NavBar() {
   const { user, isAuthenticated, isLoading } = useAuth();
@@ -288,9 +288,15 @@ export function NavBar() {
                 <Item to="/settings">{t('nav.settings')}</Item>
               </li>
               {operator.data ? (
-                <li>
-                  <Item to="/admin">{t('nav.admin')}</Item>
-                </li>
+                <>
+                  <li>
+                    <Item to="/admin">{t('nav.admin')}</Item>
+                  </li>
+                  <li>
+                    {/* The setup page's Connect AI step, which works again at any time for an operator. */}
+                    <Item to="/setup?step=ai">{t('nav.setupAi')}</Item>
+                  </li>
+                </>
               ) : null}
             </>
           ) : null}
