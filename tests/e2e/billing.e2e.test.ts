@@ -86,7 +86,7 @@ describe('buying Pro', () => {
     const pricing = new PricingPage(page);
     await pricing.plan('pro').waitFor();
     await page.evaluate(() => ((window as unknown as { loadMarker: string }).loadMarker = 'same page'));
-    await pricing.planButton('pro').click();
+    await pricing.upgrade('pro');
     await toast(page).getByText('Upgrading to Pro').waitFor();
     await page.waitForURL(/\/billing\/success\?reference=KASA-[0-9A-Z]{10}$/);
     // 'Upgrading to Pro' would show 5 s from the click; it closes as the success page comes, which says the rest.
@@ -328,7 +328,7 @@ describe('paying on the processor’s page (Paystack)', () => {
 
     const pricing = new PricingPage(page);
     await pricing.open(baseUrl);
-    await pricing.planButton('pro').click();
+    await pricing.upgrade('pro');
     await page.waitForURL(/^https:\/\/checkout\.paystack\.example\//);
     await page.getByRole('heading', { name: 'Pay with Paystack' }).waitFor();
     const accessCode = new URL(page.url()).pathname.slice(1);

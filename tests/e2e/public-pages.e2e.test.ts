@@ -268,7 +268,7 @@ describe('upgrading from the pricing page', () => {
     await toast(page).getByText('Already on Free Plan').waitFor();
 
     // Pro
-    await pricing.planButton('pro').click();
+    await pricing.upgrade('pro');
     const processing = pricing.plan('pro').getByRole('button', { name: 'Processing...' });
     await processing.waitFor();
     expect(await processing.isDisabled()).toBe(true);

@@ -22,6 +22,25 @@ export class PricingPage {
     return this.plan(id).getByRole('button');
   }
 
+  /**
+   * Chooses a plan sold by checkout as a person would: presses its button and, when this server cannot deliver all of
+   * the plan now, goes on past 'Before you pay' (which lists what is missing) with 'Continue to payment'.
+   */
+  async upgrade(id: 'pro') {
+    await this.planButton(id).click();
+    const confirm = this.upgradeConfirm();
+    await confirm
+      .or(this.plan(id).getByRole('button', { name: 'Processing...' }))
+      .first()
+      .waitFor();
+    if (await confirm.isVisible()) await confirm.getByRole('button', { name: 'Continue to payment' }).click();
+  }
+
+  /** 'Before you pay': what of the plan this server cannot deliver now, before a checkout. */
+  upgradeConfirm() {
+    return this.page.getByTestId('upgrade-confirm');
+  }
+
   tierBadge() {
     return this.page.getByTestId('pricing-tier');
   }

@@ -19,7 +19,7 @@ export async function signUpToChat(page: Page, baseUrl: string) {
 export async function upgradeToPro(page: Page, baseUrl: string) {
   const pricing = new PricingPage(page);
   await pricing.open(baseUrl);
-  await pricing.planButton('pro').click();
+  await pricing.upgrade('pro');
   await page.waitForURL(/\/billing\/success\?reference=/);
   await page.getByTestId('billing-plan').getByText('Pro').waitFor();
   const chat = new ChatPage(page);

@@ -17,6 +17,7 @@ import { Link } from 'react-router-dom';
 import { MAX_MESSAGE_LENGTH } from '../api/chatApi';
 import { Button, HiddenLabel, ICON, Paperclip, Select, TOUCH_MEDIA, TOUCH_TARGET, visuallyHidden } from '@kasa/ui';
 import { ACCEPTED_FILES } from '../attachments/attachmentApi';
+import { AttachmentsUpgradeText } from '../attachments/AttachmentsUpgradeText';
 import { usePendingAttachments, type RefusalReason } from '../attachments/usePendingAttachments';
 import { VoiceUpgradeNotice } from '../voice/VoiceUpgradeNotice';
 import { preloadConversationParts } from './conversationParts';
@@ -304,7 +305,7 @@ export function Composer({
       ) : null}
       {upgradeShown && !attachmentsAllowed ? (
         <UpgradeNote id={upgradeId} role="status" data-testid="attachments-upgrade">
-          {t('attachments.upgrade')} <Link to="/pricing">{t('voice.seePlans')}</Link>
+          <AttachmentsUpgradeText /> <Link to="/pricing">{t('voice.seePlans')}</Link>
         </UpgradeNote>
       ) : null}
       <HiddenLabel htmlFor={fieldId}>{t('composer.label', { name: personaName })}</HiddenLabel>

@@ -11,6 +11,8 @@ import { VIDEO_LOADERS } from '../i18n/video/catalogues';
 import { useVideoT } from '../i18n/video/useVideoT';
 import { Button, ICON, InlineError, Muted, Play, Select, SkeletonBar } from '@kasa/ui';
 import { DialogActions, ModalDialog } from '@kasa/ui/widgets';
+import { featureOffered } from '@kasa/ui/serverOffers';
+import { useServerState } from '../api/serverOffers';
 import { useFollowedVideo } from './useFollowedVideo';
 import { fetchCaptionsUrl, isFinished, listVideos, startVideo, videoKeys } from './videoApi';
 
@@ -217,15 +219,18 @@ function StatusText({ job }: { job: VideoJob }) {
   return <strong data-testid="video-status">{text}</strong>;
 }
 
+/** What Enterprise adds, with the way to the plans; when this server cannot make videos now, only that. */
 function UpgradeNotice() {
   const t = useVideoT();
+  const server = useServerState();
+  const offered = featureOffered('video', server) !== 'none';
   return (
-    <div data-testid="video-upgrade">
+    <div data-testid="video-upgrade" data-offered={server.settled ? offered : 'pending'}>
       <p>
         <Play {...ICON} style={{ verticalAlign: '-0.2em', marginInlineEnd: '0.375rem' }} />
-        {t('upgrade.text')}
+        {t(offered ? 'upgrade.text' : 'upgrade.notOnServer')}
       </p>
-      <Link to="/pricing">{t('upgrade.link')}</Link>
+      {offered ? <Link to="/pricing">{t('upgrade.link')}</Link> : null}
     </div>
   );
 }

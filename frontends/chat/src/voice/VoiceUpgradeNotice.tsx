@@ -1,6 +1,8 @@
 import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
 import { ICON, Mic, TOUCH_MEDIA, TOUCH_TARGET } from '@kasa/ui';
+import { featureOffered, gapOpen } from '@kasa/ui/serverOffers';
+import { useServerState } from '../api/serverOffers';
 import { useT } from '../i18n/useT';
 
 const Notice = styled.p<{ compact: boolean }>`
@@ -31,13 +33,33 @@ const Notice = styled.p<{ compact: boolean }>`
   }
 `;
 
-/** Shown instead of voice controls to a plan without voice (spec section 6: voice is Pro and up). */
+/**
+ * Shown instead of voice controls to a plan without voice (spec section 6: voice is Pro and up). It promises only
+ * what this server delivers now: without speech to text, what Pro adds is replies read aloud; without a speech
+ * engine, voice messages; without either, there is nothing to upgrade for, and it says so without the link.
+ */
 export function VoiceUpgradeNotice({ compact = false }: { compact?: boolean }) {
   const t = useT();
+  const server = useServerState();
+  const offered = featureOffered('voice', server);
+  const text =
+    offered === 'none'
+      ? t('voice.notOnServer')
+      : offered === 'all'
+        ? t('voice.upgrade')
+        : gapOpen('speechInput', server)
+          ? t('voice.upgradeReadAloud')
+          : t('voice.upgradeVoiceMessages');
   return (
-    <Notice compact={compact} data-testid="voice-upgrade">
+    <Notice compact={compact} data-testid="voice-upgrade" data-offered={server.settled ? offered : 'pending'}>
       <Mic {...ICON} style={{ verticalAlign: '-0.2em', marginInlineEnd: '0.25rem' }} />
-      {t('voice.upgrade')} <Link to="/pricing">{t('voice.seePlans')}</Link>
+      {text}
+      {offered === 'none' ? null : (
+        <>
+          {' '}
+          <Link to="/pricing">{t('voice.seePlans')}</Link>
+        </>
+      )}
     </Notice>
   );
 }

@@ -1,21 +1,31 @@
+import styled from '@emotion/styled';
 import { useState, type FormEvent } from 'react';
 import type { EnterpriseInquiryDetails } from '@kasa/contracts';
+import type { ServerGap } from '@kasa/ui/serverOffers';
 import { Button } from '@kasa/ui';
 import { DialogActions, Field, ModalDialog } from '@kasa/ui/widgets';
 import { usePagesT } from '../i18n/pages/usePagesT';
+import { ServerGapList } from './ServerGapList';
+
+const Gaps = styled.div`
+  margin-bottom: 1rem;
+`;
 
 /**
  * The Enterprise inquiry form: company, seats and a number to call back on (the account's e-mail is always kept), sent
  * with the checkout of a plan sold by the sales team. Seats are checked here as the server checks them (1-100,000).
+ * What of the plan this server cannot deliver now (`gaps`) is said before anything is sent.
  */
 export function EnterpriseInquiryDialog({
   sending,
   onSend,
   onClose,
+  gaps = [],
 }: {
   sending: boolean;
   onSend: (details: EnterpriseInquiryDetails) => void;
   onClose: () => void;
+  gaps?: readonly ServerGap[];
 }) {
   const t = usePagesT();
   const [company, setCompany] = useState('');
@@ -38,6 +48,14 @@ export function EnterpriseInquiryDialog({
   return (
     <ModalDialog title={t('inquiry.title')} onClose={onClose} testId="enterprise-inquiry">
       <p>{t('inquiry.text')}</p>
+      {gaps.length > 0 ? (
+        <>
+          <p>{t('offers.inquiry')}</p>
+          <Gaps>
+            <ServerGapList gaps={gaps} testId="inquiry-server-gaps" />
+          </Gaps>
+        </>
+      ) : null}
       <form aria-label={t('inquiry.title')} onSubmit={submit}>
         <Field
           label={t('inquiry.company')}

@@ -1,9 +1,11 @@
 import styled from '@emotion/styled';
 import type { Plan } from '@kasa/contracts';
+import type { ServerGap } from '@kasa/ui/serverOffers';
 import { useFormats } from '../i18n/format';
 import { usePlanText } from '../i18n/usePlanText';
 import { usePagesT } from '../i18n/pages/usePagesT';
 import { Badge, Button } from '../ui';
+import { ServerGapList } from './ServerGapList';
 
 const Card = styled.li<{ highlighted: boolean }>`
   display: flex;
@@ -62,14 +64,20 @@ export interface PlanCardProps {
   processing: boolean;
   disabled: boolean;
   onChoose: (plan: Plan) => void;
+  /** What of this plan the server cannot deliver now (`serverGaps`); shown under what it includes. */
+  gaps?: readonly ServerGap[];
 }
 
-/** One plan of the pricing page: price, what it includes and lacks, and its button. */
-export function PlanCard({ plan, isCurrent, processing, disabled, onChoose }: PlanCardProps) {
+/**
+ * One plan of the pricing page: price, what it includes and lacks, what of it this server cannot deliver yet (which
+ * also describes the button, so it is heard before choosing), and its button.
+ */
+export function PlanCard({ plan, isCurrent, processing, disabled, onChoose, gaps = [] }: PlanCardProps) {
   const t = usePagesT();
   const planText = usePlanText();
   const { price, list } = useFormats();
   const headingId = `plan-${plan.id}-name`;
+  const gapsId = `plan-${plan.id}-server`;
   return (
     <Card highlighted={plan.popular} aria-labelledby={headingId} data-testid={`plan-${plan.id}`}>
       <Header>
@@ -98,6 +106,12 @@ export function PlanCard({ plan, isCurrent, processing, disabled, onChoose }: Pl
           </ul>
         </>
       ) : null}
+      {gaps.length > 0 ? (
+        <>
+          <h3>{t('offers.heading')}</h3>
+          <ServerGapList gaps={gaps} id={gapsId} testId={`plan-${plan.id}-server-gaps`} />
+        </>
+      ) : null}
       {plan.limitations.length > 0 ? (
         <>
           <h3>{t('plan.limitations')}</h3>
@@ -114,6 +128,7 @@ export function PlanCard({ plan, isCurrent, processing, disabled, onChoose }: Pl
         variant={plan.popular ? 'primary' : 'secondary'}
         disabled={disabled || processing}
         aria-busy={processing}
+        aria-describedby={gaps.length > 0 ? gapsId : undefined}
         onClick={() => onChoose(plan)}
       >
         {processing ? t('plan.processing') : planText(plan.buttonText)}

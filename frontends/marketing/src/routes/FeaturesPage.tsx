@@ -1,19 +1,30 @@
+import styled from '@emotion/styled';
+import type { PlanFeature } from '@kasa/contracts/src/plans';
+import { serverGaps } from '@kasa/ui/serverOffers';
+import { useServerState } from '../api/serverOffers';
 import { PAGES_LOADERS } from '../i18n/pages/catalogues';
 import { usePagesT, type PagesMessageId } from '../i18n/pages/usePagesT';
 import { withCatalogue } from '../i18n/withCatalogue';
+import { ServerGapList } from '../pricing/ServerGapList';
 import { Actions, ButtonLink, Card, Grid, Hero, Lead, Page, Section, Title } from '../ui';
+
+const FeatureGaps = styled(ServerGapList)`
+  margin-top: 0.75rem;
+`;
 
 interface Item {
   title: PagesMessageId;
   text: PagesMessageId;
+  /** The plan feature it describes, whose missing parts on this server the card says. */
+  feature?: PlanFeature;
 }
 
 const features: readonly Item[] = [
-  { title: 'features.voice.title', text: 'features.voice.text' },
-  { title: 'features.languages.title', text: 'features.languages.text' },
+  { title: 'features.voice.title', text: 'features.voice.text', feature: 'voice' },
+  { title: 'features.languages.title', text: 'features.languages.text', feature: 'languages' },
   { title: 'features.personas.title', text: 'features.personas.text' },
-  { title: 'features.geo.title', text: 'features.geo.text' },
-  { title: 'features.video.title', text: 'features.video.text' },
+  { title: 'features.geo.title', text: 'features.geo.text', feature: 'geo' },
+  { title: 'features.video.title', text: 'features.video.text', feature: 'video' },
   { title: 'features.fallback.title', text: 'features.fallback.text' },
 ];
 
@@ -33,9 +44,13 @@ const developer: readonly Item[] = [
   { title: 'features.sdks.title', text: 'features.sdks.text' },
 ];
 
-/** Route `/features`: what Kasa does, its personas and what developers get. */
+/**
+ * Route `/features`: what Kasa does (with what of it this server cannot deliver now, as the pricing page says), its
+ * personas and what developers get.
+ */
 function FeaturesPage() {
   const t = usePagesT();
+  const server = useServerState();
   return (
     <Page>
       <Hero aria-labelledby="features-title">
@@ -48,6 +63,9 @@ function FeaturesPage() {
             <Card key={feature.title}>
               <h2>{t(feature.title)}</h2>
               <p>{t(feature.text)}</p>
+              {feature.feature ? (
+                <FeatureGaps gaps={serverGaps([feature.feature], server)} testId={`feature-${feature.feature}-gaps`} />
+              ) : null}
             </Card>
           ))}
         </Grid>

@@ -1,6 +1,9 @@
 import styled from '@emotion/styled';
 import { tierLabel, useAuth } from '@kasa/api-client';
+import { PLANS } from '@kasa/contracts/src/plans';
+import { answersFromNotes, serverGaps } from '@kasa/ui/serverOffers';
 import { usePlans } from '../api/plans';
+import { useServerState } from '../api/serverOffers';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { useFormats } from '../i18n/format';
 import { usePlanText } from '../i18n/usePlanText';
@@ -10,6 +13,7 @@ import { withCatalogue } from '../i18n/withCatalogue';
 import type { NotifyProps } from '../notify';
 import { EnterpriseInquiryDialog } from '../pricing/EnterpriseInquiryDialog';
 import { PlanCard } from '../pricing/PlanCard';
+import { UpgradeConfirmDialog } from '../pricing/UpgradeConfirmDialog';
 import { useUpgrade } from '../pricing/useUpgrade';
 import { Actions, Badge, Button, ButtonLink, Card, Eyebrow, Grid, Hero, Lead, Page, Section, Title } from '../ui';
 
@@ -21,6 +25,12 @@ const TierLine = styled.p`
 const Plans = styled(Grid)`
   grid-template-columns: repeat(auto-fit, minmax(17rem, 1fr));
   align-items: stretch;
+`;
+
+const ServerNote = styled.p`
+  margin: 1rem 0 0;
+  color: var(--kasa-muted);
+  text-align: center;
 `;
 
 const Faq = styled.dl`
@@ -36,7 +46,11 @@ const Faq = styled.dl`
   }
 `;
 
-/** Route `/pricing`: the three plans with a working upgrade, the premium add-ons and the FAQ. */
+/**
+ * Route `/pricing`: the three plans with a working upgrade, the premium add-ons and the FAQ. Each plan says what of it
+ * this server cannot deliver now (GET /api/chat/capabilities and /api/voice/status), and so does the upgrade before
+ * a payment; while those are unknown (or failed) the plans show as they are.
+ */
 function PricingPage({ notify }: NotifyProps) {
   const t = usePagesT();
   const planText = usePlanText();
@@ -44,7 +58,8 @@ function PricingPage({ notify }: NotifyProps) {
   const { price } = useFormats();
   const { user, isAuthenticated } = useAuth();
   const plans = usePlans();
-  const { choose, processing, ready, inquiry } = useUpgrade({ notify });
+  const { choose, processing, ready, inquiry, confirmation } = useUpgrade({ notify });
+  const server = useServerState();
   const currentTier = isAuthenticated ? user?.subscriptionTier : undefined;
 
   return (
@@ -76,7 +91,7 @@ function PricingPage({ notify }: NotifyProps) {
         </Card>
       ) : (
         <>
-          <section aria-label={t('pricing.plans')}>
+          <section aria-label={t('pricing.plans')} data-server-state={server.settled ? 'settled' : 'pending'}>
             <Plans>
               {plans.data.plans.map((plan) => (
                 <PlanCard
@@ -86,12 +101,28 @@ function PricingPage({ notify }: NotifyProps) {
                   processing={processing === plan.id}
                   disabled={!ready || (processing !== null && processing !== plan.id)}
                   onChoose={(chosen) => void choose(chosen)}
+                  gaps={serverGaps(PLANS[plan.id].features, server)}
                 />
               ))}
             </Plans>
+            {answersFromNotes(server) ? <ServerNote data-testid="server-notes">{t('offers.notes')}</ServerNote> : null}
           </section>
           {inquiry ? (
-            <EnterpriseInquiryDialog sending={inquiry.sending} onSend={inquiry.send} onClose={inquiry.close} />
+            <EnterpriseInquiryDialog
+              sending={inquiry.sending}
+              onSend={inquiry.send}
+              onClose={inquiry.close}
+              gaps={serverGaps(PLANS[inquiry.plan.id].features, server)}
+            />
+          ) : null}
+          {confirmation ? (
+            <UpgradeConfirmDialog
+              planName={confirmation.plan.name}
+              gaps={confirmation.gaps}
+              answersFromNotes={confirmation.answersFromNotes}
+              onContinue={confirmation.proceed}
+              onClose={confirmation.close}
+            />
           ) : null}
 
           <Section aria-labelledby="addons-title">
