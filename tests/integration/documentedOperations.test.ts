@@ -9,11 +9,12 @@ import {
   teamOperations,
   videoOperations,
   adminOperations,
+  audioOperations,
   VideoJobEvent,
   type Operation,
 } from '@kasa/contracts';
 import { connectDatabase, createLogger } from '@kasa/service-kit';
-import { eventually, unique } from '@kasa/test-kit';
+import { eventually, tinyGguf, unique } from '@kasa/test-kit';
 import { Types, type Connection } from 'mongoose';
 import { execFile } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
@@ -21,6 +22,9 @@ import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { FakeLanguageProviders } from '../support/fakeLanguageProviders';
 import { FakeOpenAI } from '../support/fakeOpenAI';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { deleteQueues, startPlatform, type RunningPlatform } from '../support/platform';
 
 /**
@@ -51,10 +55,14 @@ let providers: FakeLanguageProviders;
 let authDb: Connection;
 let documented: Map<Key, Documented>;
 const schemas = new Map<Key, Operation>(
-  [...coreOperations, ...chatOperations, ...teamOperations, ...videoOperations, ...adminOperations].map((op) => [
-    `${op.method.toUpperCase()} ${op.path}` as Key,
-    op,
-  ]),
+  [
+    ...coreOperations,
+    ...chatOperations,
+    ...audioOperations,
+    ...teamOperations,
+    ...videoOperations,
+    ...adminOperations,
+  ].map((op) => [`${op.method.toUpperCase()} ${op.path}` as Key, op]),
 );
 /** The operations a test below called with valid input and saw answer as documented. */
 const exercised = new Set<Key>();
@@ -586,6 +594,24 @@ describe('every documented operation with valid input, through the built platfor
     const [sent] = providers.requestsTo('/v1/speech:recognize').slice(before);
     const sentAudio = (JSON.parse(sent!.body.toString('utf8')) as { audio: { content: string } }).audio.content;
     expect(Buffer.from(sentAudio, 'base64').equals(wav)).toBe(true);
+  });
+
+  it('reads text aloud through OpenAI’s speech API with an API key: the audio itself', async () => {
+    const spoken = await exercise('POST /v1/audio/speech', 200, {
+      token: proKey.secret,
+      body: { model: 'tts-1', voice: 'alloy', input: 'Karibu Kasa.', language: 'sw', response_format: 'wav' },
+    });
+    expect(spoken.headers.get('content-type')).toBe('audio/wav');
+    expect(spoken.text).toMatch(/^<audio\/wav, \d+ bytes>$/);
+  });
+
+  it('transcribes a recording through OpenAI’s transcription API', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await recording())]), 'clip.wav');
+    form.append('model', 'whisper-1');
+    form.append('language', 'en');
+    const heard = await exercise('POST /v1/audio/transcriptions', 200, { token: proKey.secret, form });
+    expect(heard.body).toEqual({ text: providers.transcript });
   });
 
   it('translates through the translation provider', async () => {
@@ -1145,6 +1171,38 @@ describe('every documented operation with valid input, through the built platfor
       await exercise('DELETE /api/admin/providers/{name}', 204, { ...as, params: { name: 'documented' } });
     } finally {
       await fake.stop();
+    }
+  });
+
+  it('lets an operator download the local model with its progress, and stop a download', async () => {
+    const operator = await register('kojo');
+    await authDb.collection('users').updateOne({ _id: new Types.ObjectId(operator.id) }, { $set: { operator: true } });
+    const as = { token: operator.token };
+    const model = tinyGguf();
+    // A model server at the edge: the tiny file, and one that never finishes (to be stopped).
+    const server = http.createServer((req, res) => {
+      if (req.url === '/tiny.gguf') res.writeHead(200, { 'content-length': model.length }).end(model);
+      else if (req.url === '/endless.gguf') {
+        res.writeHead(200, { 'content-length': model.length * 1000 });
+        res.write(model.subarray(0, 1024));
+      } else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const before = await exercise('GET /api/admin/local-model', 200, as);
+      expect(before.body.state).toBe('absent');
+      await exercise('POST /api/admin/local-model', 202, { ...as, body: { url: `${base}/tiny.gguf` } });
+      await eventually(async () => (await (await request('GET /api/admin/local-model', as)).json()).state === 'ready', {
+        what: 'the tiny model downloaded',
+      });
+      const ready = await exercise('GET /api/admin/local-model', 200, as);
+      expect(ready.body).toMatchObject({ state: 'ready', file: 'tiny.gguf', bytes: model.length });
+      await exercise('POST /api/admin/local-model', 202, { ...as, body: { url: `${base}/endless.gguf` } });
+      await exercise('DELETE /api/admin/local-model/download', 204, as);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

@@ -3,6 +3,7 @@ import { createServiceApp, type RuntimeAppDeps } from '@kasa/service-kit';
 import type { Express } from 'express';
 import { createGeoRouter } from './geo/geoRouter';
 import { createLanguageRouter } from './languages/languageRouter';
+import { createOpenAIAudioRouter } from './openai/openaiAudioRouter';
 import { createSpeechRouter } from './speech/speechRouter';
 import { createTranscriptionRouter } from './transcription/transcriptionRouter';
 import { createTranslationRouter } from './translation/translationRouter';
@@ -27,6 +28,8 @@ export function createApp(deps: VoiceAppDeps): Express {
       createLanguageRouter(deps),
       createSpeechRouter(deps),
       createTranscriptionRouter(deps),
+      // OpenAI's Audio API (/v1/audio/*) over the same services.
+      createOpenAIAudioRouter(deps),
       createTranslationRouter(deps),
       createGeoRouter(deps),
       ...(deps.video ? [createVideoRouter({ ...deps.video, logger: deps.logger })] : []),

@@ -45,3 +45,14 @@ export function openAIErrorOf(status: number, body: Pick<ErrorBody, 'message' | 
     code: CODE_NAMES[body.code] ?? body.code,
   };
 }
+
+/**
+ * The request field an error is about, OpenAI's `param`: the path of the first problem validation reported (`details`
+ * as a list of `{path, message}`), or the `param` a service named in its `details`.
+ */
+export function openAIParamOf(details: unknown): string | undefined {
+  const named = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined)?.path : undefined;
+  if (typeof named === 'string' && named) return named;
+  const param = details && typeof details === 'object' ? (details as { param?: unknown }).param : undefined;
+  return typeof param === 'string' && param ? param : undefined;
+}

@@ -54,6 +54,7 @@ import { chatOperations } from './openapiChat';
 import { teamOperations } from './openapiTeams';
 import { adminOperations } from './openapiAdmin';
 import { videoOperations } from './openapiVideo';
+import { audioOperations } from './openapiAudio';
 import { z } from './zod';
 
 export interface Operation {
@@ -138,8 +139,8 @@ export const IdempotencyKeyHeader = z
     example: '6f1c1f9e-8d1b-4b8e-9a55-3f0d4a1c2b7e',
   });
 
-/** The operations of the chat service, of teams and of video, documented in their own files. */
-export { adminOperations, chatOperations, teamOperations, videoOperations };
+/** The operations of the chat service, of teams, of video and of OpenAI's Audio API, documented in their own files. */
+export { adminOperations, audioOperations, chatOperations, teamOperations, videoOperations };
 
 /** Every public operation of Kasa, documented from the same zod schemas that validate it. */
 export const operations: Operation[] = [
@@ -670,7 +671,14 @@ export function buildOpenApiDocument(serverUrl = '/') {
     schema: { type: 'string', enum: ['true'] },
   });
 
-  for (const op of [...operations, ...chatOperations, ...teamOperations, ...videoOperations, ...adminOperations]) {
+  for (const op of [
+    ...operations,
+    ...chatOperations,
+    ...audioOperations,
+    ...teamOperations,
+    ...videoOperations,
+    ...adminOperations,
+  ]) {
     const idempotent = acceptsIdempotencyKey(op);
     const failures = [
       ...new Set([400, ...(op.auth ? [401] : []), ...(op.errors ?? []), ...(idempotent ? [409, 422] : []), 503]),

@@ -233,3 +233,237 @@ export const TranslateResponse = z
   })
   .openapi('TranslateResponse');
 export type TranslateResponse = z.infer<typeof TranslateResponse>;
+
+/**
+ * OpenAI's text-to-speech models that `POST /v1/audio/speech` accepts (and Kasa's own name): every one is read by
+ * Kasa's speech chain (the configured cloud voices, then eSpeak NG offline).
+ */
+export const OPENAI_SPEECH_MODELS = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'kasa-speech'] as const;
+
+/**
+ * OpenAI's voice names. Each maps to a voice of the chain for the text's language: the cloud voice of that name
+ * where OpenAI's voices are configured, else the language's voice of the same kind (female or male) where the engine
+ * has one, else the language's default voice.
+ */
+export const OPENAI_VOICE_NAMES = [
+  'alloy',
+  'ash',
+  'ballad',
+  'cedar',
+  'coral',
+  'echo',
+  'fable',
+  'marin',
+  'nova',
+  'onyx',
+  'sage',
+  'shimmer',
+  'verse',
+] as const;
+
+/** The `response_format`s OpenAI's speech API has; which of them a server makes depends on its encoder (ffmpeg). */
+export const OPENAI_SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
+export type OpenAISpeechFormat = (typeof OPENAI_SPEECH_FORMATS)[number];
+
+/** The longest text `POST /v1/audio/speech` reads in one request, as OpenAI's API (characters). */
+export const OPENAI_SPEECH_MAX_CHARS = 4_096;
+
+/** OpenAI's `code` for a request field with a value Kasa does not take (as on /v1/chat/completions). */
+const UNSUPPORTED_VALUE = 'unsupported_value';
+const UNKNOWN_PARAMETER = 'unknown_parameter';
+
+const listed = (values: readonly string[]) =>
+  `${values.slice(0, -1).join(', ')}${values.length > 1 ? ' or ' : ''}${values.at(-1) ?? ''}`;
+
+const SPEECH_FIELDS = new Set([
+  'model',
+  'input',
+  'voice',
+  'instructions',
+  'response_format',
+  'speed',
+  'stream_format',
+  'language',
+]);
+
+/**
+ * The body of `POST /v1/audio/speech`, as OpenAI's clients send it, plus Kasa's optional `language` (left out: the
+ * text's language is detected). A field OpenAI does not have, or a value Kasa does not take, is a 400 naming it.
+ */
+export const OpenAISpeechRequest = z
+  .looseObject({
+    model: z
+      .string()
+      .trim()
+      .min(1, 'model is required')
+      .max(100)
+      .openapi({ example: 'tts-1', description: `One of ${listed(OPENAI_SPEECH_MODELS)}` }),
+    input: z
+      .string({ error: 'input is required' })
+      .trim()
+      .min(1, 'input must not be empty')
+      .max(OPENAI_SPEECH_MAX_CHARS, `input must be at most ${OPENAI_SPEECH_MAX_CHARS} characters`),
+    /** An OpenAI voice name, a Kasa voice id (GET /api/voice/voices), or `{id}` with either. */
+    voice: z.union(
+      [
+        z.string().trim().min(1).max(64),
+        z.object({ id: z.string().trim().min(1).max(64) }).transform((voice) => voice.id),
+      ],
+      { error: 'voice must be a voice name such as alloy, or a Kasa voice id from GET /api/voice/voices' },
+    ),
+    /** How to speak (gpt-4o-mini-tts); accepted, and ignored by engines that take no instructions. */
+    instructions: z.string().max(OPENAI_SPEECH_MAX_CHARS).optional(),
+    response_format: z
+      .enum(OPENAI_SPEECH_FORMATS, { error: `response_format must be one of ${listed(OPENAI_SPEECH_FORMATS)}` })
+      .default('mp3'),
+    speed: z
+      .number({ error: 'speed must be a number from 0.25 to 4.0' })
+      .min(0.25, 'speed must be at least 0.25')
+      .max(4, 'speed must be at most 4.0')
+      .default(1),
+    /** Only `audio` (the audio itself, as it is made); Server-Sent Events are not offered. */
+    stream_format: z.string().optional(),
+    /** Kasa's: the text's language (a tag such as en, sw or fr-CI), or `auto` (the default) to detect it. */
+    language: z.union([z.literal('auto'), LanguageTag]).default('auto'),
+  })
+  .superRefine((body, ctx) => {
+    const refuse = (name: string, message: string, code = UNSUPPORTED_VALUE) =>
+      ctx.addIssue({ code: 'custom', path: [name], message, params: { code } });
+    for (const name of Object.keys(body)) {
+      if (!SPEECH_FIELDS.has(name)) refuse(name, `Unrecognized request argument supplied: ${name}`, UNKNOWN_PARAMETER);
+    }
+    if (!(OPENAI_SPEECH_MODELS as readonly string[]).includes(body.model))
+      refuse('model', `model must be one of ${listed(OPENAI_SPEECH_MODELS)} (all are read by Kasa's voices)`);
+    if (body.stream_format !== undefined && body.stream_format !== 'audio')
+      refuse('stream_format', 'stream_format must be audio: the audio streams as it is made (no Server-Sent Events)');
+  })
+  .openapi('OpenAISpeechRequest', { additionalProperties: false });
+export type OpenAISpeechRequest = z.output<typeof OpenAISpeechRequest>;
+
+/** OpenAI's speech-to-text models that `POST /v1/audio/transcriptions` accepts: all go to Kasa's transcribers. */
+export const OPENAI_TRANSCRIPTION_MODELS = [
+  'whisper-1',
+  'gpt-4o-transcribe',
+  'gpt-4o-mini-transcribe',
+  'kasa-transcribe',
+] as const;
+
+/** The answers `POST /v1/audio/transcriptions` gives (OpenAI's srt and vtt need timed segments Kasa may not have). */
+export const OPENAI_TRANSCRIPTION_FORMATS = ['json', 'text', 'verbose_json'] as const;
+
+/** Form fields arrive as text: a number field is read from it. */
+const formNumber = (message: string) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+    z.number({ error: message }).min(0, message).max(1, message),
+  );
+
+/** A form field sent once or repeated (`include[]`): a list either way. */
+const formList = z.preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(z.string().max(40)).max(4));
+
+const TRANSCRIPTION_FIELDS = new Set([
+  'model',
+  'language',
+  'prompt',
+  'response_format',
+  'temperature',
+  'stream',
+  'timestamp_granularities',
+  'include',
+  'chunking_strategy',
+]);
+
+/**
+ * The fields beside the file in `POST /v1/audio/transcriptions` (multipart), as OpenAI's clients send them. `prompt`,
+ * `temperature` and `chunking_strategy: auto` are accepted (no transcriber takes them); segment timestamps are given
+ * in verbose_json where the transcriber has them; a value Kasa cannot honour is a 400 naming its field.
+ */
+export const OpenAITranscriptionFields = z
+  .looseObject({
+    model: z.string({ error: 'model is required' }).trim().min(1, 'model is required').max(100),
+    language: LanguageTag.optional(),
+    prompt: z.string().max(1_000).optional(),
+    response_format: z.string().default('json'),
+    temperature: formNumber('temperature must be a number from 0 to 1').optional(),
+    stream: z.string().optional(),
+    timestamp_granularities: formList.optional(),
+    include: formList.optional(),
+    chunking_strategy: z.string().optional(),
+  })
+  .superRefine((fields, ctx) => {
+    const refuse = (name: string, message: string, code = UNSUPPORTED_VALUE) =>
+      ctx.addIssue({ code: 'custom', path: [name], message, params: { code } });
+    for (const name of Object.keys(fields)) {
+      if (!TRANSCRIPTION_FIELDS.has(name))
+        refuse(name, `Unrecognized request argument supplied: ${name}`, UNKNOWN_PARAMETER);
+    }
+    if (!(OPENAI_TRANSCRIPTION_MODELS as readonly string[]).includes(fields.model))
+      refuse('model', `model must be one of ${listed(OPENAI_TRANSCRIPTION_MODELS)} (all go to Kasa's transcribers)`);
+    if (!(OPENAI_TRANSCRIPTION_FORMATS as readonly string[]).includes(fields.response_format))
+      refuse('response_format', `response_format must be one of ${listed(OPENAI_TRANSCRIPTION_FORMATS)}`);
+    if (fields.stream !== undefined && fields.stream !== 'false')
+      refuse('stream', 'stream is not supported: the transcript is answered whole');
+    if (fields.timestamp_granularities?.some((g) => g !== 'segment'))
+      refuse(
+        'timestamp_granularities',
+        'only segment timestamps are given (in verbose_json, where the transcriber has them)',
+      );
+    if (fields.include?.length) refuse('include', 'include is not supported (no logprobs)');
+    if (fields.chunking_strategy !== undefined && fields.chunking_strategy !== 'auto')
+      refuse('chunking_strategy', 'chunking_strategy may only be auto');
+  });
+export type OpenAITranscriptionFields = z.output<typeof OpenAITranscriptionFields>;
+
+/** The multipart form of `POST /v1/audio/transcriptions`, as documented. */
+export const OpenAITranscriptionRequest = z
+  .object({
+    file: z.string().openapi({
+      format: 'binary',
+      description:
+        'The recording: webm, ogg (opus), wav, mp3 (mpeg, mpga) or mp4 (m4a) audio, at most 10 MB; its type is ' +
+        'read from the part, else the file name, and checked against the bytes',
+    }),
+    model: z.enum(OPENAI_TRANSCRIPTION_MODELS),
+    language: LanguageTag.optional(),
+    prompt: z.string().max(1_000).optional(),
+    response_format: z.enum(OPENAI_TRANSCRIPTION_FORMATS).optional(),
+    temperature: z.number().min(0).max(1).optional(),
+  })
+  .openapi('OpenAITranscriptionRequest');
+
+/** `response_format: json` (the default). */
+export const OpenAITranscription = z.object({ text: z.string() }).openapi('OpenAITranscription');
+export type OpenAITranscription = z.infer<typeof OpenAITranscription>;
+
+/** One timed piece of a transcript, as the transcriber gave it (OpenAI's Whisper gives them). */
+export const OpenAITranscriptionSegment = z
+  .object({
+    id: z.number().int(),
+    seek: z.number().optional(),
+    /** Seconds from the start of the recording. */
+    start: z.number(),
+    end: z.number(),
+    text: z.string(),
+    tokens: z.array(z.number()).optional(),
+    temperature: z.number().optional(),
+    avg_logprob: z.number().optional(),
+    compression_ratio: z.number().optional(),
+    no_speech_prob: z.number().optional(),
+  })
+  .openapi('OpenAITranscriptionSegment');
+export type OpenAITranscriptionSegment = z.infer<typeof OpenAITranscriptionSegment>;
+
+/** `response_format: verbose_json`. */
+export const OpenAITranscriptionVerbose = z
+  .object({
+    task: z.literal('transcribe'),
+    /** The language's English name in lower case, as OpenAI gives it (`english`, `swahili`). */
+    language: z.string(),
+    /** Seconds of audio: as the transcriber says, else read from the file (WAV, Ogg, MP3); 0 when neither says. */
+    duration: z.number().nonnegative(),
+    text: z.string(),
+    /** The transcriber's timed segments; empty when it gives none. */
+    segments: z.array(OpenAITranscriptionSegment),
+  })
+  .openapi('OpenAITranscriptionVerbose');
+export type OpenAITranscriptionVerbose = z.infer<typeof OpenAITranscriptionVerbose>;

@@ -2,6 +2,7 @@ import {
   ErrorCode,
   isOpenAIPath,
   openAIErrorOf,
+  openAIParamOf,
   payloadTooLargeMessage,
   type ErrorBody,
   type OpenAIError,
@@ -22,10 +23,13 @@ interface BodyParserError extends Error {
 
 /**
  * The shared error body; on the OpenAI-compatible `/v1/*` paths it also carries OpenAI's `error` object (which
- * OpenAI's client libraries read), whatever failed: a body too large or not JSON, an unknown path, a thrown error.
+ * OpenAI's client libraries read), whatever failed: a body too large or not JSON, an unknown path, a thrown error;
+ * its `param` names the request field at fault where the details say (openAIParamOf).
  */
 function errorBodyOf(req: Request, status: number, body: ErrorBody): ErrorBody & { error?: OpenAIError } {
-  return isOpenAIPath(req.originalUrl) ? { ...body, error: openAIErrorOf(status, body) } : body;
+  return isOpenAIPath(req.originalUrl)
+    ? { ...body, error: openAIErrorOf(status, body, openAIParamOf(body.details)) }
+    : body;
 }
 
 function toHttpError(err: unknown): HttpError {

@@ -1,20 +1,6 @@
-import {
-  OpenAIChatCompletionRequest,
-  OpenAIEmbeddingRequest,
-  openAIErrorOf,
-  type ErrorBody,
-  type Persona,
-} from '@kasa/contracts';
-import {
-  HttpError,
-  InputError,
-  describeIssues,
-  errorHandler,
-  holdSlot,
-  parseInput,
-  type Logger,
-} from '@kasa/service-kit';
-import { Router, type ErrorRequestHandler } from 'express';
+import { OpenAIChatCompletionRequest, OpenAIEmbeddingRequest, type Persona } from '@kasa/contracts';
+import { HttpError, InputError, describeIssues, holdSlot, parseInput, type Logger } from '@kasa/service-kit';
+import { Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { identityOf, requireIdentity } from '../identity/identity';
 import { SseStream } from '../http/sseStream';
@@ -26,12 +12,6 @@ import { ToolCallChunks, toolCallsOf } from './toolCallChunks';
 
 /** The same in streamed and plain answers: it names Kasa's serving configuration, not the provider of the moment. */
 const SYSTEM_FINGERPRINT = 'fp_kasa';
-
-/** The request field a validation error is about (OpenAI's `param`), from the issues parseInput reports. */
-function paramOf(details: unknown): string | undefined {
-  const first = Array.isArray(details) ? (details[0] as { path?: unknown } | undefined) : undefined;
-  return typeof first?.path === 'string' && first.path ? first.path : undefined;
-}
 
 /**
  * The request, or a 400 naming its first problem; a refused parameter carries OpenAI's code for it
@@ -47,20 +27,6 @@ function parseCompletionRequest(input: unknown): OpenAIChatCompletionRequest {
   const message =
     first?.path && !first.message.startsWith(first.path) ? `${first.path}: ${first.message}` : first?.message;
   throw new InputError(message ?? 'Invalid request body', issues);
-}
-
-/**
- * OpenAI's client libraries read `error.message` from the body; Kasa's clients read `message`. The /v1 routes answer
- * both in one body: Kasa's error shape plus OpenAI's `error` object.
- */
-function openAIErrors(): ErrorRequestHandler {
-  const shared = errorHandler();
-  return (err, req, res, next) => {
-    const json = res.json.bind(res);
-    res.json = (body: ErrorBody) =>
-      json({ ...body, error: openAIErrorOf(res.statusCode, body, paramOf(body.details)) });
-    shared(err, req, res, next);
-  };
 }
 
 const modelOf = (p: Persona) => ({
@@ -222,7 +188,7 @@ export function createOpenAIRouter(
       });
     });
 
-  router.use('/v1', openAIErrors());
+  // Errors answer in OpenAI's shape as well as Kasa's: the kit's error handler does it for every /v1 path.
   return router;
 }
 

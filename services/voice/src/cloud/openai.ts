@@ -4,6 +4,7 @@ import {
   type TranscribeRequest,
   type Transcriber,
   type TranscriberResult,
+  type TranscriptSegment,
 } from '../transcription/transcriber';
 import { CloudProviderError, joinUrl, postToProvider, readAudio, readJson } from './cloudHttp';
 import { multilingualVoices } from './cloudVoices';
@@ -112,9 +113,37 @@ export class OpenAiTranscriber implements Transcriber {
       { headers: { authorization: `Bearer ${this.settings.apiKey}` }, body: form },
       signal,
     );
-    const body = (await readJson(this.name, res)) as { text?: unknown; language?: unknown };
+    const body = (await readJson(this.name, res)) as {
+      text?: unknown;
+      language?: unknown;
+      duration?: unknown;
+      segments?: unknown;
+    };
     if (typeof body?.text !== 'string') throw new CloudProviderError(this.name, 'sent no transcript');
     const heard = typeof body.language === 'string' ? this.codeForName(body.language) : undefined;
-    return { text: body.text.trim(), ...(heard ? { language: heard } : {}) };
+    const segments = Array.isArray(body.segments) ? body.segments.flatMap(segmentOf) : [];
+    return {
+      text: body.text.trim(),
+      ...(heard ? { language: heard } : {}),
+      ...(typeof body.duration === 'number' && body.duration >= 0 ? { duration: body.duration } : {}),
+      ...(segments.length ? { segments } : {}),
+    };
   }
+}
+
+const SEGMENT_NUMBERS = ['seek', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob'] as const;
+
+/** A segment of the verbose answer, with only the fields of OpenAI's shape (nothing else the provider sent). */
+function segmentOf(raw: unknown): TranscriptSegment[] {
+  const s = raw as Record<string, unknown> | null;
+  if (!s || typeof s.text !== 'string' || typeof s.start !== 'number' || typeof s.end !== 'number') return [];
+  const segment: TranscriptSegment = {
+    id: typeof s.id === 'number' ? s.id : 0,
+    start: s.start,
+    end: s.end,
+    text: s.text,
+  };
+  for (const name of SEGMENT_NUMBERS) if (typeof s[name] === 'number') segment[name] = s[name];
+  if (Array.isArray(s.tokens) && s.tokens.every((t) => typeof t === 'number')) segment.tokens = s.tokens;
+  return [segment];
 }

@@ -15,7 +15,30 @@ export const CONTENT_TYPES: Record<AudioFormat, string> = {
   wav: 'audio/wav',
 };
 
-const ENCODERS: Record<Exclude<AudioFormat, 'wav'>, { codec: string; args: string[] }> = {
+/**
+ * Every format one synthesis may ask for: the configured one (VOICE_AUDIO_FORMAT) and, for the OpenAI-compatible
+ * speech route, the others ffmpeg makes: AAC (ADTS), FLAC and raw PCM (16-bit little-endian mono at 24 kHz, as
+ * OpenAI's `pcm` is).
+ */
+export type EncodingFormat = AudioFormat | 'aac' | 'flac' | 'pcm';
+
+export const ENCODING_CONTENT_TYPES: Record<EncodingFormat, string> = {
+  ...CONTENT_TYPES,
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  pcm: 'audio/pcm',
+};
+
+/** The sample rate of raw PCM answers (OpenAI's `pcm`), whatever the engines' rate. */
+export const PCM_OUTPUT_RATE = 24_000;
+
+/** What one encoding makes: its format and, read faster or slower (0.25–4), its speed (ffmpeg's atempo). */
+export interface EncodingRequest {
+  format?: EncodingFormat;
+  speed?: number;
+}
+
+const ENCODERS: Record<Exclude<EncodingFormat, 'wav' | 'pcm'>, { codec: string; args: string[] }> = {
   // Constant bit rate, and no Xing header (a pipe cannot go back to fill it in): players get the duration right.
   mp3: { codec: 'libmp3lame', args: ['-c:a', 'libmp3lame', '-b:a', '32k', '-write_xing', '0', '-f', 'mp3'] },
   // Opus made for speech; pages of 200 ms of audio, so that the first one leaves early.
@@ -23,7 +46,31 @@ const ENCODERS: Record<Exclude<AudioFormat, 'wav'>, { codec: string; args: strin
     codec: 'libopus',
     args: ['-c:a', 'libopus', '-b:a', '24k', '-application', 'voip', '-page_duration', '200000', '-f', 'ogg'],
   },
+  aac: { codec: 'aac', args: ['-c:a', 'aac', '-b:a', '48k', '-f', 'adts'] },
+  flac: { codec: 'flac', args: ['-c:a', 'flac', '-f', 'flac'] },
 };
+
+/** WAV and raw PCM through ffmpeg (when read at another speed, or resampled): its PCM encoder is always there. */
+const RAW_OUTPUTS: Record<'wav' | 'pcm', string[]> = {
+  wav: ['-c:a', 'pcm_s16le', '-f', 'wav'],
+  pcm: ['-c:a', 'pcm_s16le', '-ar', String(PCM_OUTPUT_RATE), '-f', 's16le'],
+};
+
+/** ffmpeg's atempo filter, chained within 0.5–2 per step (older ffmpeg takes no more in one). */
+function tempoFilter(speed: number): string {
+  const steps: string[] = [];
+  let rest = speed;
+  while (rest < 0.5) {
+    steps.push('atempo=0.5');
+    rest /= 0.5;
+  }
+  while (rest > 2) {
+    steps.push('atempo=2');
+    rest /= 2;
+  }
+  if (Math.abs(rest - 1) > 1e-6) steps.push(`atempo=${rest.toFixed(6)}`);
+  return steps.join(',');
+}
 
 const SPARE_DELAY_MS = 250;
 /** lamejs encodes on the service's own thread: in slices of half a second of audio, with other work between them. */
@@ -76,8 +123,10 @@ export class AudioEncoders {
     private readonly logger: Logger,
     private readonly lame: Mp3EncoderClass | undefined,
     private readonly limits: ProcessLimits,
+    /** The ffmpeg that runs (whatever the configured format) and the formats its encoders make. */
+    private readonly ffmpeg: { command: string; formats: ReadonlySet<EncodingFormat> } | undefined,
   ) {
-    if (this.ffmpegBin) this.spare = this.spawn();
+    if (this.ffmpegBin) this.spare = this.spawn({ format: this.format });
   }
 
   /**
@@ -95,18 +144,35 @@ export class AudioEncoders {
   }): Promise<AudioEncoders> {
     const { ffmpeg, format, sampleRate, logger } = options;
     const limits = options.limits ?? ProcessLimits.none();
+    // The encoders this ffmpeg has, for the configured format and for the formats a request may ask for.
+    const listing = ffmpeg
+      ? await runProcess(ffmpeg.command, ['-hide_banner', '-encoders'], {
+          signal: AbortSignal.timeout(ffmpeg.source === 'npm' ? 30_000 : 5_000),
+        }).catch(() => undefined)
+      : undefined;
+    const encoderList = listing?.code === 0 ? listing.stdout.toString('utf8') : undefined;
+    const others =
+      ffmpeg && encoderList !== undefined
+        ? {
+            command: ffmpeg.command,
+            formats: new Set<EncodingFormat>([
+              'wav',
+              'pcm',
+              ...(Object.keys(ENCODERS) as (keyof typeof ENCODERS)[]).filter((f) =>
+                encoderList.includes(ENCODERS[f].codec),
+              ),
+            ]),
+          }
+        : undefined;
     const make = (name: EncoderName, actual: AudioFormat, bin?: string, lame?: Mp3EncoderClass) =>
-      new AudioEncoders(bin, name, actual, format, sampleRate, logger, lame, limits);
+      new AudioEncoders(bin, name, actual, format, sampleRate, logger, lame, limits, others);
     if (format === 'wav') {
       logger.info('audio: WAV, as configured');
       return make('none', 'wav');
     }
     const codec = ENCODERS[format].codec;
     if (ffmpeg) {
-      const listing = await runProcess(ffmpeg.command, ['-hide_banner', '-encoders'], {
-        signal: AbortSignal.timeout(ffmpeg.source === 'npm' ? 30_000 : 5_000),
-      }).catch(() => undefined);
-      if (listing?.code === 0 && listing.stdout.toString('utf8').includes(codec)) {
+      if (encoderList?.includes(codec)) {
         logger.info({ format, codec }, `audio: ${format} by ${ffmpeg.description}`);
         return make(ffmpeg.source === 'npm' ? 'ffmpeg-npm' : 'ffmpeg', format, ffmpeg.command);
       }
@@ -134,18 +200,52 @@ export class AudioEncoders {
     return this.format === this.requestedFormat;
   }
 
-  start(): EncodingJob {
+  /** The Content-Type of audio in this format. */
+  contentTypeOf(format: EncodingFormat = this.format): string {
+    return ENCODING_CONTENT_TYPES[format];
+  }
+
+  /**
+   * Whether an encoding in this format, at this speed, can be made here: the configured format always (at its own
+   * speed); WAV always; MP3 with lamejs too; the rest, and any other speed, only with an ffmpeg that has the encoder.
+   */
+  supports(format: EncodingFormat, speed = 1): boolean {
+    if (speed === 1 && (format === this.format || format === 'wav' || (format === 'mp3' && this.lame))) return true;
+    return this.ffmpeg?.formats.has(format) ?? false;
+  }
+
+  /** The formats `supports` allows at this speed. */
+  formats(speed = 1): EncodingFormat[] {
+    return (Object.keys(ENCODING_CONTENT_TYPES) as EncodingFormat[]).filter((f) => this.supports(f, speed));
+  }
+
+  /**
+   * Starts one encoding: the configured format unless `request` asks for another format or speed (see `supports`;
+   * anything else throws).
+   */
+  start(request: EncodingRequest = {}): EncodingJob {
+    const format = request.format ?? this.format;
+    const speed = request.speed ?? 1;
+    if (format !== this.format || speed !== 1) return this.startOther(format, speed);
     if (this.lame) return lameJob(this.lame, this.sampleRate);
     if (!this.ffmpegBin) return wavJob(this.sampleRate);
     const ready = this.spare && this.spare.exitCode === null && !this.spare.killed ? this.spare : undefined;
-    const process = ready ?? this.spawn();
+    const process = ready ?? this.spawn({ format: this.format });
     this.spare = undefined;
     // Start the next one a little later: starting ffmpeg costs ~150 ms of CPU, which would otherwise compete with
     // this request's first audio.
     setTimeout(() => {
-      if (!this.closed && !this.spare) this.spare = this.spawn();
+      if (!this.closed && !this.spare) this.spare = this.spawn({ format: this.format });
     }, SPARE_DELAY_MS).unref();
     return ffmpegJob(process);
+  }
+
+  /** Another format or speed than the configured one's: an ffmpeg of its own (none is kept ready for these). */
+  private startOther(format: EncodingFormat, speed: number): EncodingJob {
+    if (!this.supports(format, speed)) throw new Error(`${format} audio at speed ${speed} cannot be made here`);
+    if (speed === 1 && format === 'wav') return wavJob(this.sampleRate);
+    if (speed === 1 && format === 'mp3' && this.lame) return lameJob(this.lame, this.sampleRate);
+    return ffmpegJob(this.spawn({ format, speed }, this.ffmpeg!.command));
   }
 
   close(): void {
@@ -154,11 +254,13 @@ export class AudioEncoders {
     this.spare = undefined;
   }
 
-  private spawn(): EncoderProcess {
-    const bin = this.ffmpegBin!;
+  private spawn(request: { format: EncodingFormat; speed?: number }, bin = this.ffmpegBin!): EncoderProcess {
+    const { format, speed = 1 } = request;
     const args = ['-hide_banner', '-loglevel', 'error', '-nostdin'];
     args.push('-f', 's16le', '-ar', String(this.sampleRate), '-ac', '1', '-i', 'pipe:0');
-    args.push(...ENCODERS[this.format as Exclude<AudioFormat, 'wav'>].args, '-flush_packets', '1', 'pipe:1');
+    if (speed !== 1) args.push('-filter:a', tempoFilter(speed));
+    const output = format === 'wav' || format === 'pcm' ? RAW_OUTPUTS[format] : ENCODERS[format].args;
+    args.push(...output, '-flush_packets', '1', 'pipe:1');
     const limited = this.limits.wrap(bin, args);
     const child = spawn(limited.command, limited.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     child.on('error', (err) => this.logger.warn({ err: err.message }, 'ffmpeg could not be started'));

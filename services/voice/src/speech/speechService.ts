@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type { LanguageCatalogue } from '../languages/catalogue';
 import type { LanguageDetector } from '@kasa/language-detect';
-import type { AudioEncoders, EncodingJob } from './audioEncoder';
+import type { AudioEncoders, EncodingJob, EncodingRequest } from './audioEncoder';
 import type { AudioStore } from './audioStore';
 import { findSample } from './samples';
 import type { SpeechChain } from './speechChain';
@@ -79,13 +79,14 @@ export class SpeechService {
 
   /**
    * Checks the request and starts synthesizing. The public samples are for everyone; any other text needs a
-   * signed-in Pro or Enterprise user (spec section 6: voice is a Pro feature).
+   * signed-in Pro or Enterprise user (spec section 6: voice is a Pro feature). The audio is in the configured format
+   * unless `options` asks for another format or speed (the OpenAI-compatible route; see `AudioEncoders.supports`).
    */
   async start(
     input: SynthesizeRequest,
     identity: Identity | undefined,
     signal: AbortSignal,
-    options: { stream?: boolean } = {},
+    options: { stream?: boolean } & EncodingRequest = {},
   ): Promise<Synthesis> {
     const sample = findSample(input.text);
     const isSample =
@@ -124,7 +125,9 @@ export class SpeechService {
       );
     }
 
-    const cacheKey = isSample ? this.cacheKey(input.text, voice) : undefined;
+    const encoding = { format: options.format ?? encoders.format, speed: options.speed ?? 1 };
+    const contentType = encoders.contentTypeOf(encoding.format);
+    const cacheKey = isSample ? this.cacheKey(input.text, voice, encoding) : undefined;
     if (cacheKey) {
       const cached = await store.findCached(cacheKey, new Date(Date.now() - this.deps.audioTtlMs / 2));
       if (cached) {
@@ -153,7 +156,7 @@ export class SpeechService {
     if (!cacheKey) await store.ensureReachable();
     const id = store.newId();
     const upload = store.openUpload(id, {
-      contentType: encoders.contentType,
+      contentType,
       language,
       voice: voice.id,
       engine: voice.engine,
@@ -178,14 +181,16 @@ export class SpeechService {
     // The encoder (an ffmpeg process) starts with the first chunk of speech, not before: a synthesis that waits for
     // a place in the process pool, or is refused one, holds no process.
     const startEncoding = (): EncodingJob => {
-      job = encoders.start();
+      job = encoders.start(encoding);
       job.output.pipe(upload);
       if (output) job.output.pipe(output);
       onStarted();
       return job;
     };
     const done = this.run(input.text, language, voice, startEncoding, signal)
-      .then(async ({ seconds, engine }) => {
+      .then(async ({ seconds: spoken, engine }) => {
+        // Read faster or slower, the audio lasts that much less or more than the engines spoke.
+        const seconds = Math.round((spoken / encoding.speed) * 1000) / 1000;
         await stored;
         await store.complete(id, seconds);
         void this.deps.bus.publishWithin(
@@ -199,7 +204,7 @@ export class SpeechService {
           },
           PUBLISH_WAIT_MS,
         );
-        return this.response(id, seconds, voice, language, engine, encoders.contentType);
+        return this.response(id, seconds, voice, language, engine, contentType);
       })
       .catch(async (err: unknown) => {
         onFailedEarly(err);
@@ -212,7 +217,7 @@ export class SpeechService {
       });
     // Awaited by the route; a stream whose synthesis failed before its first audio is answered from `started`.
     done.catch(noop);
-    return { id, audioUrl: `${AUDIO_PATH}/${id}`, contentType: encoders.contentType, output, started, done };
+    return { id, audioUrl: `${AUDIO_PATH}/${id}`, contentType, output, started, done };
   }
 
   /**
@@ -272,10 +277,10 @@ export class SpeechService {
     return language.code;
   }
 
-  private cacheKey(text: string, voice: SpeechVoice): string {
-    return createHash('sha256')
-      .update(`${voice.engine}\n${voice.id}\n${this.deps.encoders.format}\n${text}`)
-      .digest('hex');
+  private cacheKey(text: string, voice: SpeechVoice, encoding: { format: string; speed: number }): string {
+    // The configured format at its own speed keeps the key it always had (audio already stored still matches).
+    const format = encoding.speed === 1 ? encoding.format : `${encoding.format}@${encoding.speed}`;
+    return createHash('sha256').update(`${voice.engine}\n${voice.id}\n${format}\n${text}`).digest('hex');
   }
 
   private response(

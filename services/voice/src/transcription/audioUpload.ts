@@ -28,6 +28,28 @@ const normalize = (type: string | undefined): string => {
   return ALIASES[bare] ?? bare;
 };
 
+/** What a file name's extension says, for a part sent without a type of its own (OpenAI's clients name the file only). */
+const EXTENSION_TYPES: Record<string, string> = {
+  webm: 'audio/webm',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  opus: 'audio/ogg',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  mpeg: 'audio/mpeg',
+  mpga: 'audio/mpeg',
+  mp4: 'audio/mp4',
+  m4a: 'audio/mp4',
+};
+
+/** A form part's type: as declared, or, when it declares none (or only bytes), as its file name says. */
+function partType(declared: string, fileName: string): string {
+  const bare = normalize(declared);
+  if (bare !== '' && bare !== 'application/octet-stream') return declared;
+  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  return (extension && EXTENSION_TYPES[extension]) || declared;
+}
+
 /**
  * Whether the bytes look like the declared format: the client's Content-Type is only a claim, and a provider billed
  * per second should not be sent a text file.
@@ -69,12 +91,18 @@ function checked(bytes: Buffer, declared: string | undefined): UploadedAudio {
 /**
  * Reads the audio of POST /api/voice/transcribe into `res.locals.audio` and the other fields into
  * `res.locals.fields`: a multipart form (field `audio`, or `file`, plus `language`), or the audio itself as the body
- * with its Content-Type (fields in the query). Larger than `maxBytes`: 413; another type: 415.
+ * with its Content-Type (fields in the query). A part without a type of its own (or `application/octet-stream`) has
+ * the type its file name says. Larger than `maxBytes`: 413; another type: 415. `options.fields`: how many fields
+ * besides the file the form may have (5 by default); `options.fileField`: the field a missing file is asked for in.
  */
-export function audioUpload(maxBytes: number): RequestHandler {
+export function audioUpload(
+  maxBytes: number,
+  options: { fields?: number; fileField?: 'audio' | 'file' } = {},
+): RequestHandler {
+  const fields = options.fields ?? 5;
   const form = multer({
     storage: multer.memoryStorage(),
-    limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1_000, parts: 8 },
+    limits: { fileSize: maxBytes, files: 1, fields, fieldSize: 1_000, parts: fields + 3 },
   }).fields([
     { name: 'audio', maxCount: 1 },
     { name: 'file', maxCount: 1 },
@@ -103,9 +131,16 @@ export function audioUpload(maxBytes: number): RequestHandler {
         const files = req.files as Record<string, Express.Multer.File[]> | undefined;
         const file = files?.audio?.[0] ?? files?.file?.[0];
         if (!file)
-          return next(new InputError('Send the recording in the form field `audio`', undefined, 'audio_required'));
+          return next(
+            new InputError(
+              `Send the recording in the form field \`${options.fileField ?? 'audio'}\``,
+              // OpenAI's `param` on the OpenAI-compatible route, which names its field.
+              options.fileField ? { param: options.fileField } : undefined,
+              'audio_required',
+            ),
+          );
         try {
-          res.locals.audio = checked(file.buffer, file.mimetype);
+          res.locals.audio = checked(file.buffer, partType(file.mimetype, file.originalname));
           res.locals.fields = { ...(req.body as Record<string, unknown>) };
           next();
         } catch (error) {

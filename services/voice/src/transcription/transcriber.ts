@@ -17,6 +17,25 @@ export interface TranscriberResult {
   /** The language the provider heard, when it says (a catalogue code). */
   language?: string;
   confidence?: number;
+  /** Seconds of audio, when the provider says. */
+  duration?: number;
+  /** Timed pieces of the transcript, when the provider gives them (OpenAI's Whisper does). */
+  segments?: TranscriptSegment[];
+}
+
+/** One timed piece of a transcript, with what the provider said about it (OpenAI's segment fields). */
+export interface TranscriptSegment {
+  id: number;
+  /** Seconds from the start of the recording. */
+  start: number;
+  end: number;
+  text: string;
+  seek?: number;
+  tokens?: number[];
+  temperature?: number;
+  avg_logprob?: number;
+  compression_ratio?: number;
+  no_speech_prob?: number;
 }
 
 /** One speech-to-text provider. Kasa has no offline recognizer: every transcriber is a cloud service. */

@@ -2,7 +2,10 @@ import type { TranscribeResponse } from '@kasa/contracts';
 import type { LanguageDetector } from '@kasa/language-detect';
 import { InputError, ServiceUnavailableError, type CallGuard, type Logger } from '@kasa/service-kit';
 import type { LanguageCatalogue } from '../languages/catalogue';
-import type { Transcriber, UploadedAudio } from './transcriber';
+import type { Transcriber, TranscriptSegment, UploadedAudio } from './transcriber';
+
+/** A transcription with what the provider also said about the audio (the OpenAI-compatible route's verbose answer). */
+export type DetailedTranscription = TranscribeResponse & { duration?: number; segments?: TranscriptSegment[] };
 
 export interface TranscriptionStatus {
   status: 'operational' | 'unavailable';
@@ -65,6 +68,16 @@ export class TranscriptionService {
     languageTag: string | undefined,
     signal: AbortSignal,
   ): Promise<TranscribeResponse> {
+    const { text, language, confidence, provider } = await this.transcribeInDetail(audio, languageTag, signal);
+    return { text, language, ...(confidence !== undefined ? { confidence } : {}), provider };
+  }
+
+  /** As `transcribe`, with the audio's duration and the timed segments when the provider gives them. */
+  async transcribeInDetail(
+    audio: UploadedAudio,
+    languageTag: string | undefined,
+    signal: AbortSignal,
+  ): Promise<DetailedTranscription> {
     // The list as it is now: a change made while this transcription runs applies to the next one.
     const transcribers = this.transcribers;
     if (transcribers.length === 0) {
@@ -102,6 +115,8 @@ export class TranscriptionService {
           language: heard,
           ...(result.confidence !== undefined ? { confidence: Math.max(0, Math.min(1, result.confidence)) } : {}),
           provider: transcriber.name,
+          ...(result.duration !== undefined ? { duration: result.duration } : {}),
+          ...(result.segments ? { segments: result.segments } : {}),
         };
       } catch (err) {
         if (signal.aborted) throw err;
