@@ -143,6 +143,7 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     // Chat's secrets key and local model files: this platform's own, never the development folders.
     CHAT_KEYS_DIR: path.join(keysDir, 'chat'),
     CHAT_MODELS_DIR: path.join(keysDir, 'models'),
+    KASA_MAIL_DIR: path.join(keysDir, 'mail'),
     ...extraEnv,
   };
   const logs: string[] = [];

@@ -19,6 +19,7 @@ import { loadSigningKey, type SigningKey } from './tokens/signingKey';
 import { TokenService } from './tokens/tokenService';
 import { emailNoticeModel } from './notices/emailNoticeModel';
 import { EmailNotices } from './notices/emailNotices';
+import { BillingNotices } from './notices/billingNotices';
 import { LoginThrottle, type LoginThrottleSettings } from './users/loginThrottle';
 import { loginThrottleModel } from './users/loginThrottleModel';
 import { userModel } from './users/userModel';
@@ -51,8 +52,10 @@ export interface AuthComponents {
   teams: TeamService;
   /** Progressive sign-in delays per email address. */
   loginThrottle: LoginThrottle;
-  /** E-mails to account owners (`auth.email.requested`, through an outbox). */
+  /** E-mails to account owners (`auth.email.requested`, the kit's outbox on `email_notices`; sent by src/mail). */
   notices: EmailNotices;
+  /** Where people reach Kasa (the links of e-mails, the processors' return pages), without a trailing slash. */
+  publicUrl: string;
   /** Who runs this Kasa: the operator role, the first-run setup link, the operators' view of inquiries. */
   operators: OperatorService;
   /** Operators' view of people (search, one person's page). */
@@ -94,7 +97,12 @@ export function createAuthComponents(deps: {
   const { db, bus, logger, settings } = deps;
   const signingKey =
     deps.signingKey ?? loadSigningKey({ pem: settings.JWT_PRIVATE_KEY, keysDir: settings.AUTH_KEYS_DIR });
-  const notices = new EmailNotices({ outbox: emailNoticeModel(db), bus, logger });
+  // Where people reach Kasa: the public address, else the web app's first origin.
+  const publicUrl = (settings.KASA_PUBLIC_URL ?? settings.WEB_ORIGIN?.[0] ?? 'http://localhost:8080').replace(
+    /\/+$/,
+    '',
+  );
+  const notices = new EmailNotices({ notices: emailNoticeModel(db), bus, logger, publicUrl });
   const loginThrottle = new LoginThrottle(loginThrottleModel(db), deps.loginThrottle);
   const users = new UserService(userModel(db), bus, logger, { throttle: loginThrottle, notices });
   const tokens = new TokenService(signingKey, revokedTokenModel(db), settings.JWT_TTL_SECONDS);
@@ -105,10 +113,12 @@ export function createAuthComponents(deps: {
       deps.paymentProvider ?? paymentProvidersFor({ ...settings, NODE_ENV: settings.NODE_ENV ?? 'development' }),
     bus,
     logger,
-    // Where the processors send people back: the public address, else the web app's first origin.
-    publicUrl: settings.KASA_PUBLIC_URL ?? settings.WEB_ORIGIN?.[0] ?? 'http://localhost:8080',
+    // Where the processors send people back.
+    publicUrl,
     graceMs: (settings.BILLING_GRACE_DAYS ?? 7) * DAY_MS,
     now: deps.billingClock,
+    // The owner is e-mailed when a renewal fails and when its grace is over.
+    notices: new BillingNotices({ notices, users, logger, now: deps.billingClock }),
     ...(deps.processedEvents ? { processedEvents: deps.processedEvents } : {}),
   });
   const keys = apiKeyModel(db);
@@ -141,10 +151,6 @@ export function createAuthComponents(deps: {
   });
   const audit = new AuditLog(auditEntryModel(db));
   const production = settings.NODE_ENV === 'production';
-  const publicUrl = (settings.KASA_PUBLIC_URL ?? settings.WEB_ORIGIN?.[0] ?? 'http://localhost:8080').replace(
-    /\/+$/,
-    '',
-  );
   const allowHttpIssuers = !production && settings.SSO_ALLOW_HTTP_ISSUERS === true;
   const secrets =
     deps.secretBox ?? loadSecretBox({ key: settings.AUTH_SECRETS_KEY, keysDir: settings.AUTH_KEYS_DIR, production });
@@ -176,6 +182,7 @@ export function createAuthComponents(deps: {
     teams,
     loginThrottle,
     notices,
+    publicUrl,
     operators,
     people,
     suspensions,

@@ -93,6 +93,28 @@ const schema = baseServiceEnv.extend({
     .refine((value) => value === undefined || Buffer.from(value, 'base64').length === 32, {
       error: 'must be base64 of 32 random bytes (openssl rand -base64 32)',
     }),
+  /**
+   * The SMTP server account notices are e-mailed through: `smtp://user:pass@host:587` (STARTTLS when the server
+   * offers it) or `smtps://user:pass@host:465` (TLS from the start); user and password URL-encoded. Never logged.
+   * Unset: outside production each e-mail is written as an `.eml` file into KASA_MAIL_DIR; in production e-mail is off.
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .refine((value) => value === undefined || isSmtpUrl(value), {
+      error: 'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:pass@smtp.example.com:587',
+    }),
+  /** Who the notices come from: `Kasa <no-reply@kasa.example>` or a bare address. Required in production with SMTP_URL. */
+  MAIL_FROM: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .refine((value) => value === undefined || isSenderAddress(value), {
+      error: 'must be an e-mail address, alone or as Name <address>',
+    }),
+  /** Where e-mails are written as `.eml` files when SMTP_URL is not set (outside production). */
+  KASA_MAIL_DIR: z.string().default(path.resolve(__dirname, '../../../.data/mail')),
   /** Let teams name an identity provider on plain http (a test's or a local one); never in production. */
   SSO_ALLOW_HTTP_ISSUERS: envBoolean(false),
   /** Mark the session cookie Secure (set true behind HTTPS). */
@@ -134,7 +156,34 @@ const withPaymentChecks = schema.superRefine((env, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['SSO_ALLOW_HTTP_ISSUERS'], message: 'must not be true in production' });
   if (env.NODE_ENV === 'production' && chosen.some((c) => c === 'stripe' || c === 'paystack'))
     need('KASA_PUBLIC_URL', 'in production with a payment processor (where the processors send people back)');
+  // A sender the mail server's domain does not vouch for is refused or filtered as spam: name it in production.
+  if (env.NODE_ENV === 'production' && env.SMTP_URL)
+    need('MAIL_FROM', 'in production with SMTP_URL (the address the notices come from)');
 });
+
+/** An smtp:// or smtps:// URL naming a host (its credentials are not checked here, nor ever shown). */
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** `address@domain` or `Display Name <address@domain>`. */
+function isSenderAddress(value: string): boolean {
+  const match = /^(?:[^<>]*<([^<>\s]+)>|([^<>\s]+))$/.exec(value);
+  const address = match?.[1] ?? match?.[2];
+  return !!address && z.email().safeParse(address).success;
+}
+
+/** The sender of the notices: MAIL_FROM, else Kasa at no-reply of the public address's host. */
+export function mailFromOf(env: Pick<AuthConfig, 'MAIL_FROM' | 'KASA_PUBLIC_URL'>): string {
+  if (env.MAIL_FROM) return env.MAIL_FROM;
+  const host = env.KASA_PUBLIC_URL ? new URL(env.KASA_PUBLIC_URL).hostname : 'localhost';
+  return `Kasa <no-reply@${host.includes('.') ? host : `${host}.localdomain`}>`;
+}
 
 /**
  * Who takes payments: KASA_PAYMENTS when set; else the processors whose secret key is set; else the built-in provider

@@ -144,9 +144,12 @@ describe('sign-in delays per account', () => {
     await failUntilWaiting();
     await eventually(() => noticesFor(person.id).length === 2, { what: 'the second run’s notice' });
     expect(noticesFor(person.id)).toHaveLength(2);
-    // Confirmed notices leave the outbox.
+    // Confirmed notices are marked published on their document (the kit's outbox).
     await eventually(
-      async () => (await db.collection('email_notices').countDocuments({ 'data.userId': person.id })) === 0,
+      async () =>
+        (await db
+          .collection('email_notices')
+          .countDocuments({ userId: person.id, 'requestedEvent.state': { $ne: 'Published' } })) === 0,
     );
   });
 });
@@ -209,20 +212,29 @@ describe('e-mail notices outbox', () => {
   it('keeps a notice the broker never confirmed and re-sends it with the same event id', async () => {
     const outbox = emailNoticeModel(db);
     const userId = `user-${unique()}`;
-    // A broker that is away: the publish never settles, so publishWithin answers false at its deadline.
+    // A broker that is away: the publish fails, and the notice waits in the outbox.
     const away = new EmailNotices({
-      outbox,
-      bus: { publishWithin: (_type, _data, ms) => new Promise<boolean>((r) => setTimeout(() => r(false), ms)) },
+      notices: outbox,
+      bus: {
+        publishWithin: async (_type, _data, _ms, options) => {
+          await options?.onSettled?.(false);
+          return false;
+        },
+      },
       logger,
+      publicUrl: 'http://localhost:8080',
     });
     await away.send({ userId, email: 'ama@example.com', notice: 'registration_attempted', occurredAt: new Date() });
-    const pending = await outbox.findOne({ 'data.userId': userId }).lean();
-    expect(pending?.data).toMatchObject({ to: 'ama@example.com', notice: 'registration_attempted' });
+    const pending = await outbox.findOne({ userId }).lean();
+    expect(pending?.requestedEvent).toMatchObject({
+      state: 'NotPublished',
+      data: { to: 'ama@example.com', notice: 'registration_attempted' },
+    });
 
-    const live = new EmailNotices({ outbox, bus, logger });
-    expect(await live.republishPending(0)).toBeGreaterThanOrEqual(1);
+    const live = new EmailNotices({ notices: outbox, bus, logger, publicUrl: 'http://localhost:8080' });
+    expect((await live.events.republish()).published).toBeGreaterThanOrEqual(1);
     const sent = await eventually(() => notices.find((e) => e.data.userId === userId));
     expect(sent.id).toBe(pending!._id);
-    await eventually(async () => ((await outbox.exists({ _id: pending!._id })) ? undefined : true));
+    await eventually(async () => (await outbox.findById(pending!._id).lean())?.requestedEvent.state === 'Published');
   });
 });

@@ -39,6 +39,7 @@ import { Types, type Connection, type Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ZodError } from 'zod';
+import type { SubscriptionNotices } from '../notices/billingNotices';
 import type { UserService } from '../users/userService';
 import { AddOnLedger } from './addOnLedger';
 import { WebhookSignatureError, type BillingFact } from './billingFacts';
@@ -83,6 +84,8 @@ export interface BillingServiceDeps {
   /** How long a plan is kept after a renewal fails. */
   graceMs: number;
   now?: () => Date;
+  /** E-mails the owner when a renewal fails and when the grace runs out (none when absent). */
+  notices?: SubscriptionNotices;
 }
 
 /**
@@ -131,6 +134,7 @@ export class BillingService {
       logger: deps.logger,
       graceMs: deps.graceMs,
       now: this.now,
+      ...(deps.notices ? { notices: deps.notices } : {}),
     });
     this.addOns = new AddOnLedger({
       payments: deps.payments,

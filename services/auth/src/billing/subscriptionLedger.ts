@@ -2,6 +2,7 @@ import { isPaid, PLANS, type BillingProcessor, type User } from '@kasa/contracts
 import { ConflictError, NotFoundError, PUBLISH_WAIT_MS, type EventBus, type Logger } from '@kasa/service-kit';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
+import type { SubscriptionNotices } from '../notices/billingNotices';
 import type { UserService } from '../users/userService';
 import {
   addMonth,
@@ -31,6 +32,8 @@ export interface SubscriptionLedgerDeps {
   /** How long a plan is kept after a renewal fails. */
   graceMs: number;
   now: () => Date;
+  /** E-mails the owner when a renewal fails and when the grace runs out (none when absent). */
+  notices?: SubscriptionNotices;
 }
 
 export const isBillingProcessor = (name: string): name is BillingProcessor =>
@@ -109,10 +112,19 @@ export class SubscriptionLedger {
     if (found.subscriptionId && fact.subscriptionId && found.subscriptionId !== fact.subscriptionId) return 'ignored';
     if (fact.reference && found.reference !== fact.reference) return 'ignored';
     const graceMs = this.deps.graceMs;
-    await this.mutate(found._id, (current) =>
-      current && current.reference === found.reference ? applyChange(current, fact, graceMs) : null,
-    );
-    await this.applyTier(found._id, requestId);
+    // What the write changed: a renewal that failed just now (grace starts), or a grace the processor ended.
+    const seen = { enteredGrace: false, graceBefore: null as Date | null };
+    const stored = await this.mutate(found._id, (current) => {
+      seen.enteredGrace = false;
+      seen.graceBefore = null;
+      if (!current || current.reference !== found.reference) return null;
+      const next = applyChange(current, fact, graceMs);
+      seen.enteredGrace = current.status !== 'past_due' && next.status === 'past_due';
+      seen.graceBefore = current.status === 'past_due' ? current.graceUntil : null;
+      return next;
+    });
+    if (seen.enteredGrace && stored) await this.deps.notices?.renewalFailed(stored, requestId);
+    await this.applyTier(found._id, requestId, undefined, seen.graceBefore);
     return 'applied';
   }
 
@@ -307,7 +319,13 @@ export class SubscriptionLedger {
    * Moves the account to the tier the subscription gives now, if billing has not already. An account moved above
    * the subscription's plan by hand (Enterprise, agreed with sales) is not billing's to change.
    */
-  async applyTier(userId: string, requestId?: string, operator?: OperatorChange): Promise<User | null> {
+  async applyTier(
+    userId: string,
+    requestId?: string,
+    operator?: OperatorChange,
+    /** The grace the fact just applied ended (a processor that cancels a past-due subscription). */
+    endedGrace?: Date | null,
+  ): Promise<User | null> {
     const doc = await this.get(userId);
     if (!doc) return null;
     const target = entitledTier(doc, this.deps.now());
@@ -342,6 +360,9 @@ export class SubscriptionLedger {
       'plan changed by billing',
     );
     await this.publish(userId, change, requestId);
+    // Back on Free because a grace after a failed renewal is over (by the clock, or the processor ended it).
+    const graceEnded = target === 'free' ? (doc.status === 'past_due' ? doc.graceUntil : endedGrace) : null;
+    if (graceEnded) await this.deps.notices?.planLapsed(doc, graceEnded, requestId);
     return changed;
   }
 
