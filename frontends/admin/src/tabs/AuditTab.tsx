@@ -40,6 +40,8 @@ const ACTION_TEXT: Readonly<Record<string, MessageId>> = {
   'team.member_left': 'audit.action.teamMemberLeft',
   'team.role_changed': 'audit.action.teamRoleChanged',
   'team.seats_changed': 'audit.action.teamSeatsChanged',
+  'team.invitation_declined': 'audit.action.teamInvitationDeclined',
+  'team.deleted': 'audit.action.teamDeleted',
   'ai_provider.added': 'audit.action.aiProviderAdded',
   'ai_provider.updated': 'audit.action.aiProviderUpdated',
   'ai_provider.removed': 'audit.action.aiProviderRemoved',
