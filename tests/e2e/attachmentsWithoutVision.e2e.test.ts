@@ -22,7 +22,9 @@ afterAll(async () => {
 afterEach(() => contexts.closeAll());
 
 /** The first words of such a reply (services/chat/src/providers/providerChain.ts, NO_VISION_NOTICE.en). */
-const NO_VISION_NOTICE = "I can't see images right now, so I have answered from your text only.";
+const NO_VISION_NOTICE =
+  "I can't see images right now: none of the AI providers connected to this server sees images (an operator can " +
+  'add one under AI providers). I have answered from your text only.';
 
 describe('a photo when no provider sees images', () => {
   it.each(WIDTHS)(

@@ -6,6 +6,7 @@ import request from 'supertest';
 import type { Attachment } from '@kasa/contracts';
 import { AttachmentService } from '../src/attachments/attachmentService';
 import type { ChatComponents } from '../src/chatComponents';
+import { NO_VISION_NOTICE } from '../src/providers/providerChain';
 import { makeDocx, makeJpeg, makePdf, makePng } from './attachmentFixtures';
 import { FakeOpenAI, TestEnvironment, imagePartsOf, logger, userHeaders, type FakeRequest } from './support';
 
@@ -267,9 +268,8 @@ describe('sending attachments with messages', () => {
     const sessionId = await newSession(who, blind);
     const res = await send(blind, who, sessionId, { content: 'Describe it', attachmentIds: [image.id] });
     expect(res.status).toBe(201);
-    expect(res.body.content).toBe(
-      "I can't see images right now, so I have answered from your text only.\n\nHere is what I found.",
-    );
+    expect(res.body.content).toBe(`${NO_VISION_NOTICE.en}Here is what I found.`);
+    expect(res.body.content).toMatch(/an operator can add one under AI providers/);
     expect(imagePartsOf(fake.requests.at(-1)!)).toEqual([]);
     expect(systemOf(fake.requests.at(-1)!)).toMatch(/you cannot see them/);
 

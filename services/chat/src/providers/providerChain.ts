@@ -59,18 +59,37 @@ export interface TurnRequest {
 
 /**
  * The first words of a reply whose images the answering provider could not see, in the interface's languages (English
- * for any other). The Twi, Ewe and Ga wording has not been reviewed by a native speaker yet, like those catalogues.
+ * for any other): what happened, and the setting that would change it. The Twi, Ewe, Ga, Hausa and Yoruba wording has
+ * not been reviewed by a native speaker yet, like those catalogues.
  */
 export const NO_VISION_NOTICE: Record<string, string> = {
-  en: "I can't see images right now, so I have answered from your text only.\n\n",
-  fr: "Je ne peux pas voir les images pour le moment : j'ai répondu à partir de votre texte seulement.\n\n",
-  sw: 'Siwezi kuona picha kwa sasa, kwa hiyo nimejibu kutokana na maandishi yako pekee.\n\n',
-  ha: 'Ba zan iya ganin hotuna a yanzu ba, don haka na amsa daga rubutunka kawai.\n\n',
-  yo: 'Mi ò lè rí àwọn àwòrán báyìí, nítorí náà mo ti dáhùn láti inú ọ̀rọ̀ rẹ nìkan.\n\n',
-  tw: 'Mentumi nhwɛ mfonini seesei, enti wo nsɛm nko ara so na megyina ayi ano.\n\n',
-  ee: 'Nyemate ŋu kpɔ foto siawo fifia o, eya ta wò nuŋlɔɖi ɖeɖeko dzi mete ɖo ŋu ɖo.\n\n',
-  gaa: 'Minyɛŋ mina mfonirii lɛ amrɔ nɛɛ, no hewɔ lɛ oowiemɔi lɛ pɛ mli mijɛ mihã hetoo.\n\n',
-  ar: 'لا أستطيع رؤية الصور حاليًا، لذلك أجبت من نصك فقط.\n\n',
+  en:
+    "I can't see images right now: none of the AI providers connected to this server sees images (an operator can " +
+    'add one under AI providers). I have answered from your text only.\n\n',
+  fr:
+    "Je ne peux pas voir les images pour le moment : aucun fournisseur d'IA connecté à ce serveur ne voit les " +
+    "images (un opérateur peut en ajouter un dans Fournisseurs d'IA). J'ai répondu à partir de votre texte seulement.\n\n",
+  sw:
+    'Siwezi kuona picha kwa sasa: hakuna mtoa huduma wa AI aliyeunganishwa na seva hii anayeona picha (msimamizi ' +
+    'anaweza kuongeza mmoja katika Watoa huduma wa AI). Nimejibu kutokana na maandishi yako pekee.\n\n',
+  ha:
+    'Ba zan iya ganin hotuna a yanzu ba: babu mai samar da AI da aka haɗa da wannan sabar da ke ganin hotuna (mai ' +
+    'gudanarwa zai iya ƙara ɗaya a Masu samar da AI). Na amsa daga rubutunka kawai.\n\n',
+  yo:
+    'Mi ò lè rí àwọn àwòrán báyìí: kò sí olùpèsè AI tí a so mọ́ olupin yìí tí ó ń rí àwòrán (alákòóso lè fi ọ̀kan ' +
+    'kún un ní Àwọn olùpèsè AI). Mo ti dáhùn láti inú ọ̀rọ̀ rẹ nìkan.\n\n',
+  tw:
+    'Mentumi nhwɛ mfonini seesei: AI adwumayɛfoɔ a wɔde aka server yi ho no mu biara nhunu mfonini (ɔhwɛfoɔ betumi ' +
+    'de baako aka ho wɔ AI adwumayɛfoɔ mu). Wo nsɛm nko ara so na megyina ayi ano.\n\n',
+  ee:
+    'Nyemate ŋu kpɔ foto siawo fifia o: AI nunanala siwo wotsɔ kpe ɖe server sia ŋu la dometɔ aɖeke mekpɔa fotowo o ' +
+    '(dzikpɔla ate ŋu atsɔ ɖeka akpe ɖe eŋu le AI nunanalawo me). Wò nuŋlɔɖi ɖeɖeko dzi mete ɖo ŋu ɖo.\n\n',
+  gaa:
+    'Minyɛŋ mina mfonirii lɛ amrɔ nɛɛ: AI hãlɔi ni akɛbɔ server nɛɛ he lɛ ateŋ ekome po nyɛŋ mfonirii (nɔkwɛlɔ ' +
+    'baanyɛ ekɛ ekome aké ehe yɛ AI hãlɔi lɛ amli). Oowiemɔi lɛ pɛ mli mijɛ mihã hetoo.\n\n',
+  ar:
+    'لا أستطيع رؤية الصور حاليًا: لا يرى أيّ من مزوّدي الذكاء الاصطناعي المتصلين بهذا الخادم الصور (يمكن للمشغّل ' +
+    'إضافة واحد في مزوّدي الذكاء الاصطناعي). أجبت من نصك فقط.\n\n',
 };
 
 /** Told to a provider that cannot see images when the person sent some, so that its answer fits the notice. */
