@@ -10,11 +10,13 @@ import request from 'supertest';
 import { createApp } from '../src/app';
 import { createChatComponents, type ChatComponents } from '../src/chatComponents';
 import { readConfig } from '../src/config';
-import { LocalModelEngine } from '../src/providers/local/localModelEngine';
+import { LocalModelEngine, type LocalGeneration } from '../src/providers/local/localModelEngine';
+import { makePdf } from './attachmentFixtures';
 import { LocalModelProvider } from '../src/providers/local/localModelProvider';
 import { TestEnvironment, logger, parseSse, userHeaders } from './support';
 
 const env = new TestEnvironment('localmodel');
+const generations: LocalGeneration[] = [];
 let dir: string;
 let engine: LocalModelEngine;
 let chat: ChatComponents;
@@ -44,7 +46,14 @@ beforeAll(async () => {
     logger,
     metrics,
     settings: config,
-    localModels: (settings) => new LocalModelProvider(settings, engine),
+    // The real engine, with what it is asked to generate kept for the tests to read.
+    localModels: (settings) =>
+      new LocalModelProvider(settings, {
+        generate: (generation) => {
+          generations.push(generation);
+          return engine.generate(generation);
+        },
+      }),
     operators: { isOperator: async () => false },
   });
   await chat.personas.seed();
@@ -131,5 +140,27 @@ describe('web chat replies from the local model', () => {
     expect(names[names.length - 1]).toBe('done');
     expect(events.find((e) => e.event === 'meta')?.data).toMatchObject({ provider: 'local', model: 'tiny.gguf' });
     expect(events[events.length - 1]?.data).toMatchObject({ status: 'complete', provider: 'local' });
+  });
+
+  it('answers a question about an attached PDF from the document’s text', async () => {
+    const headers = userHeaders('pro');
+    const pdf = await request(server)
+      .post('/api/chat/attachments?name=report.pdf')
+      .set(headers)
+      .set('content-type', 'application/octet-stream')
+      .send(makePdf(['Cocoa exports rose.', 'The budget owner is Ama Mensah.']))
+      .expect(201);
+    const sessionId = await newSession(headers);
+    const res = await request(server)
+      .post(`/api/chat/sessions/${sessionId}/messages`)
+      .set(headers)
+      .send({ role: 'user', content: 'Who is the budget owner?', type: 'text', attachmentIds: [pdf.body.id] });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ provider: 'local', model: 'tiny.gguf', status: 'complete' });
+    // The model was given the document's text with the question (the tiny model's answer itself is gibberish).
+    const prompt = JSON.stringify(generations.at(-1));
+    expect(prompt).toContain('The budget owner is Ama Mensah.');
+    expect(prompt).toContain('report.pdf');
+    expect(prompt).toContain('Who is the budget owner?');
   });
 });
