@@ -76,6 +76,27 @@ function viewOf(
   };
 }
 
+/** Settings from the browser (not saved yet) as the client is built from them. */
+const settingsOfInput = (name: string, input: Omit<AiProviderCreateRequest, 'name'>): ProviderSettings =>
+  settingsOfStored(
+    {
+      name,
+      ...input,
+      personaModels: input.personaModels ?? {},
+      extra: input.extra ?? {},
+      enabled: true,
+      updatedAt: new Date(),
+    },
+    input.apiKey,
+  );
+
+/** The settings, or a 400 naming each field that keeps them from working. */
+function workable(settings: ProviderSettings): ProviderSettings {
+  const problems = problemsOf(settings);
+  if (problems.length) throw new InputError('The provider cannot work with these settings', problems);
+  return settings;
+}
+
 const circuitsOf = (chain: ProviderChain) => new Map(chain.describe().map((p) => [p.name, p.circuit]));
 
 const KINDS = AI_PROVIDER_KINDS.map((kind) => ({ kind, ...kindDefaults(kind) }));
@@ -126,19 +147,7 @@ export function createProviderAdminRouter(deps: ProviderAdminDeps): Router {
 
   router.post('/api/admin/providers', async (req, res) => {
     const input = parseInput(AiProviderCreateRequest, req.body);
-    const problems = problemsOf(
-      settingsOfStored(
-        {
-          ...input,
-          personaModels: input.personaModels ?? {},
-          extra: input.extra ?? {},
-          enabled: true,
-          updatedAt: new Date(),
-        },
-        input.apiKey,
-      ),
-    );
-    if (problems.length) throw new InputError('The provider cannot work with these settings', problems);
+    workable(settingsOfInput(input.name, input));
     await store.add(input, contextOf(req, res));
     res.status(201).json(await viewByName(input.name));
   });
@@ -151,8 +160,7 @@ export function createProviderAdminRouter(deps: ProviderAdminDeps): Router {
       const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       // Only whether a key will be there matters to the check: a stand-in for the sealed one that stays.
       const key = patch.apiKey === null ? undefined : (patch.apiKey ?? (current.apiKeySealed ? 'saved' : undefined));
-      const problems = problemsOf(settingsOfStored(next as typeof current, key));
-      if (problems.length) throw new InputError('The provider cannot work with these settings', problems);
+      workable(settingsOfStored(next as typeof current, key));
     }
     await store.update(name, patch, contextOf(req, res));
     res.json(await viewByName(name));
@@ -179,19 +187,7 @@ export function createProviderAdminRouter(deps: ProviderAdminDeps): Router {
       if (!entry) throw new NotFoundError(`No provider named '${input.name}'`);
       target = entry.settings;
     } else {
-      target = settingsOfStored(
-        {
-          name: 'connection-test',
-          ...input,
-          personaModels: input.personaModels ?? {},
-          extra: input.extra ?? {},
-          enabled: true,
-          updatedAt: new Date(),
-        },
-        input.apiKey,
-      );
-      const problems = problemsOf(target);
-      if (problems.length) throw new InputError('The provider cannot work with these settings', problems);
+      target = workable(settingsOfInput('connection-test', input));
     }
     res.json(await testProvider(target, deps.build));
   });
