@@ -48,10 +48,10 @@ func (s *AuthService) Login(ctx context.Context, params LoginParams) (*AuthRespo
 	return &out, nil
 }
 
-// Me gives the signed-in user (GET /api/auth/me); it needs an access token.
-func (s *AuthService) Me(ctx context.Context) (*User, error) {
+// Me gives the signed-in user and whether they are an operator (GET /api/auth/me); it needs an access token.
+func (s *AuthService) Me(ctx context.Context) (*MeUser, error) {
 	var out struct {
-		User User `json:"user"`
+		User MeUser `json:"user"`
 	}
 	if err := s.client.call(ctx, &request{method: http.MethodGet, path: "/api/auth/me"}, &out); err != nil {
 		return nil, err

@@ -72,6 +72,7 @@ var contractAnswers = []struct {
 	shape string
 }{
 	{User{}, "User"},
+	{MeUser{}, "MeUser"},
 	{AuthResponse{}, "AuthResponse"},
 	{Persona{}, "Persona"},
 	{Session{}, "Session"},

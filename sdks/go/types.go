@@ -12,6 +12,17 @@ type User struct {
 	CreatedAt        time.Time `json:"createdAt"`
 }
 
+// MeUser is the signed-in person as GET /api/auth/me shows them: the account, and whether they run this Kasa.
+type MeUser struct {
+	ID               string    `json:"id"`
+	Username         string    `json:"username"`
+	Email            string    `json:"email"`
+	SubscriptionTier string    `json:"subscriptionTier"`
+	CreatedAt        time.Time `json:"createdAt"`
+	// Operator says whether the person is an operator of this Kasa (may open /admin), read afresh on every call.
+	Operator bool `json:"operator"`
+}
+
 // AuthResponse is the answer of signing up or in; the client sends Token on later calls.
 type AuthResponse struct {
 	Success bool   `json:"success"`

@@ -86,11 +86,11 @@ impl Auth<'_> {
         Ok(answer)
     }
 
-    /// The signed-in user (`GET /api/auth/me`); it needs an access token.
-    pub async fn me(&self) -> Result<User> {
+    /// The signed-in user and whether they are an operator (`GET /api/auth/me`); it needs an access token.
+    pub async fn me(&self) -> Result<MeUser> {
         #[derive(Deserialize)]
         struct Me {
-            user: User,
+            user: MeUser,
         }
         let me: Me = self.client.call(Call::get("/api/auth/me")).await?;
         Ok(me.user)

@@ -18,6 +18,16 @@ pub struct User {
     pub created_at: String,
 }
 
+/// The signed-in person as `GET /api/auth/me` shows them: the account, and whether they run this Kasa.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct MeUser {
+    #[serde(flatten)]
+    pub user: User,
+    /// Whether the person is an operator of this Kasa (may open `/admin`), read afresh on every call.
+    pub operator: bool,
+}
+
 /// The answer of signing up or in; the client sends `token` on later calls.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -22,6 +22,7 @@ use kasa::{
     DetectedLanguage, GeoLookup, LanguageList, LoginParams, MessageParams, MessageVersion, ModelList, Persona,
     RegenerateParams, RegisterParams, ResponseFormat, Scope, Session, SessionCreateParams, SessionPage,
     SessionWithMessages, SharedConversation, StoredMessage, Synthesis, SynthesizeParams, Tool, ToolChoice, User,
+    MeUser,
     VideoJob, VideoJobList, VideoParams, Voice,
 };
 use serde::de::DeserializeOwned;
@@ -130,6 +131,7 @@ fn contract_answers_match_the_openapi_document() {
     // Not here: MessagePage (made by the crate from a SessionWithMessages).
     check!(&snapshot, problems,
         User => "User",
+        MeUser => "MeUser",
         kasa::AuthResponse => "AuthResponse",
         Persona => "Persona",
         Session => "Session",

@@ -248,7 +248,8 @@ async fn platform_registers_signs_in_reads_me_and_signs_out() {
     let login = bounded(other.auth().login(&who.login())).await.unwrap();
     assert_eq!(other.token().as_deref(), Some(login.token.as_str()));
     let me = bounded(other.auth().me()).await.unwrap();
-    assert_eq!((me.email.as_str(), me.username.as_str()), (who.email.as_str(), who.username.as_str()));
+    assert_eq!((me.user.email.as_str(), me.user.username.as_str()), (who.email.as_str(), who.username.as_str()));
+    assert!(!me.operator);
     bounded(other.auth().logout()).await.unwrap();
     assert_eq!(other.token(), None);
     // The revoked token works nowhere any more.

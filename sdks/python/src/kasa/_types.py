@@ -21,6 +21,12 @@ class User(TypedDict):
     createdAt: str
 
 
+class MeUser(User):
+    """The signed-in person as GET /api/auth/me shows them: the account, and whether they run this Kasa."""
+
+    operator: bool
+
+
 class AuthResponse(TypedDict):
     success: bool
     token: str

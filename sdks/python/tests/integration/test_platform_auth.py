@@ -24,6 +24,7 @@ def test_registers_signs_in_reads_me_and_signs_out(base_url: str) -> None:
         assert other.token == login["token"]
         me = other.auth.me()
         assert (me["email"], me["username"]) == (person["email"], person["username"])
+        assert me["operator"] is False
 
         other.auth.logout()
         assert other.token is None

@@ -28,6 +28,7 @@ SDKS = Path(__file__).resolve().parents[3]
 #: Nested TypedDicts are checked against the nested schemas they are found under.
 ANSWERS: list[tuple[Any, str]] = [
     (kasa.User, "User"),
+    (kasa.MeUser, "MeUser"),
     (kasa.AuthResponse, "AuthResponse"),
     (kasa.Persona, "Persona"),
     (kasa.Session, "Session"),

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import cast
 
 from .._http import AsyncTransport, Request, SyncTransport
-from .._types import AuthResponse, User
+from .._types import AuthResponse, MeUser
 
 
 def _register(username: str, email: str, password: str) -> Request:
@@ -41,9 +41,9 @@ class Auth:
         self._use_token(response["token"])
         return response
 
-    def me(self) -> User:
-        """GET /api/auth/me → the signed-in user (needs an access token: API keys are refused here)."""
-        return cast(User, self._http.json(_ME)["user"])
+    def me(self) -> MeUser:
+        """GET /api/auth/me → the signed-in user and whether they are an operator (needs an access token)."""
+        return cast(MeUser, self._http.json(_ME)["user"])
 
     def logout(self) -> None:
         """POST /api/auth/logout: revokes the token on the server; the client forgets it whatever the answer."""
@@ -70,9 +70,9 @@ class AsyncAuth:
         self._use_token(response["token"])
         return response
 
-    async def me(self) -> User:
-        """GET /api/auth/me → the signed-in user (needs an access token: API keys are refused here)."""
-        return cast(User, (await self._http.json(_ME))["user"])
+    async def me(self) -> MeUser:
+        """GET /api/auth/me → the signed-in user and whether they are an operator (needs an access token)."""
+        return cast(MeUser, (await self._http.json(_ME))["user"])
 
     async def logout(self) -> None:
         """POST /api/auth/logout: revokes the token on the server; the client forgets it whatever the answer."""
