@@ -137,14 +137,15 @@ function OnShown({ run }: { run: () => void }) {
 }
 
 /** Stays at the bottom of the messages while they scroll, over the newest text, above the composer. */
+/**
+ * Between the messages and the composer, in the flow rather than floating over the list: a button over the messages
+ * would cover the controls of the one under it.
+ */
 const JumpBar = styled.div`
-  position: sticky;
-  bottom: 0.25rem;
   display: flex;
   justify-content: center;
-  pointer-events: none;
+  padding: 0.25rem 0;
   button {
-    pointer-events: auto;
     background: var(--kasa-surface);
     box-shadow: var(--kasa-shadow);
   }
@@ -413,14 +414,14 @@ export function ConversationView({
             </Button>
           </FailureWithActions>
         ) : null}
-        {awayFromBottom && messages.length > 0 ? (
-          <JumpBar>
-            <Button type="button" variant="secondary" compact onClick={jumpToLatest} data-testid="jump-to-latest">
-              {t('conversation.jumpToLatest')}
-            </Button>
-          </JumpBar>
-        ) : null}
       </Scroller>
+      {awayFromBottom && messages.length > 0 ? (
+        <JumpBar>
+          <Button type="button" variant="secondary" compact onClick={jumpToLatest} data-testid="jump-to-latest">
+            {t('conversation.jumpToLatest')}
+          </Button>
+        </JumpBar>
+      ) : null}
 
       <Composer
         personaName={persona.name}

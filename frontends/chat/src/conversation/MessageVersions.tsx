@@ -186,8 +186,8 @@ const EditBar = styled.div`
   gap: 0.5rem;
   font-size: 0.8125rem;
   color: var(--kasa-muted);
-  /* Brought into view clear of the conversation's "Jump to latest" button, which sits over its bottom edge. */
-  scroll-margin-bottom: 3.5rem;
+  /* Brought into view with a little room under it. */
+  scroll-margin-bottom: 1rem;
   span {
     margin-inline-end: auto;
   }
