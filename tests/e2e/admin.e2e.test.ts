@@ -255,7 +255,8 @@ describe('the operator console', () => {
           .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-action')));
         return wanted.every((action) => actions.includes(action));
       },
-      { timeoutMs: 15_000 },
+      // Written by auth's consumer from the events: on a loaded machine that can take a while.
+      { timeoutMs: 30_000 },
     );
     expect(await seriousAxeViolations(page)).toEqual([]);
 
