@@ -2,6 +2,7 @@ import type { LanguageDetector } from '@kasa/language-detect';
 import type { ProviderSettings } from '@kasa/ai-providers';
 import {
   AuthOperatorCheck,
+  initModels,
   loadSecretBox,
   MongoConcurrencySlots,
   Outbox,
@@ -271,9 +272,6 @@ export function createChatComponents(options: {
 export async function initChatDatabase(db: Connection): Promise<void> {
   await Promise.all([
     ConversationStore.init(db),
-    attemptModel(db).init(),
-    shareModel(db).init(),
-    attachmentModel(db).init(),
-    attachmentUsageModel(db).init(),
+    initModels(attemptModel(db), shareModel(db), attachmentModel(db), attachmentUsageModel(db)),
   ]);
 }

@@ -1,4 +1,4 @@
-import { whenDatabaseAnswers, type Logger } from '@kasa/service-kit';
+import { initModels, whenDatabaseAnswers, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { AnalyticsService } from './analytics/analyticsService';
 import { ApiKeyOwners } from './apiKeys/apiKeyOwners';
@@ -57,10 +57,10 @@ export async function createStatusComponents(deps: {
     apiKeys: new ApiKeyOwners(collections.apiKeyOwners),
     voice: new VoiceActivityStore(collections, writer),
   };
-  await whenDatabaseAnswers(
-    () => Promise.all([...Object.values(db.models).map((model) => model.init()), ensureIndexes(collections)]),
-    { logger, what: 'indexes' },
-  );
+  await whenDatabaseAnswers(() => Promise.all([initModels(...Object.values(db.models)), ensureIndexes(collections)]), {
+    logger,
+    what: 'indexes',
+  });
   const health = new DashboardHealth();
   const servicesStatus = new ServicesStatus({
     heartbeats: stores.heartbeats,

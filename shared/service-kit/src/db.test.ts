@@ -1,5 +1,11 @@
 import mongoose from 'mongoose';
-import { isDatabaseUnavailableError, isTransientDatabaseError, whenDatabaseAnswers, withTransientRetry } from './db';
+import {
+  initModels,
+  isDatabaseUnavailableError,
+  isTransientDatabaseError,
+  whenDatabaseAnswers,
+  withTransientRetry,
+} from './db';
 
 const busy = Object.assign(new Error('[collection.go:191] database is locked (5) (SQLITE_BUSY)'), {
   name: 'MongoServerError',
@@ -150,5 +156,23 @@ describe('whenDatabaseAnswers', () => {
     await expect(
       whenDatabaseAnswers(() => Promise.reject(away()), { logger, what: 'indexes', withinMs: 300 }),
     ).rejects.toThrow(/buffering timed out/);
+  });
+});
+
+describe('initModels', () => {
+  it('drops the promise mongoose keeps after a failed init, so that the next call tries again', async () => {
+    let calls = 0;
+    // Model.init() as mongoose has it: the first promise is kept and handed to every later call, a rejected one too.
+    const model = {
+      $init: undefined as Promise<void> | undefined,
+      init() {
+        this.$init ??= (calls += 1) === 1 ? Promise.reject(new Error('buffering timed out')) : Promise.resolve();
+        return this.$init;
+      },
+    };
+    const asModel = model as unknown as Parameters<typeof initModels>[0];
+    await expect(initModels(asModel)).rejects.toThrow('buffering timed out');
+    await expect(initModels(asModel)).resolves.toBeUndefined();
+    expect(calls).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import mongoose, { type ConnectOptions, type Connection, type Query, type Schema } from 'mongoose';
+import mongoose, { type ConnectOptions, type Connection, type Model, type Query, type Schema } from 'mongoose';
 import type { Logger } from './logger';
 
 /**
@@ -353,6 +353,28 @@ export async function withTransientRetry<T>(
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/**
+ * Creates a model's collection and indexes (mongoose's `Model.init()`), so that a failure can be retried. Mongoose
+ * keeps the promise of the first `init()` — which it starts by itself when the model is compiled — and hands the same
+ * one to every later call, a rejected one too: a connection that was away for a moment while the models were compiled
+ * (a loaded machine) would fail every retry of whenDatabaseAnswers with the first error, and the service would never
+ * become ready. On failure the kept promise is dropped, so the next call tries again.
+ */
+export async function initModels(...models: Array<Model<any>>): Promise<void> {
+  await Promise.all(
+    models.map(async (model) => {
+      try {
+        await model.init();
+      } catch (err) {
+        const kept = model as unknown as { $init?: unknown; $caught?: unknown };
+        delete kept.$init;
+        delete kept.$caught;
+        throw err;
+      }
+    }),
+  );
 }
 
 /**

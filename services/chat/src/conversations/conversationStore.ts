@@ -1,5 +1,5 @@
 import type { ChatPageQuery, MessageAttachment } from '@kasa/contracts';
-import { NotFoundError, withTransientRetry, type Logger } from '@kasa/service-kit';
+import { initModels, NotFoundError, withTransientRetry, type Logger } from '@kasa/service-kit';
 import { Types, type Connection, type Model } from 'mongoose';
 import type { Identity } from '../identity/identity';
 import type { PromptMessage } from '../providers/chatProvider';
@@ -76,7 +76,7 @@ export class ConversationStore {
 
   /** Creates the collections' indexes (idempotent). */
   static async init(db: Connection): Promise<void> {
-    await Promise.all([sessionModel(db).init(), messageModel(db).init()]);
+    await initModels(sessionModel(db), messageModel(db));
   }
 
   // Sessions
