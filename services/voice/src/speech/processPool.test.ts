@@ -140,22 +140,26 @@ describe('ProcessPool', () => {
 
   it('kills a process that ignores SIGTERM after the grace, and keeps its place taken until then', async () => {
     const pool = new ProcessPool({ size: 1, maxQueued: 0 });
-    let pid = 0;
     let endedBy: NodeJS.Signals | null = null;
-    const stubborn = (signal: AbortSignal) =>
-      new Promise<void>((resolve) => {
-        const child = spawn(
-          process.execPath,
-          ['-e', "process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)"],
-          { stdio: ['ignore', 'pipe', 'ignore'] },
-        );
-        pid = child.pid!;
-        signal.addEventListener('abort', () => stopProcess(child, 500), { once: true });
-        child.on('close', (_code, killedBy) => {
-          endedBy = killedBy;
-          resolve();
-        });
-      });
+    // Started, and ignoring SIGTERM, before the pool's clock runs: on a loaded machine a node process can take longer
+    // to start than the time limit, and would then end by the SIGTERM it had not yet learnt to ignore.
+    const child = spawn(
+      process.execPath,
+      ['-e', "process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)"],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    const pid = child.pid!;
+    const closed = new Promise<void>((resolve) =>
+      child.on('close', (_code, killedBy) => {
+        endedBy = killedBy;
+        resolve();
+      }),
+    );
+    const stubborn = (signal: AbortSignal) => {
+      signal.addEventListener('abort', () => stopProcess(child, 500), { once: true });
+      return closed;
+    };
     const run = pool.run(stubborn, { what: 'video encoding', timeoutMs: 1_500 });
     await expect(run).rejects.toBeInstanceOf(ProcessTimeLimitError);
     // Told at the limit; the process is still there during its grace, and so is its place.
