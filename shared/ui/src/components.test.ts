@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MessagesProvider } from '@kasa/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CopyButton } from './CopyButton';
+import { ProgressBar } from './ProgressBar';
 import { Tabs } from './Tabs';
 
 // The frontend's catalogue around the components, as CatalogueProvider gives it (in French, to see it is read).
@@ -91,5 +92,29 @@ describe('ConfirmDialog', () => {
     expect(html).toMatch(/<dialog[^>]*aria-labelledby="([^"]+)"[^>]*><h2 id="\1">Supprimer \?<\/h2>/);
     expect(html).toContain('>Annuler</button>');
     expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Supprimer<\/button>/);
+  });
+});
+
+describe('ProgressBar', () => {
+  it('tells assistive technology how far it is, in figures and in the caller’s words', () => {
+    const html = render(
+      createElement(ProgressBar, { percent: 25, label: 'Téléchargement', text: '25 %', testId: 'bar' }),
+    );
+    const bar = attributesOf(html, 'role="progressbar"');
+    expect(bar).toMatchObject({
+      'aria-label': 'Téléchargement',
+      'aria-valuemin': '0',
+      'aria-valuemax': '100',
+      'aria-valuenow': '25',
+      'aria-valuetext': '25 %',
+      'data-testid': 'bar',
+    });
+    expect(html).toContain('style="width:25%"');
+  });
+
+  it('has no value while the total is unknown', () => {
+    const html = render(createElement(ProgressBar, { percent: null, label: 'Téléchargement', text: '3 Mo' }));
+    expect(attributesOf(html, 'role="progressbar"')['aria-valuenow']).toBeUndefined();
+    expect(html).not.toContain('style="width:');
   });
 });

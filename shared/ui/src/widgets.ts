@@ -8,3 +8,4 @@ export { ConfirmDialog } from './ConfirmDialog';
 export { COPIED_FOR_MS, CopyButton } from './CopyButton';
 export { LoadingSkeleton } from './LoadingSkeleton';
 export { Label, TextArea } from './formControls';
+export { ProgressBar } from './ProgressBar';

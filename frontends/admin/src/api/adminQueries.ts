@@ -8,7 +8,7 @@ import type {
   LocalModelStatus,
   SubscriptionTier,
 } from '@kasa/contracts';
-import { DOWNLOAD_POLL_MS } from '../providers/localModelProgress';
+import { DOWNLOAD_POLL_MS } from '@kasa/ui/aiProviders';
 import {
   addOperator,
   adminKeys,

@@ -1,6 +1,6 @@
 import { useMessages, type Locale } from '@kasa/i18n';
 import { useMemo } from 'react';
-import { formatBytes } from '../providers/localModelProgress';
+import { formatBytes } from '@kasa/ui/aiProviders';
 
 /** What the console shows where a figure or a date is missing. */
 export const NONE = '–';

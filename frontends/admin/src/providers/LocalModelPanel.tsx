@@ -1,25 +1,16 @@
 import { useId, useState, type FormEvent } from 'react';
 import { isApiError } from '@kasa/api-client';
 import type { AiProviderView } from '@kasa/contracts';
-import { Button, Muted, TextInput } from '@kasa/ui';
-import { LoadingSkeleton } from '@kasa/ui/widgets';
+import { Button, Muted } from '@kasa/ui';
+import { downloadProgress, downloadTarget, fileOfUrl, uniqueName } from '@kasa/ui/aiProviders';
+import { LoadingSkeleton, ProgressBar } from '@kasa/ui/widgets';
 import { useCancelLocalModel, useCreateProvider, useDownloadLocalModel, useLocalModel } from '../api/adminQueries';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { useFormats } from '../i18n/format';
 import { useT } from '../i18n/useT';
-import { FieldProblem, FormField, Hint, Panel, Row, Stack } from '../ui/controls';
+import { Panel, Row, Stack } from '../ui/controls';
 import { ActionError, LoadError } from '../ui/States';
-import { fileOfUrl, percentDone } from './localModelProgress';
-import { ProgressBar } from './ProgressBar';
-import { uniqueName } from './providerDraft';
-
-const isHttpUrl = (text: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(text).protocol);
-  } catch {
-    return false;
-  }
-};
+import { SettingTextField } from './SettingField';
 
 /**
  * The local model: a model file that runs inside the chat service. Its state; Download (from a URL the operator can
@@ -47,14 +38,11 @@ export function LocalModelPanel({
 
   const start = (event: FormEvent) => {
     event.preventDefault();
-    const url = (typed ?? status.data?.url ?? '').trim();
-    if (url && !isHttpUrl(url)) {
-      setBadUrl(true);
-      return;
-    }
-    setBadUrl(false);
+    const target = downloadTarget(typed, status.data?.url ?? '');
+    setBadUrl(!target.ok);
+    if (!target.ok) return;
     cancel.reset();
-    download.mutate(url && url !== status.data?.url ? url : undefined);
+    download.mutate(target.url);
   };
 
   let body;
@@ -71,37 +59,23 @@ export function LocalModelPanel({
     );
   else {
     const model = status.data;
-    const percent = percentDone(model);
     const file = model.file ?? fileOfUrl(model.url);
-    const progressText =
-      model.totalBytes && percent !== null
-        ? t('localModel.progress', {
-            done: formats.bytes(model.bytes),
-            total: formats.bytes(model.totalBytes),
-            percent: formats.percent(percent / 100),
-          })
-        : t('localModel.progressUnknown', { done: formats.bytes(model.bytes) });
+    const progress = downloadProgress(model, formats, t, {
+      known: 'localModel.progress',
+      unknown: 'localModel.progressUnknown',
+    });
     const using = providers.find((provider) => provider.kind === 'local' && provider.model === model.file);
     const urlForm = (
       <form onSubmit={start} noValidate aria-labelledby={`${id}-title`}>
-        <FormField>
-          <label htmlFor={`${id}-url`}>{t('localModel.url')}</label>
-          <TextInput
-            id={`${id}-url`}
-            type="url"
-            inputMode="url"
-            dir="ltr"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={500}
-            value={typed ?? model.url}
-            aria-invalid={badUrl || undefined}
-            aria-describedby={`${id}-url-hint${badUrl ? ` ${id}-url-problem` : ''}`}
-            onChange={(event) => setTyped(event.target.value)}
-          />
-          <Hint id={`${id}-url-hint`}>{t('localModel.urlHint')}</Hint>
-          {badUrl ? <FieldProblem id={`${id}-url-problem`}>{t('localModel.problem.url')}</FieldProblem> : null}
-        </FormField>
+        <SettingTextField
+          id={`${id}-url`}
+          label={t('localModel.url')}
+          hint={t('localModel.urlHint')}
+          problem={badUrl ? t('localModel.problem.url') : undefined}
+          setting="baseURL"
+          value={typed ?? model.url}
+          onValueChange={setTyped}
+        />
         <Button type="submit" disabled={download.isPending}>
           {download.isPending
             ? t('common.working')
@@ -117,12 +91,12 @@ export function LocalModelPanel({
         <Stack>
           <p style={{ margin: 0 }}>{t('localModel.downloading', { file })}</p>
           <ProgressBar
-            percent={percent}
+            percent={progress.percent}
             label={t('localModel.progressLabel')}
-            text={progressText}
+            text={progress.text}
             testId="local-model-progress"
           />
-          <Muted>{progressText}</Muted>
+          <Muted>{progress.text}</Muted>
           <Row>
             <Button type="button" variant="secondary" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
               {cancel.isPending ? t('common.working') : t('localModel.cancel')}

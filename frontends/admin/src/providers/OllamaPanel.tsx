@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
 import type { AiProviderView } from '@kasa/contracts';
 import { Button, Muted, Select } from '@kasa/ui';
+import { uniqueName } from '@kasa/ui/aiProviders';
 import { useCreateProvider, useDiscovery } from '../api/adminQueries';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { useT } from '../i18n/useT';
 import { Mono, Panel, Row, Stack } from '../ui/controls';
 import { ActionError } from '../ui/States';
-import { uniqueName } from './providerDraft';
 
 /** The command that gives a new Ollama a model (a command, the same in every language). */
 const PULL_COMMAND = 'ollama pull llama3.2';

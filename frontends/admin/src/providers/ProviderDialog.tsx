@@ -1,16 +1,10 @@
 import styled from '@emotion/styled';
-import { useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { AiProviderKindInfo, AiProviderList, AiProviderView, PersonaId } from '@kasa/contracts';
-import { Button, Select, TextInput } from '@kasa/ui';
-import { DialogActions, ModalDialog } from '@kasa/ui/widgets';
-import { useCreateProvider, useTestProvider, useUpdateProvider } from '../api/adminQueries';
-import { useDescribeFailure } from '../i18n/describeFailure';
-import { useT } from '../i18n/useT';
-import { FieldProblem, FormField, Hint } from '../ui/controls';
-import { ActionError } from '../ui/States';
-import { kindName } from './kindNames';
+import { Button, Select } from '@kasa/ui';
 import {
   PERSONAS,
+  SettingInput,
   baseUrlPlace,
   createRequest,
   draftOf,
@@ -23,9 +17,18 @@ import {
   updateRequest,
   withKind,
   type DraftField,
+  type DraftProblem,
   type ProviderDraft,
   type VisionChoice,
-} from './providerDraft';
+} from '@kasa/ui/aiProviders';
+import { DialogActions, ModalDialog } from '@kasa/ui/widgets';
+import { useCreateProvider, useTestProvider, useUpdateProvider } from '../api/adminQueries';
+import { useDescribeFailure } from '../i18n/describeFailure';
+import { useT, type MessageId } from '../i18n/useT';
+import { FormField, Hint } from '../ui/controls';
+import { ActionError } from '../ui/States';
+import { kindName } from './kindNames';
+import { SettingField, SettingTextField } from './SettingField';
 import { TestOutcome } from './TestOutcome';
 
 const More = styled.details`
@@ -69,30 +72,21 @@ const unknownKind = (kind: ProviderDraft['kind']): AiProviderKindInfo => ({
   defaultModel: '',
 });
 
-/** One field of the form: label, control, hint and problem, tied together for assistive technology. */
-function Field({
-  id,
-  label,
-  hint,
-  problem,
-  children,
-}: {
-  id: string;
-  label: string;
-  hint?: string;
-  problem?: string;
-  children: (describedBy: string | undefined, invalid: boolean) => ReactNode;
-}) {
-  const describedBy = [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
-  return (
-    <FormField>
-      <label htmlFor={id}>{label}</label>
-      {children(describedBy || undefined, Boolean(problem))}
-      {hint ? <Hint id={`${id}-hint`}>{hint}</Hint> : null}
-      {problem ? <FieldProblem id={`${id}-problem`}>{problem}</FieldProblem> : null}
-    </FormField>
-  );
-}
+/** What the console says of each problem a field can have (`{kind}`: the kind's name). */
+const PROBLEM_TEXT: Record<DraftProblem, MessageId> = {
+  name: 'providers.problem.name',
+  nameOffline: 'providers.problem.nameOffline',
+  nameTaken: 'providers.problem.nameTaken',
+  keyLong: 'providers.problem.keyLong',
+  keyRequired: 'providers.problem.keyRequired',
+  baseURL: 'providers.problem.baseURL',
+  baseURLRequired: 'providers.problem.baseURLRequired',
+  baseURLKeep: 'providers.problem.baseURLKeep',
+  model: 'providers.problem.model',
+  modelLong: 'providers.problem.modelLong',
+  resourceName: 'providers.problem.resourceName',
+  region: 'providers.problem.region',
+};
 
 /**
  * Adding a provider (`view` absent) or editing one added in the console: kind, name, key, address, model, persona
@@ -143,7 +137,7 @@ export function ProviderDialog({
   const place = baseUrlPlace(info);
   const shown = (field: DraftField): string | undefined => {
     const problem = problems[field];
-    return checked && problem ? t(problem, { kind: kindName(draft.kind, t) }) : undefined;
+    return checked && problem ? t(PROBLEM_TEXT[problem], { kind: kindName(draft.kind, t) }) : undefined;
   };
 
   const change = (next: Partial<ProviderDraft>) => {
@@ -190,28 +184,15 @@ export function ProviderDialog({
   };
 
   const baseUrlField = (
-    <Field
+    <SettingTextField
       id={`${id}-url`}
       label={info.needsBaseURL ? t('providers.baseURL') : t('providers.baseURLOptional')}
       hint={info.defaultBaseURL ? t('providers.baseURLDefault', { url: info.defaultBaseURL }) : undefined}
       problem={shown('baseURL')}
-    >
-      {(describedBy, invalid) => (
-        <TextInput
-          id={`${id}-url`}
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          dir="ltr"
-          maxLength={500}
-          value={draft.baseURL}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => change({ baseURL: event.target.value })}
-        />
-      )}
-    </Field>
+      setting="baseURL"
+      value={draft.baseURL}
+      onValueChange={(baseURL) => change({ baseURL })}
+    />
   );
 
   const title = view ? t('providers.editTitle', { name: view.name }) : t('providers.addTitle');
@@ -220,12 +201,11 @@ export function ProviderDialog({
       <form onSubmit={submit} noValidate aria-label={title}>
         {view ? null : (
           <>
-            <Field id={`${id}-kind`} label={t('providers.kind')} hint={t('providers.kindHint')}>
-              {(describedBy) => (
+            <SettingField id={`${id}-kind`} label={t('providers.kind')} hint={t('providers.kindHint')}>
+              {(control) => (
                 <Select
-                  id={`${id}-kind`}
+                  {...control}
                   value={draft.kind}
-                  aria-describedby={describedBy}
                   style={{ width: '100%' }}
                   onChange={(event) => {
                     const to = infoOf(event.target.value as ProviderDraft['kind']);
@@ -240,45 +220,33 @@ export function ProviderDialog({
                   ))}
                 </Select>
               )}
-            </Field>
-            <Field id={`${id}-name`} label={t('providers.name')} hint={t('providers.nameHint')} problem={shown('name')}>
-              {(describedBy, invalid) => (
-                <TextInput
-                  id={`${id}-name`}
-                  autoComplete="off"
-                  spellCheck={false}
-                  dir="ltr"
-                  maxLength={32}
-                  value={draft.name}
-                  aria-invalid={invalid || undefined}
-                  aria-describedby={describedBy}
-                  onChange={(event) => change({ name: event.target.value.toLowerCase(), nameEdited: true })}
-                />
-              )}
-            </Field>
+            </SettingField>
+            <SettingTextField
+              id={`${id}-name`}
+              label={t('providers.name')}
+              hint={t('providers.nameHint')}
+              problem={shown('name')}
+              setting="name"
+              value={draft.name}
+              onValueChange={(name) => change({ name: name.toLowerCase(), nameEdited: true })}
+            />
           </>
         )}
         {need === 'none' ? null : (
-          <Field
+          <SettingField
             id={`${id}-key`}
             label={need === 'optional' ? t('providers.keyOptional') : t('providers.key')}
             hint={keyHint()}
             problem={shown('apiKey')}
           >
-            {(describedBy, invalid) => (
+            {(control) => (
               <>
-                <TextInput
-                  id={`${id}-key`}
-                  type="password"
-                  autoComplete="new-password"
-                  spellCheck={false}
-                  dir="ltr"
-                  maxLength={1000}
+                <SettingInput
+                  {...control}
+                  setting="apiKey"
                   value={draft.apiKey}
                   disabled={draft.removeKey}
-                  aria-invalid={invalid || undefined}
-                  aria-describedby={describedBy}
-                  onChange={(event) => change({ apiKey: event.target.value })}
+                  onValueChange={(apiKey) => change({ apiKey })}
                 />
                 {view?.key.set ? (
                   <Check>
@@ -292,52 +260,32 @@ export function ProviderDialog({
                 ) : null}
               </>
             )}
-          </Field>
+          </SettingField>
         )}
         {place === 'main' ? baseUrlField : null}
         {draft.kind === 'azure' ? (
-          <Field
+          <SettingTextField
             id={`${id}-resource`}
             label={t('providers.resourceName')}
             hint={t('providers.resourceNameHint')}
             problem={shown('resourceName')}
-          >
-            {(describedBy, invalid) => (
-              <TextInput
-                id={`${id}-resource`}
-                autoComplete="off"
-                dir="ltr"
-                maxLength={100}
-                value={draft.resourceName}
-                aria-invalid={invalid || undefined}
-                aria-describedby={describedBy}
-                onChange={(event) => change({ resourceName: event.target.value })}
-              />
-            )}
-          </Field>
+            setting="resourceName"
+            value={draft.resourceName}
+            onValueChange={(resourceName) => change({ resourceName })}
+          />
         ) : null}
         {draft.kind === 'bedrock' ? (
-          <Field
+          <SettingTextField
             id={`${id}-region`}
             label={t('providers.region')}
             hint={t('providers.regionHint')}
             problem={shown('region')}
-          >
-            {(describedBy, invalid) => (
-              <TextInput
-                id={`${id}-region`}
-                autoComplete="off"
-                dir="ltr"
-                maxLength={50}
-                value={draft.region}
-                aria-invalid={invalid || undefined}
-                aria-describedby={describedBy}
-                onChange={(event) => change({ region: event.target.value })}
-              />
-            )}
-          </Field>
+            setting="region"
+            value={draft.region}
+            onValueChange={(region) => change({ region })}
+          />
         ) : null}
-        <Field
+        <SettingTextField
           id={`${id}-model`}
           label={draft.kind === 'local' ? t('providers.modelFile') : t('providers.model')}
           hint={
@@ -348,21 +296,10 @@ export function ProviderDialog({
                 : undefined
           }
           problem={shown('model')}
-        >
-          {(describedBy, invalid) => (
-            <TextInput
-              id={`${id}-model`}
-              autoComplete="off"
-              spellCheck={false}
-              dir="ltr"
-              maxLength={200}
-              value={draft.model}
-              aria-invalid={invalid || undefined}
-              aria-describedby={describedBy}
-              onChange={(event) => change({ model: event.target.value })}
-            />
-          )}
-        </Field>
+          setting="model"
+          value={draft.model}
+          onValueChange={(model) => change({ model })}
+        />
         <More>
           <summary>{t('providers.more')}</summary>
           <div>
@@ -374,26 +311,21 @@ export function ProviderDialog({
                 {PERSONAS.map((persona: PersonaId) => (
                   <FormField key={persona}>
                     <label htmlFor={`${id}-persona-${persona}`}>{personaName(persona)}</label>
-                    <TextInput
+                    <SettingInput
                       id={`${id}-persona-${persona}`}
-                      autoComplete="off"
-                      spellCheck={false}
-                      dir="ltr"
-                      maxLength={200}
+                      setting="model"
                       placeholder={draft.model}
                       value={draft.personaModels[persona] ?? ''}
-                      onChange={(event) =>
-                        change({ personaModels: { ...draft.personaModels, [persona]: event.target.value } })
-                      }
+                      onValueChange={(model) => change({ personaModels: { ...draft.personaModels, [persona]: model } })}
                     />
                   </FormField>
                 ))}
               </Personas>
             </fieldset>
-            <Field id={`${id}-vision`} label={t('providers.vision')}>
-              {() => (
+            <SettingField id={`${id}-vision`} label={t('providers.vision')}>
+              {(control) => (
                 <Select
-                  id={`${id}-vision`}
+                  {...control}
                   value={draft.vision}
                   style={{ width: '100%' }}
                   onChange={(event) => change({ vision: event.target.value as VisionChoice })}
@@ -403,7 +335,7 @@ export function ProviderDialog({
                   <option value="no">{t('providers.vision.no')}</option>
                 </Select>
               )}
-            </Field>
+            </SettingField>
           </div>
         </More>
         <TestOutcome

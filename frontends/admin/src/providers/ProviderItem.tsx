@@ -1,13 +1,13 @@
 import { useEffect, useId, useRef } from 'react';
 import type { AiProviderView } from '@kasa/contracts';
 import { Button, Muted } from '@kasa/ui';
+import { personaName, PERSONAS } from '@kasa/ui/aiProviders';
 import { useTestProvider } from '../api/adminQueries';
 import { useDescribeFailure } from '../i18n/describeFailure';
 import { useFormats } from '../i18n/format';
 import { useT, type MessageId } from '../i18n/useT';
 import { Badge, Facts, Mono, Row } from '../ui/controls';
 import { kindName } from './kindNames';
-import { personaName, PERSONAS } from './providerDraft';
 import { TestOutcome } from './TestOutcome';
 
 const CIRCUIT_TEXT: Record<AiProviderView['circuit'], MessageId> = {

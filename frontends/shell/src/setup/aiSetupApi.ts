@@ -9,6 +9,7 @@ import type {
   AiProviderView,
   LocalModelStatus,
 } from '@kasa/contracts';
+import { DOWNLOAD_POLL_MS } from '@kasa/ui/aiProviders';
 
 // The operators' AI provider API as the Connect AI step uses it (services/chat/README.md#ai-providers-in-the-browser).
 // Every route is a 404 to anyone who is not an operator.
@@ -22,8 +23,6 @@ export const aiSetupKeys = {
 
 /** A connection test waits for one short answer (at most 15 s on the server): a little more here. */
 const TEST_TIMEOUT_MS = 20_000;
-/** How often the step asks how the local model's download is going. */
-export const DOWNLOAD_POLL_MS = 1_000;
 
 /** No retry for a 4xx (asking again changes nothing); once for anything else. */
 const retry = (failures: number, error: unknown) =>

@@ -34,8 +34,9 @@ const Fill = styled('div', { shouldForwardProp: (prop) => prop !== 'known' })<{ 
 `;
 
 /**
- * A progress bar (role=progressbar): `percent` done (aria-valuenow), or moving without a value while the total is
- * unknown. `label` names it; `text` says the progress in words (aria-valuetext), which the caller also shows.
+ * A progress bar (role=progressbar): `percent` done (aria-valuenow, 0 to 100), or a bar moving along the track
+ * without a value while the total is unknown. `label` names it; `text` says the progress in words (aria-valuetext),
+ * which the caller also shows. Motion stops for people who ask for less.
  */
 export function ProgressBar({
   percent,

@@ -7,10 +7,11 @@ import type {
   AiProviderView,
   PersonaId,
 } from '@kasa/contracts';
-import type { MessageId } from '../i18n/useT';
+import { baseUrlPlace, keyNeed } from './kinds';
 
-// The add/edit form of an AI provider: what the operator typed (a draft), what is wrong with it, and the requests it
-// becomes (contracts in shared/contracts/src/aiProviders.ts). Kept apart from the form's markup so that it is tested.
+// The form that adds or edits an AI provider: what the operator typed (a draft), what is wrong with it, and the
+// requests it becomes (contracts in shared/contracts/src/aiProviders.ts). The operator console's form has every field;
+// the setup page's Connect AI step has the main ones (withoutMoreSettings). Kept apart from the markup to be tested.
 
 /** The personas, in the order the chat shows them (PersonaId in @kasa/contracts; a test keeps them equal). */
 export const PERSONAS = ['kasa', 'merla', 'ticha', 'massa', 'nana', 'dokta'] as const satisfies readonly PersonaId[];
@@ -43,32 +44,35 @@ export interface ProviderDraft {
 
 /** The fields of the form that can have a problem. */
 export type DraftField = 'name' | 'apiKey' | 'baseURL' | 'model' | 'resourceName' | 'region';
-export type DraftProblems = Partial<Record<DraftField, MessageId>>;
 
-/** Whether a kind takes a key: required by the cloud providers, optional for a self-hosted OpenAI-style server. */
-export type KeyNeed = 'required' | 'optional' | 'none';
+/** The longest text each field takes (the contract's limits): its input's maxLength. */
+export const FIELD_MAX: Readonly<Record<DraftField, number>> = {
+  name: 32,
+  apiKey: 1000,
+  baseURL: 500,
+  model: 200,
+  resourceName: 100,
+  region: 50,
+};
 
-/** Servers that speak OpenAI's API and may sit behind a key of their own (a proxy, a shared vLLM). */
-const OPTIONAL_KEY_KINDS: ReadonlySet<AiProviderKind> = new Set(['openai-compatible', 'lmstudio', 'llamacpp', 'vllm']);
-
-export function keyNeed(info: Pick<AiProviderKindInfo, 'kind' | 'needsKey'>): KeyNeed {
-  if (info.needsKey) return 'required';
-  return OPTIONAL_KEY_KINDS.has(info.kind) ? 'optional' : 'none';
-}
-
-/**
- * Where the form asks for the base URL: with the main fields when the kind needs one or runs on a server of its own,
- * under "More settings" for a cloud provider (an override few need), nowhere for the local model file.
- */
-export function baseUrlPlace(info: AiProviderKindInfo): 'main' | 'more' | 'none' {
-  if (info.kind === 'local') return 'none';
-  if (info.needsBaseURL || info.defaultBaseURL || OPTIONAL_KEY_KINDS.has(info.kind) || info.kind === 'azure')
-    return 'main';
-  return 'more';
-}
+/** What can be wrong with a field; each frontend words it from its own catalogue. */
+export type DraftProblem =
+  | 'name'
+  | 'nameOffline'
+  | 'nameTaken'
+  | 'keyLong'
+  | 'keyRequired'
+  | 'baseURL'
+  | 'baseURLRequired'
+  | 'baseURLKeep'
+  | 'model'
+  | 'modelLong'
+  | 'resourceName'
+  | 'region';
+export type DraftProblems = Partial<Record<DraftField, DraftProblem>>;
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
-const NAME_MAX = 32;
+const NAME_MAX = FIELD_MAX.name;
 
 /**
  * A free name for a provider of `base` (a kind): `openai`, else `openai-2`, `openai-3`…, always a valid name
@@ -129,6 +133,20 @@ export function withKind(
   };
 }
 
+/**
+ * The draft as a form without "More settings" sends it (the setup page's Connect AI step): no address where only
+ * "More settings" asks for one (one typed for the kind picked before is left behind), no persona models, the models'
+ * vision guessed.
+ */
+export function withoutMoreSettings(draft: ProviderDraft, info: AiProviderKindInfo): ProviderDraft {
+  return {
+    ...draft,
+    baseURL: baseUrlPlace(info) === 'main' ? draft.baseURL : '',
+    personaModels: {},
+    vision: 'auto',
+  };
+}
+
 /** A saved provider as a draft to edit: its key stays where it is (never shown), an empty field keeps it. */
 export function draftOf(view: AiProviderView): ProviderDraft {
   return {
@@ -147,8 +165,8 @@ export function draftOf(view: AiProviderView): ProviderDraft {
   };
 }
 
-const isHttpUrl = (text: string): boolean => {
-  if (text.length > 500) return false;
+/** Whether `text` is an http(s) URL. */
+export const isHttpUrl = (text: string): boolean => {
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -185,32 +203,30 @@ export interface DraftContext {
   savedBaseURL?: string;
 }
 
-/** What is wrong with the draft, field by field, as the console's messages; empty when it can be sent. */
+/** What is wrong with the draft, field by field; empty when it can be sent. */
 export function problemsOf(draft: ProviderDraft, info: AiProviderKindInfo, context: DraftContext): DraftProblems {
   const problems: DraftProblems = {};
   if (context.mode === 'create') {
     const name = draft.name.trim();
-    if (name === 'offline') problems.name = 'providers.problem.nameOffline';
-    else if (!NAME.test(name)) problems.name = 'providers.problem.name';
-    else if (context.taken.includes(name)) problems.name = 'providers.problem.nameTaken';
+    if (name === 'offline') problems.name = 'nameOffline';
+    else if (!NAME.test(name)) problems.name = 'name';
+    else if (context.taken.includes(name)) problems.name = 'nameTaken';
   }
   const key = draft.apiKey.trim();
-  if (key.length > 1000) problems.apiKey = 'providers.problem.keyLong';
+  if (key.length > FIELD_MAX.apiKey) problems.apiKey = 'keyLong';
   else if (keyNeed(info) === 'required' && !key && (context.mode === 'create' || draft.removeKey || !context.keySaved))
-    problems.apiKey = 'providers.problem.keyRequired';
+    problems.apiKey = 'keyRequired';
   const baseURL = draft.baseURL.trim();
   if (baseUrlPlace(info) !== 'none') {
-    if (baseURL && !isHttpUrl(baseURL)) problems.baseURL = 'providers.problem.baseURL';
+    if (baseURL && (baseURL.length > FIELD_MAX.baseURL || !isHttpUrl(baseURL))) problems.baseURL = 'baseURL';
     else if (!baseURL && info.needsBaseURL && !(draft.kind === 'azure' && draft.resourceName.trim()))
-      problems.baseURL = 'providers.problem.baseURLRequired';
-    else if (!baseURL && context.mode === 'edit' && context.savedBaseURL)
-      problems.baseURL = 'providers.problem.baseURLKeep';
+      problems.baseURL = 'baseURLRequired';
+    else if (!baseURL && context.mode === 'edit' && context.savedBaseURL) problems.baseURL = 'baseURLKeep';
   }
-  if (!draft.model.trim()) problems.model = 'providers.problem.model';
-  else if (draft.model.trim().length > 200) problems.model = 'providers.problem.modelLong';
-  if (draft.kind === 'azure' && !draft.resourceName.trim() && !baseURL)
-    problems.resourceName = 'providers.problem.resourceName';
-  if (draft.kind === 'bedrock' && !draft.region.trim()) problems.region = 'providers.problem.region';
+  if (!draft.model.trim()) problems.model = 'model';
+  else if (draft.model.trim().length > FIELD_MAX.model) problems.model = 'modelLong';
+  if (draft.kind === 'azure' && !draft.resourceName.trim() && !baseURL) problems.resourceName = 'resourceName';
+  if (draft.kind === 'bedrock' && !draft.region.trim()) problems.region = 'region';
   return problems;
 }
 

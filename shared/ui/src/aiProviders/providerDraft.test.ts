@@ -1,4 +1,5 @@
 import {
+  AI_PROVIDER_KINDS,
   AiProviderCreateRequest,
   AiProviderTestRequest,
   AiProviderUpdateRequest,
@@ -6,19 +7,19 @@ import {
   type AiProviderKindInfo,
   type AiProviderView,
 } from '@kasa/contracts';
+import { baseUrlPlace, keyNeed, kindName } from './kinds';
 import {
   PERSONAS,
-  baseUrlPlace,
   createRequest,
   draftOf,
   keyBlocked,
-  keyNeed,
   newDraft,
   problemsOf,
   testRequest,
   uniqueName,
   updateRequest,
   withKind,
+  withoutMoreSettings,
 } from './providerDraft';
 
 const OPENAI: AiProviderKindInfo = { kind: 'openai', needsKey: true, needsBaseURL: false, defaultModel: 'gpt-4o-mini' };
@@ -53,6 +54,42 @@ const saved = (view: Partial<AiProviderView> = {}): AiProviderView => ({
   ...view,
 });
 
+describe('a provider kind’s name', () => {
+  // A frontend's catalogue, read by id.
+  const t = (id: 'kind.compatible' | 'kind.local') =>
+    ({ 'kind.compatible': 'Serveur compatible', 'kind.local': 'Fichier' })[id];
+
+  it('is the provider’s own name, or the frontend’s words for a kind that is not a brand', () => {
+    expect(kindName('google', t, {})).toBe('Google Gemini');
+    expect(kindName('llamacpp', t, {})).toBe('llama.cpp');
+    expect(kindName('openai-compatible', t, { 'openai-compatible': 'kind.compatible' })).toBe('Serveur compatible');
+    expect(kindName('local', t, { 'openai-compatible': 'kind.compatible', local: 'kind.local' })).toBe('Fichier');
+    expect(kindName('local', t, {})).toBe('local');
+  });
+
+  it('names every kind of the contract', () => {
+    const words = { 'openai-compatible': 'kind.compatible', local: 'kind.local' } as const;
+    for (const kind of AI_PROVIDER_KINDS) expect(kindName(kind, t, words)).not.toBe(kind);
+  });
+});
+
+describe('what a form asks for each kind', () => {
+  it('asks a cloud provider for a key, a self-hosted server for an optional one, a local model for none', () => {
+    expect(keyNeed(OPENAI)).toBe('required');
+    expect(keyNeed(COMPATIBLE)).toBe('optional');
+    expect(keyNeed(OLLAMA)).toBe('none');
+    expect(keyNeed(LOCAL)).toBe('none');
+  });
+
+  it('shows the address first where the kind needs or defaults one, and never for the local model', () => {
+    expect(baseUrlPlace(COMPATIBLE)).toBe('main');
+    expect(baseUrlPlace(OLLAMA)).toBe('main');
+    expect(baseUrlPlace(AZURE)).toBe('main');
+    expect(baseUrlPlace(OPENAI)).toBe('more');
+    expect(baseUrlPlace(LOCAL)).toBe('none');
+  });
+});
+
 describe('the personas the form offers models for', () => {
   it('are the contract’s personas', () => {
     expect([...PERSONAS].sort()).toEqual([...PersonaId.options].sort());
@@ -72,22 +109,7 @@ describe('a provider’s name', () => {
   });
 });
 
-describe('what the form asks for each kind', () => {
-  it('asks a cloud provider for a key, a self-hosted server for an optional one, a local model for none', () => {
-    expect(keyNeed(OPENAI)).toBe('required');
-    expect(keyNeed(COMPATIBLE)).toBe('optional');
-    expect(keyNeed(OLLAMA)).toBe('none');
-    expect(keyNeed(LOCAL)).toBe('none');
-  });
-
-  it('shows the address first where the kind needs or defaults one, and never for the local model', () => {
-    expect(baseUrlPlace(COMPATIBLE)).toBe('main');
-    expect(baseUrlPlace(OLLAMA)).toBe('main');
-    expect(baseUrlPlace(AZURE)).toBe('main');
-    expect(baseUrlPlace(OPENAI)).toBe('more');
-    expect(baseUrlPlace(LOCAL)).toBe('none');
-  });
-
+describe('a new draft', () => {
   it('starts with the kind’s default model and address, and follows a new kind until the operator typed', () => {
     const draft = newDraft(OLLAMA, ['ollama']);
     expect(draft).toMatchObject({ name: 'ollama-2', model: 'llama3.2', baseURL: 'http://127.0.0.1:11434/api' });
@@ -108,20 +130,25 @@ describe('the problems of a draft', () => {
 
   it('says what is missing or wrong, field by field', () => {
     const draft = { ...newDraft(OPENAI, []), name: 'Open AI', model: ' ' };
-    expect(problemsOf(draft, OPENAI, create)).toEqual({
-      name: 'providers.problem.name',
-      apiKey: 'providers.problem.keyRequired',
-      model: 'providers.problem.model',
-    });
-    expect(problemsOf({ ...draft, name: 'openai' }, OPENAI, create).name).toBe('providers.problem.nameTaken');
-    expect(problemsOf({ ...draft, name: 'offline' }, OPENAI, create).name).toBe('providers.problem.nameOffline');
+    expect(problemsOf(draft, OPENAI, create)).toEqual({ name: 'name', apiKey: 'keyRequired', model: 'model' });
+    expect(problemsOf({ ...draft, name: 'openai' }, OPENAI, create).name).toBe('nameTaken');
+    expect(problemsOf({ ...draft, name: 'offline' }, OPENAI, create).name).toBe('nameOffline');
     const server = { ...newDraft(COMPATIBLE, []), baseURL: 'ftp://models.example' };
-    expect(problemsOf(server, COMPATIBLE, create)).toEqual({ baseURL: 'providers.problem.baseURL' });
-    expect(problemsOf({ ...server, baseURL: '' }, COMPATIBLE, create)).toEqual({
-      baseURL: 'providers.problem.baseURLRequired',
+    expect(problemsOf(server, COMPATIBLE, create)).toEqual({ baseURL: 'baseURL' });
+    expect(problemsOf({ ...server, baseURL: 'localhost:8000' }, COMPATIBLE, create)).toEqual({ baseURL: 'baseURL' });
+    expect(problemsOf({ ...server, baseURL: `http://x.example/${'a'.repeat(500)}` }, COMPATIBLE, create)).toEqual({
+      baseURL: 'baseURL',
     });
+    expect(problemsOf({ ...server, baseURL: '' }, COMPATIBLE, create)).toEqual({ baseURL: 'baseURLRequired' });
     expect(problemsOf({ ...newDraft(AZURE, []), apiKey: 'k', model: 'gpt' }, AZURE, create)).toEqual({
-      resourceName: 'providers.problem.resourceName',
+      resourceName: 'resourceName',
+    });
+    expect(
+      problemsOf({ ...draft, name: 'work', apiKey: 'k'.repeat(1001), model: 'm'.repeat(201) }, OPENAI, create),
+    ).toEqual({ apiKey: 'keyLong', model: 'modelLong' });
+    const edit = { mode: 'edit' as const, taken: [], keySaved: true, savedBaseURL: 'http://10.0.0.5:9000/v1' };
+    expect(problemsOf({ ...server, baseURL: '' }, { ...COMPATIBLE, needsBaseURL: false }, edit)).toEqual({
+      baseURL: 'baseURLKeep',
     });
   });
 
@@ -134,9 +161,7 @@ describe('the problems of a draft', () => {
     const draft = draftOf(saved());
     const edit = { mode: 'edit' as const, taken: [], keySaved: true };
     expect(problemsOf(draft, OPENAI, edit)).toEqual({});
-    expect(problemsOf({ ...draft, removeKey: true }, OPENAI, edit)).toEqual({
-      apiKey: 'providers.problem.keyRequired',
-    });
+    expect(problemsOf({ ...draft, removeKey: true }, OPENAI, edit)).toEqual({ apiKey: 'keyRequired' });
   });
 
   it('blocks saving a key where keys cannot be stored, but not a provider without one', () => {
@@ -211,6 +236,27 @@ describe('the requests a draft becomes', () => {
       apiKey: 'sk-2',
       model: 'gpt-4o-mini',
       vision: true,
+    });
+  });
+});
+
+describe('the draft of a form without “More settings” (the setup page’s Connect AI step)', () => {
+  it('sends what the main fields show: an address only where they ask for one', () => {
+    const typed = { ...newDraft(COMPATIBLE, []), baseURL: 'http://127.0.0.1:9/v1', vision: 'no' as const };
+    // The operator typed a server's address, then picked OpenAI, whose address only “More settings” asks for.
+    const openai = withoutMoreSettings({ ...withKind(typed, COMPATIBLE, OPENAI, []), apiKey: ' sk-1 ' }, OPENAI);
+    expect(problemsOf(openai, OPENAI, { mode: 'create', taken: [] })).toEqual({});
+    expect(testRequest(openai, OPENAI, { mode: 'create' }).request).toEqual({
+      kind: 'openai',
+      apiKey: 'sk-1',
+      model: 'gpt-4o-mini',
+    });
+    const server = withoutMoreSettings({ ...typed, model: ' fake ' }, COMPATIBLE);
+    expect(createRequest({ ...server, name: uniqueName(server.kind, ['openai-compatible']) }, COMPATIBLE)).toEqual({
+      name: 'openai-compatible-2',
+      kind: 'openai-compatible',
+      baseURL: 'http://127.0.0.1:9/v1',
+      model: 'fake',
     });
   });
 });
