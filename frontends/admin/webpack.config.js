@@ -3,6 +3,7 @@
 // remoteEntry.js was found, so the same build works at any path.
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { exposesOf } = require('../federation/exposes');
 const { sharedSingletons } = require('../federation/shared');
 const { baseConfig, compressionPlugins } = require('../federation/webpackBase');
 
@@ -20,9 +21,7 @@ module.exports = (env, argv) => {
       new ModuleFederationPlugin({
         name: 'admin',
         filename: 'remoteEntry.js',
-        exposes: {
-          './AdminApp': './src/AdminApp.tsx',
-        },
+        exposes: exposesOf('admin'),
         shared,
         dts: false,
         manifest: false,

@@ -5,6 +5,7 @@ const path = require('node:path');
 const CopyPlugin = require('copy-webpack-plugin');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { exposesOf } = require('../federation/exposes');
 const { sharedSingletons } = require('../federation/shared');
 const { baseConfig, compressionPlugins } = require('../federation/webpackBase');
 
@@ -52,11 +53,7 @@ module.exports = (env, argv) => {
       new ModuleFederationPlugin({
         name: 'chat',
         filename: 'remoteEntry.js',
-        exposes: {
-          './ChatApp': './src/ChatApp.tsx',
-          // Route /share/:token: a conversation someone shared, for anyone with the link.
-          './SharedConversation': './src/share/SharedConversationPage.tsx',
-        },
+        exposes: exposesOf('chat'),
         shared,
         dts: false,
         manifest: false,

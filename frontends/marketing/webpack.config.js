@@ -4,6 +4,7 @@
 // remoteEntry.js was found, so the same build works at any path.
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { exposesOf } = require('../federation/exposes');
 const { sharedSingletons } = require('../federation/shared');
 const { baseConfig, compressionPlugins } = require('../federation/webpackBase');
 
@@ -21,22 +22,7 @@ module.exports = (env, argv) => {
       new ModuleFederationPlugin({
         name: 'marketing',
         filename: 'remoteEntry.js',
-        exposes: {
-          './LandingPage': './src/routes/LandingPage.tsx',
-          './WelcomePage': './src/routes/WelcomePage.tsx',
-          './ComingSoonPage': './src/routes/ComingSoonPage.tsx',
-          './PricingPage': './src/routes/PricingPage.tsx',
-          './BillingSuccessPage': './src/routes/BillingSuccessPage.tsx',
-          './FeaturesPage': './src/routes/FeaturesPage.tsx',
-          './AboutPage': './src/routes/AboutPage.tsx',
-          './PrivacyPage': './src/routes/legal/PrivacyPage.tsx',
-          './TermsPage': './src/routes/legal/TermsPage.tsx',
-          './CookiesPage': './src/routes/legal/CookiesPage.tsx',
-          './GdprPage': './src/routes/legal/GdprPage.tsx',
-          './StatusPage': './src/routes/StatusPage.tsx',
-          './HelpPage': './src/routes/HelpPage.tsx',
-          './ContactPage': './src/routes/ContactPage.tsx',
-        },
+        exposes: exposesOf('marketing'),
         shared,
         dts: false,
         manifest: false,

@@ -1,7 +1,8 @@
-// Types of the modules the remotes expose, declared here instead of generated (`dts: false`). Keep them in step
-// with each remote's webpack `exposes` and the components' props (frontends/marketing/src/routes/,
-// frontends/chat/src/ChatApp.tsx, frontends/developer/src/DeveloperApp.tsx, frontends/admin/src/AdminApp.tsx).
-// Default exports are React components; the shell loads them with the federation runtime (see manifest.ts).
+// Types of the modules the remotes expose (`dts: false`: declared here, not generated). Checked on every test run
+// and type-check: remoteModules.test.ts fails when a module here (or in manifest.ts's RemoteModules) is not one that
+// frontends/federation/exposes.js lists, or one is missing; each remote's src/remoteContract.check.ts fails the
+// type-check when its component does not take the props declared here. Default exports are React components; the
+// shell loads them with the federation runtime (see manifest.ts).
 
 declare module 'marketing/LandingPage' {
   import type { ComponentType } from 'react';
