@@ -26,7 +26,7 @@ export {
   tierLabel,
   type AuthState,
 } from './auth';
-export { queryClientDefaults, createQueryClient } from './queryClient';
+export { queryClientDefaults, createQueryClient, retryUnlessClientError } from './queryClient';
 export {
   describeFailure,
   failureKind,

@@ -1,8 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '@kasa/api-client';
 import type { StoredMessage } from '@kasa/contracts';
 import { chatKeys } from './chatApi';
-import { messagesOf, retryUnlessClientError, seedNewSession, upsertMessages } from './chatQueries';
+import { messagesOf, seedNewSession, upsertMessages } from './chatQueries';
 
 const message = (id: string, content: string, status: StoredMessage['status'] = 'complete'): StoredMessage => ({
   id,
@@ -40,15 +39,5 @@ describe('the session cache', () => {
     const queryClient = new QueryClient();
     upsertMessages(queryClient, 'nope', [message('u1', 'Hi')]);
     expect(queryClient.getQueryData(chatKeys.session('nope'))).toBeUndefined();
-  });
-});
-
-describe('retryUnlessClientError', () => {
-  it('retries once, but never a 4xx', () => {
-    expect(retryUnlessClientError(0, new ApiError(503, 'busy', {}))).toBe(true);
-    expect(retryUnlessClientError(1, new ApiError(503, 'busy', {}))).toBe(false);
-    expect(retryUnlessClientError(0, new TypeError('Failed to fetch'))).toBe(true);
-    expect(retryUnlessClientError(0, new ApiError(404, 'Session not found', {}))).toBe(false);
-    expect(retryUnlessClientError(0, new ApiError(400, 'bad id', {}))).toBe(false);
   });
 });

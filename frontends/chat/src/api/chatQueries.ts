@@ -7,7 +7,6 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import { isApiError } from '@kasa/api-client';
 import type { Session, SessionPage, SessionWithMessages, StoredMessage } from '@kasa/contracts';
 import {
   chatKeys,
@@ -22,12 +21,6 @@ import {
 
 /** The sidebar's health list refreshes this often (spec section 4: the status panel refreshes every 30 s). */
 export const STATUS_REFRESH_MS = 30_000;
-
-/** One retry, as the app's defaults say, but none for a 4xx: asking again for a missing session will not help. */
-export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
-  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 1;
-}
 
 export function usePersonas() {
   return useQuery({ queryKey: chatKeys.personas, queryFn: fetchPersonas, staleTime: 10 * 60_000 });
@@ -57,7 +50,6 @@ export function useSessionMessages(sessionId: string | undefined) {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: Boolean(sessionId),
-    retry: retryUnlessClientError,
   });
 }
 
@@ -76,7 +68,6 @@ export function useMessageSearch(q: string) {
     enabled: term.length > 0,
     placeholderData: keepPreviousData,
     staleTime: 0,
-    retry: retryUnlessClientError,
   });
 }
 
@@ -139,7 +130,6 @@ export function useRenameSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, title }: { id: string; title: string }) => renameSession(id, title),
-    retry: retryUnlessClientError,
     onSuccess: (session) => {
       updateSessionPages(queryClient, (sessions) => sessions.map((s) => (s.id === session.id ? session : s)));
       queryClient.setQueryData<MessagePages>(chatKeys.session(session.id), (data) =>
@@ -153,7 +143,6 @@ export function useDeleteSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deleteSession(id),
-    retry: retryUnlessClientError,
     onSuccess: (_nothing, id) => {
       dropFromSessionList(queryClient, id);
       queryClient.removeQueries({ queryKey: chatKeys.session(id) });
