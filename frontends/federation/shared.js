@@ -25,8 +25,9 @@ const SINGLETONS = [
  * page loads them when it first draws one. Pinned, like '@kasa/ui', to the range in the app's package.json.
  */
 const UI_WIDGETS = '@kasa/ui/widgets';
-// '@kasa/ui/tokens' and '@kasa/ui/standalone' are not shared: the shell's theme bundles the first, and only a remote
-// running alone (its bootstrap, never a page of the product) loads the second.
+// '@kasa/ui/tokens', '@kasa/ui/standalone' and '@kasa/ui/routing' are not shared: the shell's theme bundles the
+// first, only a remote running alone (its bootstrap, never a page of the product) loads the second, and the third is
+// one small hook each remote bundles.
 
 /**
  * @param {{ dependencies: Record<string, string> }} appPackage the frontend's package.json

@@ -1,6 +1,7 @@
 import styled from '@emotion/styled';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { useBasePath } from '@kasa/ui/routing';
 import { useAuth } from '@kasa/api-client';
 import type { Persona, Session } from '@kasa/contracts';
 import { usePersonas, useSessionMessages } from './api/chatQueries';
@@ -14,6 +15,7 @@ import { loadVoiceMode, planHasVoice, saveVoiceMode } from './voice/voicePrefere
 import { RemoteCatalogue } from '@kasa/i18n';
 import { CHAT_ENGLISH, CHAT_LOADERS } from './i18n/catalogues';
 import { useT } from './i18n/useT';
+import { ChatBaseContext, useChatPaths } from './chatPaths';
 
 /** At this width and below the sidebar becomes a drawer and the composer is pinned to the bottom of the screen. */
 const PHONE_QUERY = '(max-width: 48rem)';
@@ -130,13 +132,14 @@ const fallbackPersona = (id: string): Persona => ({
 });
 
 /**
- * The chat workspace, mounted by the shell at /chat and /chat/:sessionId for a signed-in user: sidebar, persona
+ * The chat workspace, at the chat's base and <base>/:sessionId for a signed-in user: sidebar, persona
  * picker and the conversation. The URL names the open session, so a reload opens it again.
  */
 function ChatWorkspace() {
   const t = useT();
   const { sessionId } = useParams();
   const navigate = useNavigate();
+  const paths = useChatPaths();
   const personas = usePersonas();
   const openSession = useSessionMessages(sessionId);
   const sidebarId = useId();
@@ -174,17 +177,17 @@ function ChatWorkspace() {
       setNewChatPersonaId(personaId);
       setView((current) => ({ ...current, key: current.key + 1 }));
       setSidebarOpen(false);
-      navigate('/chat');
+      navigate(paths.home);
     },
-    [navigate],
+    [navigate, paths.home],
   );
 
   const onSessionCreated = useCallback(
     (session: Session) => {
       setAdopted(session.id);
-      navigate(`/chat/${session.id}`, { replace: true });
+      navigate(paths.session(session.id), { replace: true });
     },
-    [navigate],
+    [navigate, paths],
   );
 
   const onLanguageChange = (tag: string) => {
@@ -271,7 +274,7 @@ function ChatWorkspace() {
         onNewChat={() => startNewChat(persona.id)}
         onNavigate={() => setSidebarOpen(false)}
         onDeleted={(session) => {
-          if (session.id === sessionId) navigate('/chat', { replace: true });
+          if (session.id === sessionId) navigate(paths.home, { replace: true });
         }}
       />
       <Main inert={drawerOpen}>
@@ -302,11 +305,21 @@ function ChatWorkspace() {
   );
 }
 
-/** What the shell mounts: the workspace with the chat's messages in the shell's language. */
+/**
+ * What the shell mounts on a splat route (`chat/*`): the workspace with the chat's messages in the shell's language,
+ * on the chat's own routes — a new conversation at its base, one conversation at `<base>/<sessionId>`, and anything
+ * deeper back to the base.
+ */
 export default function ChatApp() {
+  const base = useBasePath();
   return (
     <RemoteCatalogue english={CHAT_ENGLISH} loaders={CHAT_LOADERS}>
-      <ChatWorkspace />
+      <ChatBaseContext.Provider value={base}>
+        <Routes>
+          <Route path=":sessionId?" element={<ChatWorkspace />} />
+          <Route path="*" element={<Navigate to={base} replace />} />
+        </Routes>
+      </ChatBaseContext.Provider>
     </RemoteCatalogue>
   );
 }

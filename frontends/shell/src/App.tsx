@@ -53,7 +53,7 @@ export function AppRoutes() {
         {marketingRoutes()}
         <Route path="auth" element={<Page element={<AuthPage />} />} />
         <Route path="auth/sso/callback" element={<Page element={<SsoCallbackPage />} />} />
-        <Route path="chat/:sessionId?" element={<ChatPage />} />
+        <Route path="chat/*" element={<ChatPage />} />
         <Route path="share/:token" element={<RemotePage id="chat/SharedConversation" name="a shared conversation" />} />
         <Route path="developer" element={<DeveloperPage />} />
         <Route path="admin/*" element={<AdminPage />} />

@@ -29,7 +29,7 @@ const renderAt = (url: string) =>
         createElement(StandaloneApp, {
           english,
           loaders: {},
-          path: 'chat/:sessionId?',
+          path: 'chat/*',
           home: '/chat',
           describeFailure: () => 'failed',
           children: createElement('p', null, 'the chat'),

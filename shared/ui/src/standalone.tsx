@@ -122,7 +122,7 @@ export interface StandaloneAppProps {
   /** The remote's catalogues, as RemoteCatalogue takes them. */
   english: Catalogue;
   loaders: CatalogueLoaders;
-  /** The remote's route (e.g. `chat/:sessionId?`): its app when signed in, the sign-in form otherwise. */
+  /** The remote's route (e.g. `chat/*`): its app when signed in, the sign-in form otherwise. */
   path: string;
   /** Where every other path goes (e.g. `/chat`). */
   home: string;

@@ -1,7 +1,7 @@
 import { eventually } from '@kasa/test-kit';
 import type { Locator, Page } from 'playwright-core';
 
-/** The chat workspace (/chat and /chat/:sessionId): sidebar, persona picker, conversation and composer. */
+/** The chat workspace (/chat and /chat/<sessionId>): sidebar, persona picker, conversation and composer. */
 export class ChatPage {
   constructor(private readonly page: Page) {}
 

@@ -12,6 +12,7 @@ import { Composer } from './Composer';
 import { loadMessageBubble, preloadConversationParts } from './conversationParts';
 import { describeFailure, useConversation } from './useConversation';
 import { useT } from '../i18n/useT';
+import { useChatPaths } from '../chatPaths';
 import { personaText } from '../i18n/personaText';
 import { ShareButton } from '../share/ShareButton';
 
@@ -215,6 +216,7 @@ export function ConversationView({
   onSessionCreated: (session: Session) => void;
 }) {
   const t = useT();
+  const paths = useChatPaths();
   const conversation = useConversation({ sessionId, personaId: persona.id, language, onSessionCreated });
   const { query, messages, turn, busy, send: sendMessage } = conversation;
   const plan = useAuth().user?.subscriptionTier;
@@ -309,7 +311,7 @@ export function ConversationView({
       <Centered role="alert" data-testid="conversation-not-found">
         <h1>{t('conversation.notFound')}</h1>
         <Muted>{t('conversation.notFoundText')}</Muted>
-        <Link to="/chat">{t('conversation.startNew')}</Link>
+        <Link to={paths.home}>{t('conversation.startNew')}</Link>
       </Centered>
     );
   }

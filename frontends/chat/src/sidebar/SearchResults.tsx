@@ -2,6 +2,7 @@ import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
 import type { ChatSearchResults } from '@kasa/contracts';
 import { useT } from '../i18n/useT';
+import { useChatPaths } from '../chatPaths';
 import { excerpt, highlight } from './highlight';
 
 const Results = styled.ul`
@@ -59,11 +60,12 @@ function Marked({ text, term }: { text: string; term: string }) {
 /** The hits of a search, each linking to its conversation, with the matched words marked. */
 export function SearchResults({ term, results }: { term: string; results: ChatSearchResults['results'] }) {
   const t = useT();
+  const paths = useChatPaths();
   return (
     <Results aria-label={t('search.results', { term })}>
       {results.map((hit) => (
         <li key={hit.message.id} data-testid="search-hit">
-          <Link to={`/chat/${hit.sessionId}`}>
+          <Link to={paths.session(hit.sessionId)}>
             <strong dir="auto">
               <Marked text={hit.sessionTitle} term={term} />
             </strong>

@@ -7,6 +7,7 @@ import { useDeleteSession, useRenameSession } from '../api/chatQueries';
 import { describeFailure } from '../conversation/useConversation';
 import { Button, HiddenLabel, ICON, Pencil, TextInput, TOUCH_MEDIA, TOUCH_TARGET, Trash2 } from '@kasa/ui';
 import { useT } from '../i18n/useT';
+import { useChatPaths } from '../chatPaths';
 import { fullWhen, itemWhen, type GroupKind } from './dateGroups';
 
 /** Shown only when a deletion is asked for, so its code loads then rather than with the chat. */
@@ -157,6 +158,7 @@ export function SessionItem({
   onDeleted: (session: Session) => void;
 }) {
   const t = useT();
+  const paths = useChatPaths();
   const created = new Date(session.createdAt);
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(session.title);
@@ -204,7 +206,7 @@ export function SessionItem({
       ) : (
         <Line>
           <TitleLink
-            to={`/chat/${session.id}`}
+            to={paths.session(session.id)}
             aria-current={active ? 'page' : undefined}
             onPointerEnter={showTitleIfCut}
             onFocus={showTitleIfCut}

@@ -10,6 +10,7 @@ import { SessionList } from './SessionList';
 import { UserCard } from './UserCard';
 import { VideosButton } from '../video/VideosButton';
 import { useT } from '../i18n/useT';
+import { useChatPaths } from '../chatPaths';
 
 const slideInFromLeft = keyframes`
   from {
@@ -129,6 +130,7 @@ export function Sidebar({
   onDeleted: (session: Session) => void;
 }) {
   const t = useT();
+  const paths = useChatPaths();
   return (
     <Panel
       id={id}
@@ -152,7 +154,7 @@ export function Sidebar({
           {t('chat.hideChats')}
         </Button>
       </DrawerHead>
-      <Brand to="/chat">{t('sidebar.brand')}</Brand>
+      <Brand to={paths.home}>{t('sidebar.brand')}</Brand>
       <Shortcuts aria-label={t('sidebar.shortcuts')}>
         <Link to="/">{t('sidebar.home')}</Link>
         <Link to="/developer">{t('sidebar.developer')}</Link>

@@ -125,8 +125,9 @@ declare module 'marketing/ContactPage' {
 declare module 'chat/ChatApp' {
   import type { ComponentType } from 'react';
   /**
-   * Routes `/chat` and `/chat/:sessionId` (signed in): the chat workspace. Reads the session id from the route and
-   * the user from the shared @kasa/api-client; uses the shell's router and query client.
+   * Route `/chat/*` (signed in): the chat workspace, on routes of its own under wherever it is mounted (a new
+   * conversation at the base, one at `<base>/<sessionId>`). Reads the user from the shared @kasa/api-client; uses
+   * the shell's router and query client.
    */
   const ChatApp: ComponentType;
   export default ChatApp;
@@ -141,11 +142,19 @@ declare module 'chat/SharedConversation' {
 
 declare module 'developer/DeveloperApp' {
   import type { ComponentType } from 'react';
+  /** The shell's `toast`, for the portal's confirmations (a test event sent, a delivery replayed). */
+  export interface NotifyProps {
+    notify: (toast: {
+      title: string;
+      description?: string;
+      variant?: 'default' | 'success' | 'destructive';
+    }) => { dismiss: () => void } | undefined;
+  }
   /**
    * Route `/developer` (signed in): the developer portal. Keeps the open tab in the `?tab=` query parameter and
    * reads the user from the shared @kasa/api-client; uses the shell's router and query client.
    */
-  const DeveloperApp: ComponentType;
+  const DeveloperApp: ComponentType<NotifyProps>;
   export default DeveloperApp;
 }
 

@@ -48,7 +48,7 @@ function ChatSkeleton({ label }: { label: string }) {
 }
 
 /**
- * Routes `/chat` and `/chat/:sessionId`. The shell owns the auth states (a skeleton while loading, the
+ * Route `/chat/*` (the chat remote keeps its own routes below it). The shell owns the auth states (a skeleton while loading, the
  * 'Authentication Required' card when signed out); a signed-in user gets the chat remote's workspace.
  */
 export default function ChatPage() {
