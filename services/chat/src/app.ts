@@ -11,6 +11,8 @@ import type { MessageService } from './messages/messageService';
 import type { CompletionService } from './openai/completionService';
 import type { EmbeddingService } from './openai/embeddingService';
 import { createOpenAIRouter } from './openai/openaiRouter';
+import { createResponsesRouter } from './openai/responsesRouter';
+import type { ResponseStore } from './openai/responseStore';
 import { createPersonaRouter } from './personas/personaRouter';
 import type { PersonaStore } from './personas/personaStore';
 import type { ProviderChain } from './providers/providerChain';
@@ -28,6 +30,8 @@ export interface ChatAppDeps extends RuntimeAppDeps {
   chain: ProviderChain;
   completions: CompletionService;
   embeddings: EmbeddingService;
+  /** The responses of POST /v1/responses kept for `previous_response_id`, GET and DELETE. */
+  responses: ResponseStore;
   attachments: AttachmentService;
   /** Uploads one person may have being read at once. */
   uploadSlots: ConcurrencySlots;
@@ -92,6 +96,12 @@ export function createApp(deps: ChatAppDeps): Express {
         logger: deps.logger,
         slots: deps.replies.slots,
         embeddings: deps.embeddings,
+      }),
+      createResponsesRouter(deps.completions, {
+        store: deps.responses,
+        slots: deps.replies.slots,
+        heartbeatMs: deps.heartbeatMs,
+        logger: deps.logger,
       }),
     ],
   });

@@ -25,6 +25,7 @@ import { GeoContext } from './geo/geoContext';
 import { MessageService } from './messages/messageService';
 import { CompletionService } from './openai/completionService';
 import { EmbeddingService } from './openai/embeddingService';
+import { ResponseStore } from './openai/responseStore';
 import { PersonaStore } from './personas/personaStore';
 import { PromptBuilder } from './prompts/promptBuilder';
 import { AiSdkProvider } from './providers/aiSdkProvider';
@@ -105,6 +106,8 @@ export interface ChatComponents {
   completions: CompletionService;
   /** POST /v1/embeddings, through the providers of the chain that have embeddings. */
   embeddings: EmbeddingService;
+  /** The responses of POST /v1/responses kept for `previous_response_id`, GET and DELETE. */
+  responses: ResponseStore;
   replies: Replies;
   attachments: AttachmentService;
   /** Uploads one person may have being read at once (the kit's slots, in the chat database). */
@@ -247,6 +250,7 @@ export function createChatComponents(options: {
   });
   const completions = new CompletionService({ personas, chain, prompts, attempts, logger });
   const embeddings = new EmbeddingService({ settings: chainSettings, logger });
+  const responses = new ResponseStore({ db, logger, writes });
   const uploadSlots = new MongoConcurrencySlots(db, {
     scope: 'attachments',
     limit: settings.CHAT_MAX_CONCURRENT_UPLOADS ?? PLANS.pro.limits.concurrentUploads,
@@ -260,6 +264,7 @@ export function createChatComponents(options: {
     chain,
     completions,
     embeddings,
+    responses,
     replies,
     attachments,
     uploadSlots,
@@ -272,6 +277,7 @@ export function createChatComponents(options: {
 export async function initChatDatabase(db: Connection): Promise<void> {
   await Promise.all([
     ConversationStore.init(db),
+    ResponseStore.init(db),
     initModels(attemptModel(db), shareModel(db), attachmentModel(db), attachmentUsageModel(db)),
   ]);
 }

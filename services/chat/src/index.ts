@@ -105,5 +105,7 @@ runMain(async () => {
   });
   // A reply whose writer died (a replica crashed mid-stream) stays `streaming`; mark it failed after 10 minutes.
   runtime.every(60_000, 'sweep abandoned replies', () => chat.messages.sweepStale(10 * 60_000));
+  // Stored /v1 responses past their 30 days (the embedded database has no TTL index).
+  runtime.every(60 * 60_000, 'sweep expired responses', () => chat.responses.sweep());
   await runtime.listen(app, { port: config.CHAT_PORT, host: config.CHAT_HOST });
 });

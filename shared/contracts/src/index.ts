@@ -21,4 +21,5 @@ export * from './status';
 export * from './events';
 export * from './openapi';
 export * from './openaiErrors';
+export * from './openaiResponses';
 export * from './bodyLimits';

@@ -2,6 +2,7 @@ import { OpenAIChatCompletionRequest, OpenAIEmbeddingRequest, type Persona } fro
 import { HttpError, InputError, describeIssues, holdSlot, parseInput, type Logger } from '@kasa/service-kit';
 import { Router } from 'express';
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { identityOf, requireIdentity } from '../identity/identity';
 import { SseStream } from '../http/sseStream';
 import { TooManyRepliesError } from '../turns/turnPolicy';
@@ -14,11 +15,11 @@ import { ToolCallChunks, toolCallsOf } from './toolCallChunks';
 const SYSTEM_FINGERPRINT = 'fp_kasa';
 
 /**
- * The request, or a 400 naming its first problem; a refused parameter carries OpenAI's code for it
- * (`unsupported_parameter`, `unsupported_value` or `unknown_parameter`).
+ * A request of the OpenAI-compatible API, or a 400 naming its first problem; a refused parameter carries OpenAI's code
+ * for it (`unsupported_parameter`, `unsupported_value` or `unknown_parameter`).
  */
-function parseCompletionRequest(input: unknown): OpenAIChatCompletionRequest {
-  const result = OpenAIChatCompletionRequest.safeParse(input);
+export function parseOpenAIRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = describeIssues(result.error);
   const first = issues[0];
@@ -73,7 +74,7 @@ export function createOpenAIRouter(
   });
 
   router.post('/v1/chat/completions', replySlot, async (req, res) => {
-    const body = parseCompletionRequest(req.body);
+    const body = parseOpenAIRequest(OpenAIChatCompletionRequest, req.body);
     const who = identityOf(res);
     const persona = await completions.persona(who, body.model);
     const id = `chatcmpl-${randomUUID().replace(/-/g, '')}`;
