@@ -25,6 +25,7 @@ import { createMetricsPolicy } from './metrics/metricsPolicy';
 import { createProxyPolicy } from './proxy/proxyPolicy';
 import { MemoryQuotaCounter, RedisQuotaCounter, type QuotaCounter, type ScriptingRedis } from './quota/quotaCounter';
 import { createQuotaPolicy, extraCallsKey, extraCallsTtlMs } from './quota/quotaPolicy';
+import { QuotaThresholdEvents } from './quota/quotaThresholds';
 import { Upstreams } from './proxy/upstreams';
 import { createRateLimitPolicy } from './rateLimit/rateLimitPolicy';
 import { requestIdPolicy } from './requestId/requestIdPolicy';
@@ -157,6 +158,8 @@ export async function startGateway(
   // eslint-disable-next-line prefer-const
   let requestEvents: RequestEventBuffer | undefined;
   const recordRequest = (request: CompletedRequest) => requestEvents?.record(request);
+  // Quota thresholds (80 %, 100 %) go out on the same connection, attached once it is made.
+  const quotaThresholds = new QuotaThresholdEvents(logger);
 
   const policies: EgPolicy<never>[] = [
     requestIdPolicy,
@@ -175,6 +178,7 @@ export async function startGateway(
         perMinute: config.API_RATE_LIMIT_PER_MINUTE,
       },
       logger,
+      onThresholdReached: (reached, requestId) => quotaThresholds.reached(reached, requestId),
     }),
     createIdempotencyPolicy({
       getStore: () => idempotencyStore,
@@ -222,6 +226,7 @@ export async function startGateway(
     onCallsAdded: ({ userId, month, monthCalls }) =>
       quotaCounter.raise(extraCallsKey(userId, month), monthCalls, extraCallsTtlMs(month, Date.now())),
   });
+  quotaThresholds.attach(feed);
   // Auth's list of suspended accounts, at start and every SUSPENSIONS_REFRESH_MS: events missed while the broker was
   // away are caught up with (a newly found suspension drops the person's cached keys too).
   suspended.startRefreshing({

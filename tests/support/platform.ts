@@ -143,6 +143,8 @@ export async function startPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<R
     // Chat's secrets key and local model files: this platform's own, never the development folders.
     CHAT_KEYS_DIR: path.join(keysDir, 'chat'),
     CHAT_MODELS_DIR: path.join(keysDir, 'models'),
+    // Status's key for webhook signing secrets: this platform's own, never the development folder.
+    STATUS_KEYS_DIR: path.join(keysDir, 'status'),
     KASA_MAIL_DIR: path.join(keysDir, 'mail'),
     ...extraEnv,
   };

@@ -85,6 +85,7 @@ export async function startScaledPlatform(extraEnv: NodeJS.ProcessEnv = {}): Pro
     // Chat's secrets key and local model files: this platform's own, never the development folders.
     CHAT_KEYS_DIR: path.join(keysDir, 'chat'),
     CHAT_MODELS_DIR: path.join(keysDir, 'models'),
+    STATUS_KEYS_DIR: path.join(keysDir, 'status'),
     KASA_MAIL_DIR: path.join(keysDir, 'mail'),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     // The sign-in limit counts per client IP in the Redis every test run on this machine shares: high enough that

@@ -2,6 +2,13 @@ import { describeFailureIn } from '@kasa/api-client/describeFailureIn';
 import { StandaloneApp } from '@kasa/ui/standalone';
 import DeveloperApp from './DeveloperApp';
 import { DEVELOPER_ENGLISH, DEVELOPER_LOADERS } from './i18n/catalogues';
+import type { PortalToast } from './notify';
+
+/** Running alone there is no shell to show toasts: they go to the console. */
+const notify = (toast: PortalToast) => {
+  console.info(`[toast] ${toast.title}: ${toast.description ?? ''}`);
+  return undefined;
+};
 
 /** The portal's route when running alone; in the product the shell mounts DeveloperApp on /developer. */
 export function App() {
@@ -13,7 +20,7 @@ export function App() {
       home="/developer"
       describeFailure={(failure, t) => describeFailureIn(t, failure)}
     >
-      <DeveloperApp />
+      <DeveloperApp notify={notify} />
     </StandaloneApp>
   );
 }

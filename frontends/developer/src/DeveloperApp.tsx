@@ -13,6 +13,7 @@ import { TabBoundary } from './ui/TabBoundary';
 import { DEVELOPER_ENGLISH, DEVELOPER_LOADERS } from './i18n/catalogues';
 import { PANELS_LOADERS } from './i18n/panels/catalogues';
 import { useT, type MessageId } from './i18n/useT';
+import { NotifyContext, noToast, type Notify } from './notify';
 
 interface Tab {
   key: TabKey;
@@ -28,7 +29,7 @@ function lazyTab(key: TabKey, label: MessageId, load: () => Promise<{ default: C
 }
 
 export type TabKey =
-  'overview' | 'docs' | 'sdks' | 'api-test' | 'examples' | 'services' | 'analytics' | 'keys' | 'team';
+  'overview' | 'docs' | 'sdks' | 'api-test' | 'examples' | 'services' | 'analytics' | 'keys' | 'webhooks' | 'team';
 
 // Overview is the first thing people see, so it comes with the page, its messages in the portal's catalogue; every
 // other tab is a chunk of its own, loaded when it is opened, with the panels' messages (i18n/panels) beside it (the
@@ -42,6 +43,7 @@ const TABS: readonly Tab[] = [
   lazyTab('services', 'tabs.services', () => import('./tabs/ServicesTab')),
   lazyTab('analytics', 'tabs.analytics', () => import('./tabs/AnalyticsTab')),
   lazyTab('keys', 'tabs.keys', () => import('./tabs/KeysTab')),
+  lazyTab('webhooks', 'tabs.webhooks', () => import('./tabs/WebhooksTab')),
   lazyTab('team', 'tabs.team', () => import('./tabs/TeamTab')),
 ];
 
@@ -154,13 +156,16 @@ function Portal() {
 
 /**
  * The developer portal, mounted by the shell at /developer for a signed-in user: a header with the platform's
- * live state and nine tabs; the open tab is in the URL (`?tab=keys`), so a reload or a shared link opens it. Its
- * messages are in the shell's language (English with the page, any other language a chunk of its own).
+ * live state and ten tabs; the open tab is in the URL (`?tab=keys`), so a reload or a shared link opens it. Its
+ * messages are in the shell's language (English with the page, any other language a chunk of its own). `notify` is
+ * the shell's toast; without it (an older shell) the portal shows no toasts.
  */
-export default function DeveloperApp() {
+export default function DeveloperApp({ notify }: { notify?: Notify }) {
   return (
-    <RemoteCatalogue english={DEVELOPER_ENGLISH} loaders={DEVELOPER_LOADERS}>
-      <Portal />
-    </RemoteCatalogue>
+    <NotifyContext.Provider value={notify ?? noToast}>
+      <RemoteCatalogue english={DEVELOPER_ENGLISH} loaders={DEVELOPER_LOADERS}>
+        <Portal />
+      </RemoteCatalogue>
+    </NotifyContext.Provider>
   );
 }

@@ -6,15 +6,21 @@ import type { GatewayRequest } from '../eg/types';
 import { MemoryQuotaCounter } from './quotaCounter';
 import { monthWindow } from './windows';
 import { createQuotaPolicy, durationOf, extraCallsKey, extraCallsTtlMs } from './quotaPolicy';
+import type { QuotaThresholdReached } from './quotaThresholds';
 
 const logger = createLogger({ service: 'quota-policy-test', version: 'test', level: 'silent' });
 
 /** A server that runs the quota policy with the API key named in the `x-test-key` header (JSON). */
-async function serve(monthlyPro: number, counter = new MemoryQuotaCounter()) {
+async function serve(
+  monthlyPro: number,
+  counter = new MemoryQuotaCounter(),
+  onThresholdReached?: (reached: QuotaThresholdReached) => void,
+) {
   const policy = createQuotaPolicy({
     getCounter: () => counter,
     limits: { monthly: { free: 2, pro: monthlyPro, enterprise: null }, perMinute: 1000 },
     logger,
+    onThresholdReached,
   }).policy({ monthly: true }, { gatewayConfig: {} });
   const server = http.createServer((req, res) => {
     (req as GatewayRequest).kasaApiKey = JSON.parse(String(req.headers['x-test-key'])) as VerifiedApiKey;
@@ -112,6 +118,53 @@ describe('extra calls bought for the month', () => {
     const now = Date.UTC(2026, 11, 31, 23, 0);
     expect(extraCallsTtlMs('2026-12', now)).toBe(3_600_000 + 3_600_000);
     expect(extraCallsTtlMs('2026-11', now)).toBe(1);
+  });
+});
+
+describe('quota thresholds', () => {
+  it('are announced once each, by the call whose count reaches 80 % and 100 %, which still passes', async () => {
+    const reached: QuotaThresholdReached[] = [];
+    const gateway = await serve(5, new MemoryQuotaCounter(), (r) => reached.push(r));
+    try {
+      const ama = key('k1', 'ama-thresholds', null);
+      const statuses = [];
+      for (let i = 0; i < 7; i += 1) {
+        statuses.push((await gateway.call(ama)).status);
+        // After the fourth call (80 % of 5), exactly one announcement; after the fifth, the second.
+        if (i === 3) expect(reached.map((r) => r.threshold)).toEqual([80]);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      const period = monthWindow(Date.now()).id;
+      expect(reached).toEqual([
+        { userId: 'ama-thresholds', keyId: 'k1', threshold: 80, used: 4, limit: 5, period },
+        { userId: 'ama-thresholds', keyId: 'k1', threshold: 100, used: 5, limit: 5, period },
+      ]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('name the team for a team’s shared quota, count its extra calls in the limit, and never an unlimited plan', async () => {
+    const reached: QuotaThresholdReached[] = [];
+    const counter = new MemoryQuotaCounter();
+    const gateway = await serve(10, counter, (r) => reached.push(r));
+    try {
+      for (let i = 0; i < 8; i += 1) await gateway.call(key(`k${i % 2}`, `member-${i % 2}`, 't9'));
+      expect(reached).toEqual([expect.objectContaining({ userId: 'team:t9', threshold: 80, used: 8, limit: 10 })]);
+
+      // Extra calls raise the limit the thresholds are taken from.
+      const month = monthWindow(Date.now()).id;
+      counter.raise(extraCallsKey('esi-extra', month), 10, extraCallsTtlMs(month, Date.now()));
+      for (let i = 0; i < 16; i += 1) await gateway.call(key('k5', 'esi-extra', null));
+      expect(reached.filter((r) => r.userId === 'esi-extra')).toEqual([
+        expect.objectContaining({ threshold: 80, used: 16, limit: 20 }),
+      ]);
+
+      for (let i = 0; i < 20; i += 1) await gateway.call(key('k6', 'kofi-enterprise', null, 'enterprise'));
+      expect(reached.filter((r) => r.userId === 'kofi-enterprise')).toEqual([]);
+    } finally {
+      await gateway.close();
+    }
   });
 });
 

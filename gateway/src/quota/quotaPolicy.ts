@@ -1,9 +1,10 @@
-import { ErrorCode, type SubscriptionTier } from '@kasa/contracts';
+import { ErrorCode, teamPrincipalId, type SubscriptionTier } from '@kasa/contracts';
 import type { Logger } from '@kasa/service-kit';
 import { sendError } from '../errors';
 import type { EgPolicy, GatewayRequest, GatewayResponse } from '../eg/types';
 import { monthlyQuotaMessage, perMinuteMessage, type QuotaLimits } from './plans';
 import type { AdmitRequest, AdmitResult, QuotaCounter } from './quotaCounter';
+import { thresholdsReached, type QuotaThresholdReached } from './quotaThresholds';
 import { cachedMonthWindow, minuteWindow } from './windows';
 
 interface QuotaParams {
@@ -48,12 +49,16 @@ export function extraCallsTtlMs(monthId: string, nowMs: number): number {
  * hit, with `Retry-After`. Counted routes of a limited plan also carry `X-Quota-Limit/-Remaining/-Reset` for the
  * month. A refused request is not counted. If the counters fail (Redis down) requests pass and a warning is logged:
  * a quota is not worth an outage of the API.
+ *
+ * The call whose atomic count reaches 80 % (rounded up) or 100 % of a limited month is handed to
+ * `onThresholdReached` (which publishes `gateway.quota.threshold_reached` in the background) before it goes on.
  */
 export function createQuotaPolicy(deps: {
   getCounter: () => QuotaCounter;
   limits: QuotaLimits;
   logger: Logger;
   now?: () => number;
+  onThresholdReached?: (reached: QuotaThresholdReached, requestId?: string) => void;
 }): EgPolicy<QuotaParams> {
   const { limits, logger } = deps;
   const now = deps.now ?? Date.now;
@@ -118,6 +123,8 @@ export function createQuotaPolicy(deps: {
 
           if (result.allowed) {
             setRateLimitHeaders(res, closestToLimit(perMinute, monthly), nowMs);
+            if (monthly && deps.onThresholdReached)
+              announceThresholds(req, caller, result.monthCount, monthly, month.id);
             next();
             return;
           }
@@ -149,6 +156,33 @@ export function createQuotaPolicy(deps: {
         if (outcome instanceof Promise) outcome.then(settle, storeFailed);
         else settle(outcome);
       };
+
+      function announceThresholds(
+        req: GatewayRequest,
+        caller: Caller,
+        count: number,
+        monthly: LimitState,
+        period: string,
+      ): void {
+        for (const threshold of thresholdsReached(count, monthly.limit)) {
+          try {
+            deps.onThresholdReached!(
+              {
+                // A team key's calls count on the team's quota: the team is told, as its keys act for it.
+                userId: caller.teamId ? teamPrincipalId(caller.teamId) : caller.userId,
+                ...(caller.keyId ? { keyId: caller.keyId } : {}),
+                threshold,
+                used: count,
+                limit: monthly.limit,
+                period,
+              },
+              req.kasaRequestId,
+            );
+          } catch (err) {
+            logger.warn({ err, requestId: req.kasaRequestId }, 'quota threshold not announced');
+          }
+        }
+      }
 
       function refuse(req: GatewayRequest, res: GatewayResponse, hit: LimitState, caller: Caller, nowMs: number): void {
         const retryAfter = secondsUntil(hit.resetMs, nowMs);

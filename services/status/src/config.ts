@@ -1,6 +1,8 @@
 import { DEFAULT_MONTHLY_API_CALLS } from '@kasa/contracts';
-import { baseServiceEnv, envPort, loadConfig, serviceUrl } from '@kasa/service-kit';
+import { baseServiceEnv, envBoolean, envPort, loadConfig, serviceUrl } from '@kasa/service-kit';
+import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retrySchedule';
 
 /** A plan's monthly call quota, as the gateway reads it: a positive whole number, or `unlimited` (null). */
 const monthlyCalls = (fallback: number | null) =>
@@ -56,6 +58,40 @@ const schema = baseServiceEnv.extend({
   STATUS_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** How often the clean-up runs. */
   STATUS_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /**
+   * base64 of 32 random bytes (`openssl rand -base64 32`), the same on every replica: the webhook signing secrets are
+   * sealed with it. Outside production, without it, a key is made once and kept in STATUS_KEYS_DIR; in production
+   * without it, webhook endpoints cannot be created (409) nor their secrets rotated.
+   */
+  STATUS_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || Buffer.from(value, 'base64').length === 32, {
+      error: 'must be base64 of 32 random bytes (openssl rand -base64 32)',
+    }),
+  STATUS_KEYS_DIR: z.string().default(path.resolve(__dirname, '../../../.data/status')),
+  /**
+   * Webhooks to http:// URLs and to private, loopback, link-local or otherwise internal addresses: refused unless the
+   * operator sets this (an installation whose developers' receivers live on its own network). Default false
+   * everywhere.
+   */
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: envBoolean(false),
+  /** The delays between a webhook's attempts; once used up, the delivery has failed. */
+  WEBHOOKS_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((value, ctx) => {
+      try {
+        return parseRetrySchedule(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** How often each replica looks for due webhook deliveries (new ones are taken at once as well). */
+  WEBHOOKS_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  /** Webhook attempts under way at once per replica. */
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
   PLAN_FREE_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.free),
   PLAN_PRO_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.pro),
   PLAN_ENTERPRISE_MONTHLY_CALLS: monthlyCalls(DEFAULT_MONTHLY_API_CALLS.enterprise),

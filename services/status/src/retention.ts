@@ -1,3 +1,4 @@
+import { WEBHOOK_LIMITS } from '@kasa/contracts';
 import type { Logger } from '@kasa/service-kit';
 import type { ChatActivityStore } from './chatActivity/chatActivityStore';
 import type { HeartbeatStore } from './heartbeats/heartbeatStore';
@@ -14,13 +15,15 @@ export const RETENTION = {
   hoursMs: 2 * DAY_MS,
   /** Handled event ids: longer than any redelivery takes. */
   eventIdsMs: 7 * DAY_MS,
+  /** The time limit of one clean-up deletion. */
+  cleanUpQueryMs: 60_000,
 } as const;
 
 /**
  * One clean-up pass (the embedded database has no TTL indexes): month documents of day buckets once all their days
  * are older than `retentionDays`, service minute buckets after 2 hours, service hour buckets, heartbeat counts and
  * silent processes after 2 days, raw records (counted batch, message and session ids) after `rawRetentionDays`,
- * handled event ids after a week.
+ * handled event ids after a week, webhook deliveries after WEBHOOK_LIMITS.deliveryRetentionDays (30).
  */
 export async function cleanUp(
   stores: {
@@ -28,12 +31,13 @@ export async function cleanUp(
     chat: ChatActivityStore;
     heartbeats: HeartbeatStore;
     processedEvents: { prune(olderThan: Date): Promise<number> };
+    webhookDeliveries?: { deleteOlderThan(before: Date, limits: { maxTimeMS: number }): Promise<number> };
   },
   options: { retentionDays: number; rawRetentionDays: number; logger: Logger; now?: Date },
 ): Promise<void> {
   const now = (options.now ?? new Date()).getTime();
   const rawBefore = new Date(now - options.rawRetentionDays * DAY_MS);
-  const [rollups, markers, heartbeats, events] = await Promise.all([
+  const [rollups, markers, heartbeats, events, webhookDeliveries] = await Promise.all([
     stores.requests.deleteOlderThan({
       daysBefore: new Date(now - options.retentionDays * DAY_MS),
       minutesBefore: new Date(now - RETENTION.minutesMs),
@@ -43,6 +47,9 @@ export async function cleanUp(
     stores.chat.deleteOlderThan(rawBefore),
     stores.heartbeats.deleteOlderThan(new Date(now - RETENTION.hoursMs)),
     stores.processedEvents.prune(new Date(now - RETENTION.eventIdsMs)),
+    stores.webhookDeliveries?.deleteOlderThan(new Date(now - WEBHOOK_LIMITS.deliveryRetentionDays * DAY_MS), {
+      maxTimeMS: RETENTION.cleanUpQueryMs,
+    }) ?? 0,
   ]);
-  options.logger.info({ ...rollups, markers, heartbeats, events }, 'old status data deleted');
+  options.logger.info({ ...rollups, markers, heartbeats, events, webhookDeliveries }, 'old status data deleted');
 }

@@ -1,4 +1,4 @@
-import { initModels, whenDatabaseAnswers, type Logger } from '@kasa/service-kit';
+import { initModels, loadSecretBox, whenDatabaseAnswers, type Logger } from '@kasa/service-kit';
 import type { Connection } from 'mongoose';
 import { AnalyticsService } from './analytics/analyticsService';
 import { ApiKeyOwners } from './apiKeys/apiKeyOwners';
@@ -12,6 +12,10 @@ import { ensureIndexes, mergeLegacyShards, statusCollections } from './rollups/c
 import { RollupCache } from './rollups/rollupCache';
 import { RollupWriter } from './rollups/rollupWriter';
 import { VoiceActivityStore } from './voiceActivity/voiceActivityStore';
+import { WebhookDeliveryStore } from './webhooks/deliveryStore';
+import { WebhookDeliveryWorker } from './webhooks/deliveryWorker';
+import { WebhookEndpointStore } from './webhooks/endpointStore';
+import { WebhookEvents } from './webhooks/webhookEvents';
 
 /** The longest a rollup document is held in memory without being written (see RollupCache). */
 const ROLLUP_CACHE_TTL_MS = 10 * 60_000;
@@ -28,6 +32,13 @@ export interface StatusComponents {
   servicesStatus: ServicesStatus;
   analytics: AnalyticsService;
   health: DashboardHealth;
+  webhooks: {
+    endpoints: WebhookEndpointStore;
+    deliveries: WebhookDeliveryStore;
+    /** Makes deliveries from the platform's events (subscribed in index.ts). */
+    events: WebhookEvents;
+    worker: WebhookDeliveryWorker;
+  };
 }
 
 /**
@@ -57,6 +68,7 @@ export async function createStatusComponents(deps: {
     apiKeys: new ApiKeyOwners(collections.apiKeyOwners),
     voice: new VoiceActivityStore(collections, writer),
   };
+  const webhooks = createWebhooks(db, settings, logger);
   await whenDatabaseAnswers(() => Promise.all([initModels(...Object.values(db.models)), ensureIndexes(collections)]), {
     logger,
     what: 'indexes',
@@ -88,5 +100,37 @@ export async function createStatusComponents(deps: {
       enterprise: settings.PLAN_ENTERPRISE_MONTHLY_CALLS,
     },
   });
-  return { stores, servicesStatus, analytics, health };
+  return { stores, servicesStatus, analytics, health, webhooks };
+}
+
+/**
+ * Developer webhooks: endpoints with sealed signing secrets (STATUS_SECRETS_KEY, or outside production a key kept in
+ * STATUS_KEYS_DIR; in production without the key, none can be registered), the deliveries, the worker that sends
+ * them and the event handlers that make them.
+ */
+function createWebhooks(db: Connection, settings: StatusConfig, logger: Logger): StatusComponents['webhooks'] {
+  const box = loadSecretBox({
+    key: settings.STATUS_SECRETS_KEY,
+    keysDir: settings.STATUS_KEYS_DIR,
+    production: settings.NODE_ENV === 'production',
+  });
+  if (!box) logger.warn('STATUS_SECRETS_KEY is not set: webhook endpoints cannot be registered');
+  const endpoints = new WebhookEndpointStore(db, box);
+  const deliveries = new WebhookDeliveryStore(db);
+  const worker = new WebhookDeliveryWorker({
+    endpoints,
+    deliveries,
+    schedule: settings.WEBHOOKS_RETRY_SCHEDULE,
+    allowPrivateNetworks: settings.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+    concurrency: settings.WEBHOOKS_CONCURRENCY,
+    queryTimeoutMs: settings.STATUS_QUERY_TIMEOUT_MS,
+    logger: logger.child({ part: 'webhooks' }),
+  });
+  const events = new WebhookEvents({
+    endpoints,
+    deliveries,
+    queryTimeoutMs: settings.STATUS_QUERY_TIMEOUT_MS,
+    delivered: () => void worker.poll().catch(() => undefined),
+  });
+  return { endpoints, deliveries, events, worker };
 }

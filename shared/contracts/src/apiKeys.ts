@@ -4,7 +4,7 @@ import { z } from './zod';
 /**
  * What an API key may call. Each public API pipeline of the gateway asks for one scope:
  * `chat` (/api/personas, /api/chat/*, /v1/*), `voice` (/api/voice/*, /api/translate, /api/video/*),
- * `analytics` (/api/developer/services/*, /api/developer/analytics, /api/analytics/*).
+ * `analytics` (/api/developer/services/*, /api/developer/analytics, /api/analytics/*, /api/developer/webhooks*).
  */
 export const ApiKeyScope = z.enum(['chat', 'voice', 'analytics']).openapi('ApiKeyScope');
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;

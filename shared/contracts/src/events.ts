@@ -362,6 +362,21 @@ export const RequestCompletedEvent = z.object({
     )
     .max(1000),
 });
+/**
+ * A person's (or a team's, `team:<teamId>`) monthly API calls reached 80 % (rounded up) or 100 % of the plan's quota
+ * (plus the month's extra calls). The gateway publishes it once per threshold, from the one request whose atomic count
+ * reached it; the status service turns it into the `quota.threshold_reached` webhook.
+ */
+export const QuotaThresholdReachedEvent = z.object({
+  userId: z.string(),
+  /** The API key of the call that reached it; absent for a call with an access token. */
+  keyId: z.string().optional(),
+  threshold: z.union([z.literal(80), z.literal(100)]),
+  used: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  /** The calendar month (UTC), `YYYY-MM`. */
+  period: z.string().regex(/^\d{4}-\d{2}$/),
+});
 export const ServiceHeartbeatEvent = z.object({
   service: z.string(),
   /**
@@ -420,6 +435,7 @@ export const EventSchemas = {
   'voice.speech.synthesized': SpeechSynthesizedEvent,
   'voice.video.completed': VideoCompletedEvent,
   'gateway.request.completed': RequestCompletedEvent,
+  'gateway.quota.threshold_reached': QuotaThresholdReachedEvent,
   'service.heartbeat': ServiceHeartbeatEvent,
 } as const;
 

@@ -18,6 +18,7 @@ export * from './africanLanguages';
 export * from './video';
 export * from './geo';
 export * from './status';
+export * from './webhooks';
 export * from './events';
 export * from './openapi';
 export * from './openaiErrors';

@@ -5,6 +5,7 @@ import {
   canBuyAddOn,
   isPaid,
   isUpgrade,
+  limitsOf,
   PLAN_FEATURES,
   PLAN_ORDER,
   PLANS,
@@ -37,6 +38,11 @@ describe('the plans table', () => {
   it('is where the monthly quotas and prices come from', () => {
     expect(DEFAULT_MONTHLY_API_CALLS).toEqual({ free: 1_000, pro: 50_000, enterprise: null });
     expect(PLANS.pro.prices.USD).toBe(29);
+  });
+
+  it('says how many webhook endpoints each plan may register', () => {
+    expect(PLAN_ORDER.map((tier) => limitsOf(tier).webhookEndpoints)).toEqual([1, 10, 50]);
+    expect(PLANS.free.limits.concurrentReplies).toBe(PLANS.enterprise.limits.concurrentReplies);
   });
 
   it('says which plans are paid for and how each is sold', () => {

@@ -50,6 +50,8 @@ export interface PlanRules {
     concurrentUploads: number;
     /** Video jobs queued or running at once, per person. */
     concurrentVideos: number;
+    /** Developer webhook endpoints one person (or team) may register. */
+    webhookEndpoints: number;
   };
   /** The monthly price in each currency's major unit (0: free). */
   prices: Readonly<Record<PlanCurrency, number>>;
@@ -90,7 +92,7 @@ export const ADD_ONS: Readonly<Record<AddOnId, AddOnRules>> = {
   },
 };
 
-const SHARED_LIMITS: PlanRules['limits'] = {
+const SHARED_LIMITS: Omit<PlanRules['limits'], 'webhookEndpoints'> = {
   concurrentReplies: 10,
   concurrentSyntheses: 2,
   concurrentTranscriptions: 2,
@@ -106,7 +108,7 @@ export const PLANS: Readonly<Record<SubscriptionTier, PlanRules>> = {
     rank: 0,
     features: [],
     monthlyCalls: 1_000,
-    limits: SHARED_LIMITS,
+    limits: { ...SHARED_LIMITS, webhookEndpoints: 1 },
     prices: { USD: 0, GHS: 0, NGN: 0, KES: 0 },
     sale: 'none',
     addOns: [],
@@ -116,7 +118,7 @@ export const PLANS: Readonly<Record<SubscriptionTier, PlanRules>> = {
     rank: 1,
     features: ['voice', 'languages', 'attachments', 'geo', 'extraCalls'],
     monthlyCalls: 50_000,
-    limits: SHARED_LIMITS,
+    limits: { ...SHARED_LIMITS, webhookEndpoints: 10 },
     prices: { USD: 29, GHS: 350, NGN: 45_000, KES: 3_700 },
     sale: 'checkout',
     addOns: ['extra-calls'],
@@ -126,7 +128,7 @@ export const PLANS: Readonly<Record<SubscriptionTier, PlanRules>> = {
     rank: 2,
     features: ['voice', 'languages', 'attachments', 'geo', 'customPersonas', 'video', 'teams'],
     monthlyCalls: null,
-    limits: SHARED_LIMITS,
+    limits: { ...SHARED_LIMITS, webhookEndpoints: 50 },
     prices: { USD: 199, GHS: 2_400, NGN: 310_000, KES: 25_500 },
     sale: 'sales',
     addOns: [],
@@ -154,7 +156,7 @@ export function requiredPlan(feature: PlanFeature): SubscriptionTier {
 /** Whether moving from one plan to another is an upgrade (prorated at once) rather than a downgrade. */
 export const isUpgrade = (from: SubscriptionTier, to: SubscriptionTier): boolean => PLANS[to].rank > PLANS[from].rank;
 
-/** The plan's limits, e.g. `limitsOf(tier).concurrentSyntheses`. */
+/** The plan's limits, e.g. `limitsOf(tier).concurrentSyntheses`, `limitsOf(tier).webhookEndpoints`. */
 export const limitsOf = (tier: SubscriptionTier): PlanRules['limits'] => PLANS[tier].limits;
 
 /** Whether a plan is paid for (every plan but Free). An unknown or missing tier is not. */

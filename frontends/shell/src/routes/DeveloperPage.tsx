@@ -2,6 +2,7 @@ import { useRedirectWhenSignedOut } from '../auth/useRedirectWhenSignedOut';
 import { AuthRequired } from '../auth/AuthRequired';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { RemotePage } from '../remotes/RemotePage';
+import { toast } from '../toast/toastStore';
 import { ButtonLink, PageSkeleton } from '@kasa/ui';
 import { useT } from '../i18n/useT';
 
@@ -23,5 +24,5 @@ export default function DeveloperPage() {
       />
     );
   }
-  return <RemotePage id="developer/DeveloperApp" name="the developer portal" />;
+  return <RemotePage id="developer/DeveloperApp" name="the developer portal" props={{ notify: toast }} />;
 }

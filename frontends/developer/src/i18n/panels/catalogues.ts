@@ -1,8 +1,8 @@
 import type { SectionLoaders } from '@kasa/i18n';
 
 /**
- * The messages of every tab but Overview (Docs, SDKs, API Test, Examples, Services, Analytics, Keys, Team), English
- * included: loaded the first time one of those tabs opens, beside its code, never on the portal's first load.
+ * The messages of every tab but Overview (Docs, SDKs, API Test, Examples, Services, Analytics, Keys, Webhooks, Team),
+ * English included: loaded the first time one of those tabs opens, beside its code, never on the portal's first load.
  */
 export const PANELS_LOADERS: SectionLoaders = {
   en: () => import(/* webpackChunkName: "i18n-developer-panels-en" */ './en.json'),
