@@ -9,6 +9,7 @@ describe('the console’s sections in the address', () => {
     expect(sectionOf('/operators')).toBe('operators');
     expect(sectionOf('/providers')).toBe('providers');
     expect(sectionOf('/audit')).toBe('audit');
+    expect(sectionOf('/health')).toBe('health');
     expect(sectionOf('/settings')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import styled from '@emotion/styled';
+import { lazy, Suspense } from 'react';
 import { RemoteCatalogue } from '@kasa/i18n';
 import { Muted } from '@kasa/ui';
 import { Tabs, type TabItem } from '@kasa/ui/widgets';
@@ -12,8 +13,12 @@ import PeopleTab from './tabs/PeopleTab';
 import ProvidersTab from './tabs/ProvidersTab';
 import SalesTab from './tabs/SalesTab';
 import { SectionBoundary } from './ui/SectionBoundary';
+import { Loading } from './ui/States';
 
-export type SectionKey = 'people' | 'sales' | 'operators' | 'providers' | 'audit';
+// Health and usage is a chunk of its own, loaded when the section is first opened.
+const HealthTab = lazy(() => import(/* webpackChunkName: "admin-health" */ './tabs/HealthTab'));
+
+export type SectionKey = 'people' | 'sales' | 'operators' | 'providers' | 'health' | 'audit';
 
 /** The console's sections: People at the base path (and a person at `people/<id>`), the others at their name. */
 const SECTIONS: ReadonlyArray<{ key: SectionKey; label: MessageId }> = [
@@ -21,6 +26,7 @@ const SECTIONS: ReadonlyArray<{ key: SectionKey; label: MessageId }> = [
   { key: 'sales', label: 'tabs.sales' },
   { key: 'operators', label: 'tabs.operators' },
   { key: 'providers', label: 'tabs.providers' },
+  { key: 'health', label: 'tabs.health' },
   { key: 'audit', label: 'tabs.audit' },
 ];
 
@@ -105,6 +111,14 @@ function Console() {
               <Route path="operators" element={<OperatorsTab />} />
               <Route path="providers" element={<ProvidersTab />} />
               <Route path="audit" element={<AuditTab />} />
+              <Route
+                path="health"
+                element={
+                  <Suspense fallback={<Loading>{t('health.loading')}</Loading>}>
+                    <HealthTab />
+                  </Suspense>
+                }
+              />
               <Route path="*" element={<Navigate to={base} replace />} />
             </Routes>
           </SectionBoundary>
@@ -116,8 +130,8 @@ function Console() {
 
 /**
  * The operator console, mounted by the shell at /admin/* for operators only (the shell asks the API first; every
- * /api/admin route is a 404 to anyone else): People, Sales, Operators, AI providers and the audit log, each at its own
- * address.
+ * /api/admin route is a 404 to anyone else): People, Sales, Operators, AI providers, Health and usage, and the audit
+ * log, each at its own address.
  * Its messages are in the shell's language (English with the page, any other language a chunk of its own).
  */
 export default function AdminApp() {

@@ -1,5 +1,6 @@
 import { SubscriptionTier } from './auth';
 import { Subscription } from './billing';
+import { ServiceState } from './status';
 import { z } from './zod';
 
 // The operators' API (`/api/admin/*`, services/auth/README.md#operators): to anyone who is not an operator every
@@ -173,3 +174,124 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditPage = z
   .object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable(), from: z.string(), to: z.string() })
   .openapi('AuditPage');
+
+// The operators' view of the platform's health and usage (`/api/admin/health`, `/api/admin/usage`): the status
+// service answers both from its rollups (services/status/README.md#operators-health-and-usage).
+
+const Count = z.number().int().nonnegative();
+/** A month, `YYYY-MM` (UTC). */
+const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'must be a month, YYYY-MM' });
+
+/** One service's answered calls through the gateway in a window (the last hour, the last 24 hours). */
+export const ServiceWindowFigures = z
+  .object({
+    requests: Count,
+    /** Answered 400 to 499. */
+    clientErrors: Count,
+    /** Answered 500 or more. */
+    serverErrors: Count,
+    /** Mean time to the answer's end, ms (one decimal); null without calls. */
+    averageMs: z.number().nonnegative().nullable(),
+    /** 95th percentile, ms, from a histogram (exact to its bucket); null without calls timed by this release. */
+    p95Ms: z.number().nonnegative().nullable(),
+  })
+  .openapi('ServiceWindowFigures');
+export type ServiceWindowFigures = z.infer<typeof ServiceWindowFigures>;
+
+export const AdminServiceHealth = z
+  .object({
+    /** gateway, auth, chat, voice or status. */
+    name: z.string(),
+    status: ServiceState,
+    /** Percent of the expected heartbeats received (two decimals). */
+    uptime24h: z.number().min(0).max(100),
+    uptime30d: z.number().min(0).max(100),
+    /** Its latest heartbeat or answered call (ISO time). */
+    lastResponse: z.string().nullable(),
+    lastHour: ServiceWindowFigures,
+    lastDay: ServiceWindowFigures,
+  })
+  .openapi('AdminServiceHealth');
+export type AdminServiceHealth = z.infer<typeof AdminServiceHealth>;
+
+export const AdminHealthResponse = z
+  .object({
+    checkedAt: z.string(),
+    overall: z.object({
+      status: ServiceState,
+      uptime24h: z.number().min(0).max(100),
+      uptime30d: z.number().min(0).max(100),
+      lastHour: ServiceWindowFigures,
+      lastDay: ServiceWindowFigures,
+    }),
+    services: z.array(AdminServiceHealth),
+    /** AI providers, speech engines, transcription, translation: `unknown` while nobody reports them. */
+    parts: z.array(
+      z.object({
+        name: z.string(),
+        status: z.enum(['operational', 'degraded', 'down', 'unknown']),
+        provider: z.string(),
+      }),
+    ),
+  })
+  .openapi('AdminHealthResponse');
+export type AdminHealthResponse = z.infer<typeof AdminHealthResponse>;
+
+/** `month`: the UTC month (default the current one). */
+export const AdminUsageQuery = z.strictObject({ month: Month.optional() }).openapi('AdminUsageQuery');
+export type AdminUsageQuery = z.infer<typeof AdminUsageQuery>;
+
+/** The most people and keys the usage answer lists. */
+export const ADMIN_USAGE_TOP = 10;
+
+/** Who made calls: a person's account id, or `team:<teamId>` for calls with a team's API key. */
+export const AdminUsagePerson = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['person', 'team']),
+    calls: Count,
+    clientErrors: Count,
+    serverErrors: Count,
+    /** Calls counted towards the plan's monthly quota. */
+    quotaCalls: Count,
+  })
+  .openapi('AdminUsagePerson');
+export type AdminUsagePerson = z.infer<typeof AdminUsagePerson>;
+
+export const AdminUsageKey = z
+  .object({
+    keyId: z.string(),
+    /** Whom its calls acted as: an account id, or `team:<teamId>`. */
+    callerId: z.string(),
+    /** The account that created it, as auth announced it; null when not known. */
+    createdBy: z.string().nullable(),
+    teamId: z.string().nullable(),
+    revoked: z.boolean(),
+    calls: Count,
+    clientErrors: Count,
+    serverErrors: Count,
+  })
+  .openapi('AdminUsageKey');
+export type AdminUsageKey = z.infer<typeof AdminUsageKey>;
+
+export const AdminUsageResponse = z
+  .object({
+    month: Month,
+    /** When the top lists were last brought up to date; null when nothing was counted in the month. */
+    updatedAt: z.string().nullable(),
+    /** Every answered API call of the month, anonymous ones included. */
+    totals: z.object({
+      calls: Count,
+      clientErrors: Count,
+      serverErrors: Count,
+      quotaCalls: Count,
+      /** Calls made with an API key. */
+      keyCalls: Count,
+      averageMs: z.number().nonnegative().nullable(),
+    }),
+    /** Most calls first, at most ADMIN_USAGE_TOP. Names, e-mails and plans are auth's: GET /api/admin/people/{id}. */
+    people: z.array(AdminUsagePerson).max(ADMIN_USAGE_TOP),
+    keys: z.array(AdminUsageKey).max(ADMIN_USAGE_TOP),
+  })
+  .openapi('AdminUsageResponse');
+export type AdminUsageResponse = z.infer<typeof AdminUsageResponse>;

@@ -1,5 +1,7 @@
 import { apiJson, apiRequest } from '@kasa/api-client';
 import type {
+  AdminHealthResponse,
+  AdminUsageResponse,
   AiProviderCreateRequest,
   AiProviderDiscovery,
   AiProviderList,
@@ -31,6 +33,8 @@ export const adminKeys = {
   providers: ['admin', 'providers'] as const,
   discovery: ['admin', 'provider-discovery'] as const,
   localModel: ['admin', 'local-model'] as const,
+  health: ['admin', 'health'] as const,
+  usage: (month: string) => ['admin', 'usage', month] as const,
 };
 
 /** Why a person is an operator: chosen by an operator (or the setup link, or the command), or by configuration. */
@@ -203,3 +207,10 @@ export const fetchLocalModel = () => apiJson<LocalModelStatus>('GET', '/api/admi
 export const downloadLocalModel = (url?: string) =>
   apiJson<LocalModelStatus>('POST', '/api/admin/local-model', url ? { url } : {});
 export const cancelLocalModel = () => apiRequest('DELETE', '/api/admin/local-model/download').then(() => undefined);
+
+// The platform's health and usage (the status service, services/status/README.md#operators-health-and-usage).
+
+export const fetchHealth = () => apiJson<AdminHealthResponse>('GET', '/api/admin/health');
+/** A UTC month's totals and top lists (`YYYY-MM`). */
+export const fetchUsage = (month: string) =>
+  apiJson<AdminUsageResponse>('GET', `/api/admin/usage${queryString({ month })}`);

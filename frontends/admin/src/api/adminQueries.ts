@@ -18,6 +18,8 @@ import {
   deleteProvider,
   downloadLocalModel,
   fetchDiscovery,
+  fetchHealth,
+  fetchUsage,
   fetchLocalModel,
   fetchProviders,
   reorderProviders,
@@ -57,8 +59,14 @@ export function usePeople(q: string) {
   });
 }
 
-export function usePerson(id: string) {
-  return useQuery({ queryKey: adminKeys.person(id), queryFn: () => fetchPerson(id), retry: retryUnlessClientError });
+/** A person's page; `enabled: false` asks nothing (a list row whose id is not an account's). */
+export function usePerson(id: string, enabled = true) {
+  return useQuery({
+    queryKey: adminKeys.person(id),
+    queryFn: () => fetchPerson(id),
+    retry: retryUnlessClientError,
+    enabled,
+  });
 }
 
 /** After a change to a person: their page, and every search that may list them, are read again. */
@@ -233,5 +241,27 @@ export function useCancelLocalModel() {
     mutationFn: cancelLocalModel,
     retry: false,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.localModel }),
+  });
+}
+
+/** How often the platform's health is asked again while its section is open. */
+export const HEALTH_POLL_MS = 30_000;
+
+/** The services' states and figures, asked again every 30 s while shown. */
+export function useHealth() {
+  return useQuery({
+    queryKey: adminKeys.health,
+    queryFn: fetchHealth,
+    retry: retryUnlessClientError,
+    refetchInterval: HEALTH_POLL_MS,
+  });
+}
+
+/** A UTC month's totals and its people and API keys with the most calls. */
+export function useUsage(month: string) {
+  return useQuery({
+    queryKey: adminKeys.usage(month),
+    queryFn: () => fetchUsage(month),
+    retry: retryUnlessClientError,
   });
 }

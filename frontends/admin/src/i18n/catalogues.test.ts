@@ -26,6 +26,11 @@ describe('the console’s messages', () => {
     expect(ar('providers.attempts', { count: 2, rate: '50%' })).toBe('محاولتان، فشل منها 50%');
     expect(fr('providers.attempts', { count: 3, rate: '0 %' })).toBe('3 tentatives, 0 % d’échecs');
 
+    expect(en('usage.callsValue', { count: 1 })).toBe('1 call');
+    expect(en('usage.callsValue', { count: 12345 })).toBe('12,345 calls');
+    expect(fr('usage.callsValue', { count: 2 })).toBe('2 appels');
+    expect(ar('usage.callsValue', { count: 2 })).toBe('استدعاءان');
+
     const yo = translatorFor('yo', yoruba);
     expect(yo('sales.lastAskedValue', { date: 'X', count: 1 })).toBe('X · ó béèrè lẹ́ẹ̀kan');
   });

@@ -27,6 +27,12 @@ export interface Formats {
   percent: (ratio: number) => string;
   /** A size in bytes (`1.25 GB`). */
   bytes: (bytes: number) => string;
+  /** A percent from 0 to 100 with up to two decimals (`99.95%`); `–` when not a number. */
+  uptime: (percent: number | null | undefined) => string;
+  /** A duration in milliseconds (`12.5 ms`); `–` when not a number. */
+  ms: (value: number | null | undefined) => string;
+  /** A UTC month `YYYY-MM` as its name and year (`March 2026`); the text as it came when it is not one. */
+  month: (month: string) => string;
 }
 
 const finite = (value: number | null | undefined): value is number =>
@@ -39,6 +45,9 @@ export function formatsFor(locale: Locale): Formats {
   const dateTime = new Intl.DateTimeFormat(locales, { dateStyle: 'medium', timeStyle: 'short' });
   const date = new Intl.DateTimeFormat(locales, { dateStyle: 'medium', timeZone: 'UTC' });
   const percent = new Intl.NumberFormat(locales, { style: 'percent', maximumFractionDigits: 0 });
+  const uptime = new Intl.NumberFormat(locales, { style: 'percent', maximumFractionDigits: 2 });
+  const ms = new Intl.NumberFormat(locales, { style: 'unit', unit: 'millisecond', maximumFractionDigits: 1 });
+  const month = new Intl.DateTimeFormat(locales, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const readable = (iso: string | null | undefined, format: Intl.DateTimeFormat) => {
     if (!iso) return NONE;
     const value = new Date(iso);
@@ -50,6 +59,12 @@ export function formatsFor(locale: Locale): Formats {
     date: (iso) => readable(iso, date),
     percent: (ratio) => percent.format(finite(ratio) ? ratio : 0),
     bytes: (bytes) => formatBytes(bytes, locales),
+    uptime: (value) => (finite(value) ? uptime.format(value / 100) : NONE),
+    ms: (value) => (finite(value) ? ms.format(value) : NONE),
+    month: (value) => {
+      const match = /^(\d{4})-(\d{2})$/.exec(value);
+      return match ? month.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1))) : value;
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import {
   type StatusCollections,
 } from '../rollups/collections';
 import type { RollupCache } from '../rollups/rollupCache';
+import { latencyBucket } from '../rollups/latency';
 import type { RollupUpdate, RollupWriter } from '../rollups/rollupWriter';
 import type { ReadLimits } from '../queries/queryLimits';
 import { PLATFORM_SERVICES, routeArea, type PlatformService } from './routeAreas';
@@ -62,6 +63,9 @@ export interface DayBucket {
   videos?: { succeeded?: number; failed?: number };
 }
 
+/** More rollup updates of one batch of requests, stored at `now` (see RequestStore.alsoWrite). */
+export type BatchUpdates = (data: EventData<'gateway.request.completed'>, now: Date) => RollupUpdate[];
+
 export const userMonthId = (userId: string, month: string) => `u|${userId}|${month}`;
 export const keyMonthId = (userId: string, keyId: string, month: string) => `k|${userId}|${keyId}|${month}`;
 
@@ -71,12 +75,22 @@ export const keyMonthId = (userId: string, keyId: string, month: string) => `k|$
  * is (`request_batches`), so that a batch is counted once even when it arrives again.
  */
 export class RequestStore {
+  private readonly alsoWritten: BatchUpdates[] = [];
+
   constructor(
     private readonly collections: StatusCollections,
     private readonly writer: RollupWriter,
     /** Where dashboards' reads are answered from memory when it holds the document (one status replica). */
     private readonly cache?: RollupCache,
   ) {}
+
+  /**
+   * More rollups kept from every batch (the operators' usage figures, src/admin): written in the batch's own bulk
+   * write, so once per batch and through the one lane. Call before events are consumed.
+   */
+  alsoWrite(updates: BatchUpdates): void {
+    this.alsoWritten.push(updates);
+  }
 
   private read(collection: RollupCollection, ids: string[], limits: ReadLimits): Promise<Doc[]> {
     return this.cache ? this.cache.findByIds(collection, ids, limits) : findByIds(collection, ids, limits);
@@ -88,7 +102,10 @@ export class RequestStore {
     // Claimed first: a crash between the claim and the write loses at most this batch's counts, never doubles them.
     if (!(await claimOnce(this.collections.batches, eventId, now))) return 0;
     try {
-      await this.writer.apply(rollupUpdates(this.collections, data));
+      await this.writer.apply([
+        ...rollupUpdates(this.collections, data),
+        ...this.alsoWritten.flatMap((updates) => updates(data, now)),
+      ]);
     } catch (err) {
       await releaseClaim(this.collections.batches, eventId);
       throw err;
@@ -223,7 +240,9 @@ export function rollupUpdates(
     ] as const) {
       services.add(id, init, `s.${service}.calls`, 1);
       if (isError) services.add(id, init, `s.${service}.errors`, 1);
+      if (r.status >= 400 && r.status < 500) services.add(id, init, `s.${service}.clientErrors`, 1);
       services.add(id, init, `s.${service}.durationMs`, r.durationMs);
+      services.add(id, init, `s.${service}.latency.${latencyBucket(r.durationMs)}`, 1);
     }
     services.max('last', {}, service satisfies PlatformService, at);
 

@@ -30,6 +30,7 @@ const ROUTES: Record<string, RouteArea> = {
   voice: { service: 'voice', area: 'voice', monthlyQuota: true },
   statusPublic: { service: 'status', area: 'status', monthlyQuota: false },
   status: { service: 'status', area: 'analytics', monthlyQuota: false },
+  statusAdmin: { service: 'status', area: 'status', monthlyQuota: false },
 };
 
 /** Unknown routes (the API 404, a route added later) are the gateway's own answers. */
