@@ -4,12 +4,7 @@ import {
   StreamTokenEvent,
   StoredMessage,
   z,
-  chatOperations,
-  operations as coreOperations,
-  teamOperations,
-  videoOperations,
-  adminOperations,
-  audioOperations,
+  documentedOperations,
   VideoJobEvent,
   type Operation,
 } from '@kasa/contracts';
@@ -55,14 +50,7 @@ let providers: FakeLanguageProviders;
 let authDb: Connection;
 let documented: Map<Key, Documented>;
 const schemas = new Map<Key, Operation>(
-  [
-    ...coreOperations,
-    ...chatOperations,
-    ...audioOperations,
-    ...teamOperations,
-    ...videoOperations,
-    ...adminOperations,
-  ].map((op) => [`${op.method.toUpperCase()} ${op.path}` as Key, op]),
+  documentedOperations.map((op) => [`${op.method.toUpperCase()} ${op.path}` as Key, op]),
 );
 /** The operations a test below called with valid input and saw answer as documented. */
 const exercised = new Set<Key>();
@@ -72,6 +60,9 @@ beforeAll(async () => {
   platform = await startPlatform({
     AUTH_DB_NAME,
     VOICE_VIDEO_QUEUE: VIDEO_QUEUE,
+    // The webhook receiver below listens on this machine's loopback address.
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOKS_RETRY_SCHEDULE: '1s,1s',
     ...providers.env(),
   });
   authDb = await connectDatabase({
@@ -824,6 +815,26 @@ describe('every documented operation with valid input, through the built platfor
     expect(chunks.length).toBeGreaterThan(1);
   });
 
+  it('answers OpenAI’s Responses API with an API key: a response stored, continued, read and deleted', async () => {
+    const first = await exercise('POST /v1/responses', 200, {
+      token: proKey.secret,
+      body: { model: 'kasa', input: 'Say hello in Twi.', instructions: 'Answer in one sentence.' },
+    });
+    expect(first.body).toMatchObject({ object: 'response', status: 'completed' });
+    const next = await exercise('POST /v1/responses', 200, {
+      token: proKey.secret,
+      body: { model: 'kasa', input: 'And in Ewe?', previous_response_id: first.body.id },
+    });
+    expect(next.body.previous_response_id).toBe(first.body.id);
+    const read = await exercise('GET /v1/responses/{id}', 200, { token: proKey.secret, params: { id: next.body.id } });
+    expect(read.body.id).toBe(next.body.id);
+    const deleted = await exercise('DELETE /v1/responses/{id}', 200, {
+      token: proKey.secret,
+      params: { id: next.body.id },
+    });
+    expect(deleted.body).toMatchObject({ id: next.body.id, deleted: true });
+  });
+
   it('manages an Enterprise user’s custom personas', async () => {
     const created = await exercise('POST /api/personas', 201, {
       token: owner.token,
@@ -1204,6 +1215,64 @@ describe('every documented operation with valid input, through the built platfor
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it('delivers signed webhooks: an endpoint added, tested, its log read, a delivery replayed, changed and removed', async () => {
+    const received: string[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(String(req.headers['webhook-id']));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/kasa`;
+    try {
+      const as = { token: pro.token };
+      const empty = await exercise('GET /api/developer/webhooks', 200, as);
+      expect(empty.body.endpoints).toEqual([]);
+      const created = await exercise('POST /api/developer/webhooks', 201, {
+        ...as,
+        body: { url, description: 'Documented', events: ['video.completed', 'plan.changed'] },
+      });
+      expect(created.body.secret).toMatch(/^whsec_/);
+      const id = created.body.endpoint.id as string;
+      const tested = await exercise('POST /api/developer/webhooks/{id}/test', 202, { ...as, params: { id } });
+      await eventually(async () => received.length === 1, { timeoutMs: 30_000 });
+      const log = await exercise('GET /api/developer/webhooks/{id}/deliveries', 200, {
+        ...as,
+        params: { id },
+        query: { limit: '10' },
+      });
+      expect(log.body.deliveries[0].id).toBe(tested.body.delivery.id);
+      await exercise('POST /api/developer/webhooks/{id}/deliveries/{deliveryId}/replay', 202, {
+        ...as,
+        params: { id, deliveryId: tested.body.delivery.id },
+      });
+      await eventually(async () => received.length === 2, { timeoutMs: 30_000 });
+      expect(received[1]).toBe(received[0]);
+      const rotated = await exercise('POST /api/developer/webhooks/{id}/secret', 200, { ...as, params: { id } });
+      expect(rotated.body.secret).not.toBe(created.body.secret);
+      const changed = await exercise('PATCH /api/developer/webhooks/{id}', 200, {
+        ...as,
+        params: { id },
+        body: { enabled: false },
+      });
+      expect(changed.body.endpoint.enabled).toBe(false);
+      await exercise('DELETE /api/developer/webhooks/{id}', 204, { ...as, params: { id } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('shows an operator the platform’s health and the month’s usage', async () => {
+    const operator = await register('akosua');
+    await authDb.collection('users').updateOne({ _id: new Types.ObjectId(operator.id) }, { $set: { operator: true } });
+    const health = await exercise('GET /api/admin/health', 200, { token: operator.token });
+    expect(health.body.services.length).toBeGreaterThan(0);
+    const month = new Date().toISOString().slice(0, 7);
+    await exercise('GET /api/admin/usage', 200, { token: operator.token, query: { month } });
   });
 
   it('has exercised every operation of the document with valid input', () => {

@@ -12,14 +12,14 @@ import type { z } from '@kasa/contracts';
 import type * as Sdk from '@kasa/sdk';
 
 /** Optional fields made required, all the way down, so that a field present on one side only is a difference. */
-type DeepRequired<T> = T extends readonly (infer Item)[]
+export type DeepRequired<T> = T extends readonly (infer Item)[]
   ? DeepRequired<Item>[]
   : T extends object
     ? { [Key in keyof T]-?: DeepRequired<T[Key]> }
     : T;
-type Assignable<From, To> = [From] extends [To] ? true : false;
+export type Assignable<From, To> = [From] extends [To] ? true : false;
 /** True when each type is assignable to the other, also with every optional field required. */
-type Same<A, B> =
+export type Same<A, B> =
   Assignable<A, B> extends true
     ? Assignable<B, A> extends true
       ? Assignable<DeepRequired<A>, DeepRequired<B>> extends true
@@ -29,7 +29,7 @@ type Same<A, B> =
     : false;
 
 /** Compiles only when `Check` is true; the error names the pair that drifted. */
-type Expect<Check extends true> = Check;
+export type Expect<Check extends true> = Check;
 
 export type ContractChecks = [
   // Answers.

@@ -41,4 +41,4 @@ export const ErrorCode = {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** Object ids are 24 hex characters (MongoDB ObjectId). */
-export const ObjectIdString = z.string().regex(/^[0-9a-f]{24}$/i, 'must be a 24-character hex id');
+export const ObjectIdString = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id');

@@ -38,7 +38,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'get',
     path: '/api/admin/people',
-    summary: 'Operators: search people by id, e-mail (prefix, with an @) or username (prefix), a page at a time',
+    summary: 'Search people',
+    description: 'By id, e-mail (a prefix, with an @) or username (a prefix), a page at a time.',
     tag: TAG,
     auth: true,
     query: PeopleSearchQuery,
@@ -48,7 +49,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'get',
     path: '/api/admin/people/{id}',
-    summary: 'Operators: one person: plan, this month’s allowance, API keys (never secrets), team, last sign-in',
+    summary: 'One person',
+    description: 'Their plan, this month’s allowance, API keys (never secrets), team and last sign-in.',
     tag: TAG,
     auth: true,
     params: personId,
@@ -58,7 +60,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'post',
     path: '/api/admin/people/{id}/suspend',
-    summary: 'Operators: suspend a person (with a reason): their tokens and API keys fail at once, sign-in is refused',
+    summary: 'Suspend a person, with a reason',
+    description: 'Their tokens and API keys fail at once, and sign-in is refused.',
     tag: TAG,
     auth: true,
     params: personId,
@@ -70,7 +73,7 @@ export const adminOperations: Operation[] = [
   {
     method: 'post',
     path: '/api/admin/people/{id}/restore',
-    summary: 'Operators: lift a suspension',
+    summary: 'Lift a suspension',
     tag: TAG,
     auth: true,
     params: personId,
@@ -83,7 +86,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'post',
     path: '/api/admin/people/{id}/plan',
-    summary: 'Operators: change a person’s plan with a reason (409 over a subscription Stripe or Paystack renews)',
+    summary: 'Change a person’s plan, with a reason',
+    description: 'Not over a subscription that Stripe or Paystack renews (409).',
     tag: TAG,
     auth: true,
     params: personId,
@@ -95,7 +99,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'get',
     path: '/api/admin/audit',
-    summary: 'Operators: the audit log, newest first, by actor, target, action and time window',
+    summary: 'The audit log, newest first',
+    description: 'By actor, target, action and time window, a page at a time.',
     tag: TAG,
     auth: true,
     query: AuditQuery,
@@ -105,7 +110,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'get',
     path: '/api/admin/audit.csv',
-    summary: 'Operators: the audit log with the same filters as a CSV file (at most 10,000 rows)',
+    summary: 'The audit log as a CSV file',
+    description: 'With the same filters as the log, at most 10,000 rows.',
     tag: TAG,
     auth: true,
     query: AuditCsvQuery,
@@ -115,8 +121,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'get',
     path: '/api/admin/providers',
-    summary:
-      'Operators: the AI provider chain in order, with each provider’s circuit and recent error rate (never a key)',
+    summary: 'The AI provider chain, in order',
+    description: 'With each provider’s circuit and recent error rate (never a key).',
     tag: TAG,
     auth: true,
     response: AiProviderList,
@@ -125,7 +131,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'post',
     path: '/api/admin/providers',
-    summary: 'Operators: add an AI provider at the end of the chain (its key encrypted at rest); every replica uses it',
+    summary: 'Add an AI provider at the end of the chain',
+    description: 'Its key is encrypted at rest; every chat replica uses it without a restart.',
     tag: TAG,
     auth: true,
     body: AiProviderCreateRequest,
@@ -136,7 +143,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'patch',
     path: '/api/admin/providers/{name}',
-    summary: 'Operators: change a provider added here (apiKey null removes its key); 409 for one set by variables',
+    summary: 'Change a provider added here',
+    description: '`apiKey: null` removes its key; a provider set by environment variables cannot be changed (409).',
     tag: TAG,
     auth: true,
     params: providerName,
@@ -148,7 +156,9 @@ export const adminOperations: Operation[] = [
   {
     method: 'delete',
     path: '/api/admin/providers/{name}',
-    summary: 'Operators: remove a provider added here; the next replies use the rest of the chain',
+    summary: 'Remove a provider added here',
+    description:
+      'The next replies use the rest of the chain; one set by environment variables cannot be removed (409).',
     tag: TAG,
     auth: true,
     params: providerName,
@@ -158,7 +168,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'put',
     path: '/api/admin/provider-order',
-    summary: 'Operators: the chain’s new order, every provider named once (those set by variables too)',
+    summary: 'Put the chain in a new order',
+    description: 'Every provider named once, those set by environment variables too.',
     tag: TAG,
     auth: true,
     body: AiProviderOrderRequest,
@@ -169,7 +180,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'post',
     path: '/api/admin/provider-tests',
-    summary: 'Operators: test a saved provider or settings not saved yet with one short request (nothing is stored)',
+    summary: 'Test a provider with one short request',
+    description: 'A saved provider, or settings not saved yet; nothing is stored.',
     tag: TAG,
     auth: true,
     body: AiProviderTestRequest,
@@ -180,7 +192,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'get',
     path: '/api/admin/provider-discovery',
-    summary: 'Operators: whether a local Ollama answers on its default port, and its models',
+    summary: 'Whether a local Ollama answers, and its models',
+    description: 'Asked on Ollama’s default port.',
     tag: TAG,
     auth: true,
     response: AiProviderDiscovery,
@@ -189,7 +202,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'get',
     path: '/api/admin/local-model',
-    summary: 'Operators: the local model’s file: absent, downloading (bytes so far), ready or failed',
+    summary: 'The local model’s file',
+    description: 'Absent, downloading (with the bytes so far), ready or failed.',
     tag: TAG,
     auth: true,
     response: LocalModelStatus,
@@ -198,7 +212,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'post',
     path: '/api/admin/local-model',
-    summary: 'Operators: download the local model (or resume it) from the default or a given URL',
+    summary: 'Download the local model, or resume its download',
+    description: 'From the default address or a given URL.',
     tag: TAG,
     auth: true,
     body: LocalModelDownloadRequest,
@@ -210,7 +225,8 @@ export const adminOperations: Operation[] = [
   {
     method: 'delete',
     path: '/api/admin/local-model/download',
-    summary: 'Operators: stop the local model’s download (what arrived is kept to resume from)',
+    summary: 'Stop the local model’s download',
+    description: 'What arrived is kept, to resume from.',
     tag: TAG,
     auth: true,
     successStatus: 204,

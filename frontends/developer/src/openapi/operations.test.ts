@@ -23,6 +23,13 @@ describe('listOperations', () => {
     expect(new Set(operations.map((op) => op.id)).size).toBe(operations.length);
   });
 
+  it('gives each operation its short summary and its description', () => {
+    const op = byId('GET /api/chat/sessions');
+    expect(op.summary).toBe('My chat sessions, newest first');
+    expect(op.description).toContain('nextCursor');
+    expect(op.description).toContain('`chat` scope');
+  });
+
   it('says which operations need a bearer credential', () => {
     expect(byId('GET /api/personas').auth).toBe(true);
     expect(byId('GET /api/languages').auth).toBe(false);

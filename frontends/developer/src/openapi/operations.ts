@@ -69,7 +69,10 @@ export interface OperationDoc {
   id: string;
   method: Method;
   path: string;
+  /** A few words (at most 80 characters): what the operation does. */
   summary: string;
+  /** The rest, in paragraphs: rules, limits, and who may call it; '' when the document gives none. */
+  description: string;
   /** The operation's first tag (its area: `Auth`, `Chat`...); '' when it has none. */
   tag: string;
   /** Needs a bearer credential (an access token or an API key). */
@@ -230,6 +233,7 @@ export function listOperations(doc: OpenApiDocument, words: SchemaWords = ENGLIS
         method,
         path,
         summary: operation.summary ?? operation.description ?? '',
+        description: operation.description ?? '',
         tag: operation.tags?.[0] ?? '',
         auth: (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0),
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => parameterDoc(doc, p, words)),

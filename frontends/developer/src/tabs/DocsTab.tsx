@@ -50,6 +50,12 @@ const Table = styled.table`
   }
 `;
 
+/** An operation's description: paragraphs separated by blank lines. */
+const Description = styled.p`
+  margin: 0.5rem 0;
+  white-space: pre-line;
+`;
+
 const TableScroll = styled.div`
   overflow-x: auto;
 `;
@@ -100,6 +106,7 @@ function OperationDetails({ operation }: { operation: OperationDoc }) {
         <code>{operation.path}</code>
         <span>{operation.summary}</span>
       </summary>
+      {operation.description ? <Description>{operation.description}</Description> : null}
       <p style={{ margin: '0.5rem 0' }}>
         {richText((values) => t('docs.auth', values), {
           label: <strong>{t('docs.authLabel')}</strong>,
