@@ -3,7 +3,8 @@ import { lazy, Suspense } from 'react';
 import { RemoteCatalogue } from '@kasa/i18n';
 import { Muted } from '@kasa/ui';
 import { Tabs, type TabItem } from '@kasa/ui/widgets';
-import { Navigate, Route, Routes, useLocation, useNavigate, useParams, useResolvedPath } from 'react-router-dom';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { useBasePath } from '@kasa/ui/routing';
 import { BaseContext } from './base';
 import { ADMIN_ENGLISH, ADMIN_LOADERS } from './i18n/catalogues';
 import { useT, type MessageId } from './i18n/useT';
@@ -58,32 +59,11 @@ const Header = styled.header`
   }
 `;
 
-/**
- * Where the console is mounted: the address without what its `*` matched. (Inside a splat route, React Router
- * resolves `.` against the whole address, splat included, so `useResolvedPath('.')` alone would move with it.)
- */
-function useBasePath(pathname: string): string {
-  const splat = useParams()['*'];
-  const resolved = useResolvedPath('.').pathname;
-  if (splat === undefined) return resolved.replace(/\/+$/, '') || '/';
-  // The splat is decoded; the address may not be.
-  let path = pathname;
-  if (!path.endsWith(splat)) {
-    try {
-      path = decodeURIComponent(pathname);
-    } catch {
-      /* keep the address as it is */
-    }
-  }
-  const base = path.endsWith(splat) ? path.slice(0, path.length - splat.length) : resolved;
-  return base.replace(/\/+$/, '') || '/';
-}
-
 /** The console in the current language: header and sections, the open one in the address. */
 function Console() {
   const t = useT();
   const { pathname } = useLocation();
-  const base = useBasePath(pathname);
+  const base = useBasePath();
   const navigate = useNavigate();
   const section = sectionOf(pathname.slice(base.length));
   const items: ReadonlyArray<TabItem<SectionKey>> = SECTIONS.map((entry) => ({

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isApiError, isTimeout } from '@kasa/api-client';
+import { retryUnlessClientError } from '@kasa/api-client';
 import type {
   AiProviderCreateRequest,
   AiProviderList,
@@ -37,16 +37,6 @@ import {
   type AuditFilters,
   type EnterpriseTerms,
 } from './adminApi';
-
-/**
- * One retry, as the app's defaults say, but none for a 4xx (asking again will not change the answer) nor after a
- * time limit ran out (Retry is the operator's to press).
- */
-export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
-  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
-  if (isTimeout(error)) return false;
-  return failureCount < 1;
-}
 
 /** A search of people, a page at a time (`fetchNextPage` asks for the next). */
 export function usePeople(q: string) {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isApiError, isTimeout } from '@kasa/api-client';
+import { retryUnlessClientError } from '@kasa/api-client';
 import type {
   AssignableTeamRole,
   CreateApiKeyRequest,
@@ -32,16 +32,6 @@ import {
 
 /** The status panel and the header badges refresh this often (spec sections 4 and 9: every 30 s). */
 export const STATUS_REFRESH_MS = 30_000;
-
-/**
- * One retry, as the app's defaults say, but none for a 4xx (asking again will not change the answer) nor after the
- * time limit ran out (the person has waited long enough; Retry is theirs to press).
- */
-export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
-  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
-  if (isTimeout(error)) return false;
-  return failureCount < 1;
-}
 
 export function usePersonas() {
   return useQuery({ queryKey: developerKeys.personas, queryFn: fetchPersonas, retry: retryUnlessClientError });

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest } from '@kasa/api-client';
 import type { TeamSsoResponse, TeamSsoSettingsRequest } from '@kasa/contracts';
-import { retryUnlessClientError } from './developerQueries';
+import { retryUnlessClientError } from '@kasa/api-client';
 
 /** The team's single sign-on settings (its owner's view). */
 export const teamSsoKey = ['developer', 'team', 'sso'] as const;

@@ -10,7 +10,7 @@ import type {
   WebhookEndpointResponse,
   WebhookSecretResponse,
 } from '@kasa/contracts';
-import { retryUnlessClientError } from './developerQueries';
+import { retryUnlessClientError } from '@kasa/api-client';
 
 /** The Webhooks tab's query keys (they start with 'developer', as every key of the portal). */
 export const webhookKeys = {
