@@ -1,11 +1,11 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { z, type AuthResponse, type CreateApiKeyResponse } from '@kasa/contracts';
+import { z } from '@kasa/contracts';
 import { AIMessageChunk, HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { Output, generateObject, generateText, stepCountIs, streamText, tool, type LanguageModel } from 'ai';
 import OpenAI from 'openai';
-import { randomUUID } from 'node:crypto';
 import { FakeOpenAI, fakeProviderEnv, toolResultsOf, type FakeMode } from '../support/fakeOpenAI';
+import { freeApiKey } from '../support/accounts';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
 /**
@@ -38,23 +38,7 @@ const weatherParameters = {
 const Weather = z.object({ city: z.string(), celsius: z.number(), sky: z.string() });
 
 /** A new Free account's API key, through the gateway. */
-async function keyFor(platform: RunningPlatform): Promise<string> {
-  const id = randomUUID().slice(0, 8);
-  const registered = await fetch(`${platform.baseUrl}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: `agents_${id}`, email: `agents.${id}@example.com`, password: 'medaase-42' }),
-  });
-  expect(registered.status).toBe(201);
-  const { token } = (await registered.json()) as AuthResponse;
-  const created = await fetch(`${platform.baseUrl}/api/developer/keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ name: 'Agents' }),
-  });
-  expect(created.status).toBe(201);
-  return ((await created.json()) as CreateApiKeyResponse).secret;
-}
+const keyFor = (platform: RunningPlatform) => freeApiKey(platform.baseUrl, 'agents', 'Agents');
 
 /** The error a call failed with, checked to be of the client's class for it. */
 async function errorOf<T extends abstract new (...args: never[]) => Error>(call: Promise<unknown>, kind: T) {

@@ -1,8 +1,8 @@
-import { z, type AuthResponse, type CreateApiKeyResponse } from '@kasa/contracts';
+import { z } from '@kasa/contracts';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import { randomUUID } from 'node:crypto';
 import { FakeOpenAI, fakeProviderEnv, toolResultsOf, type FakeMode } from '../support/fakeOpenAI';
+import { freeApiKey } from '../support/accounts';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
 /**
@@ -33,23 +33,7 @@ const weatherRoundTrip: FakeMode = {
 };
 
 /** A new Free account's API key, through the gateway. */
-async function keyFor(platform: RunningPlatform): Promise<string> {
-  const id = randomUUID().slice(0, 8);
-  const registered = await fetch(`${platform.baseUrl}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: `tools_${id}`, email: `tools.${id}@example.com`, password: 'medaase-42' }),
-  });
-  expect(registered.status).toBe(201);
-  const { token } = (await registered.json()) as AuthResponse;
-  const created = await fetch(`${platform.baseUrl}/api/developer/keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ name: 'Tools client' }),
-  });
-  expect(created.status).toBe(201);
-  return ((await created.json()) as CreateApiKeyResponse).secret;
-}
+const keyFor = (platform: RunningPlatform) => freeApiKey(platform.baseUrl, 'tools', 'Tools client');
 
 const clientOf = async (platform: RunningPlatform) =>
   new OpenAI({ baseURL: `${platform.baseUrl}/v1`, apiKey: await keyFor(platform), maxRetries: 0 });
