@@ -253,7 +253,7 @@ describe('the developer portal', () => {
 
     await portal.sdkCard('go').getByRole('button', { name: 'Details of the Go SDK' }).click();
     const details = portal.sdkDetails();
-    await details.getByText('go mod edit -replace github.com/kasa-ai/kasa-go=./sdks/go', { exact: false }).waitFor();
+    await details.getByText(`go get github.com/kasa-ai/kasa-go@v${sdkVersions().go}`, { exact: false }).waitFor();
     await details.getByRole('tab', { name: 'Quick Start' }).click();
     expect(await details.innerText()).toContain(`kasa.WithBaseURL("${platform.baseUrl}")`);
     await details.getByRole('tab', { name: 'Documentation' }).click();

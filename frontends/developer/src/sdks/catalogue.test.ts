@@ -36,6 +36,7 @@ const PUBLISHED: Record<string, () => Published> = {
 };
 
 const sdkFolderOf = (sdk: SdkEntry) => path.dirname(sdk.readme);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the SDK cards', () => {
   it('each describe a package of the repository', () => {
@@ -57,8 +58,20 @@ describe('the SDK cards', () => {
 
   it.each(SDKS.map((sdk) => [sdk.id, sdk] as const))('%s installs and imports that package', (_id, sdk) => {
     const folder = sdkFolderOf(sdk);
-    // Installed from the registry by name, or from its folder in the repository.
-    expect(sdk.installCommand.includes(sdk.packageName) || sdk.installCommand.includes(`./${folder}`)).toBe(true);
+    // What `npm run release:sdks` makes, at the card's version: npm packages by name from the registry they were
+    // published to, the Python wheel and the Rust crate by their file names, kasa-go by its version from a Go proxy.
+    const name = escapeRegExp(sdk.packageName);
+    const release = escapeRegExp(`${sdk.packageName}-${sdk.version}`);
+    const installs: Record<string, RegExp> = {
+      'sdks/js': /^npm install @kasa\/sdk$/,
+      'sdks/react': /^npm install @kasa\/react @kasa\/sdk @tanstack\/react-query$/,
+      'sdks/python': new RegExp(`^pip install ${release}-py3-none-any\\.whl$`),
+      'sdks/go': new RegExp(`^go get ${name}@v${escapeRegExp(sdk.version)}$`),
+      'sdks/rust': new RegExp(`^tar -xzf ${release}\\.crate && cargo add --path ${release} `),
+    };
+    expect(sdk.installCommand).toMatch(installs[folder]!);
+    // Nothing a reader outside this repository lacks.
+    expect(sdk.installCommand).not.toMatch(/\.\/sdks\/|replace/);
     const imports: Record<string, RegExp> = {
       'sdks/js': /from '@kasa\/sdk'/,
       'sdks/react': /from '@kasa\/react'/,

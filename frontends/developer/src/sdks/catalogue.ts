@@ -1,5 +1,8 @@
 // The SDK catalogue of the SDKs tab (spec section 3: six SDKs), all Kasa's own packages: sdks/js (JavaScript, and
 // Node.js with the same @kasa/sdk), sdks/react, sdks/python, sdks/go and sdks/rust in the repository. No download counts are shown: Kasa does not publish any.
+// The install commands install what `npm run release:sdks` makes (sdks/README.md, "Releasing"): the npm packages from
+// the registry they were published to, the Python wheel and the Rust crate from their files, kasa-go by its version
+// from the Go module proxy (tests/integration/sdkRelease.test.ts runs them).
 
 // The message ids of the tab panels' catalogue, read from the JSON itself: this file is plain data that Node.js
 // tests import too (tests/e2e/examples.test.ts, and tests/integration/sdkQuickStarts.test.ts, which runs each quick
@@ -43,6 +46,10 @@ export interface SdkEntry {
   readme: string;
   links: SdkLink[];
 }
+
+const PYTHON_VERSION = '1.7.0';
+const GO_VERSION = '1.5.0';
+const RUST_VERSION = '0.14.0';
 
 const DOCS_LINKS: SdkLink[] = [
   { label: 'sdks.link.docs', href: '?tab=docs' },
@@ -151,11 +158,11 @@ console.log(\`\${personas.length} personas\`);`,
     name: 'Python SDK',
     language: 'Python',
     icon: 'Py',
-    version: '1.7.0',
+    version: PYTHON_VERSION,
     packageName: 'kasa',
     size: 'sdks.python.size',
     description: 'sdks.python.description',
-    installCommand: 'pip install ./sdks/python',
+    installCommand: `pip install kasa-${PYTHON_VERSION}-py3-none-any.whl`,
     features: [
       'sdks.python.feature.clients',
       'sdks.python.feature.streaming',
@@ -186,11 +193,11 @@ print()`,
     name: 'Go SDK',
     language: 'Go',
     icon: 'Go',
-    version: '1.5.0',
+    version: GO_VERSION,
     packageName: 'github.com/kasa-ai/kasa-go',
     size: 'sdks.go.size',
     description: 'sdks.go.description',
-    installCommand: 'go mod edit -replace github.com/kasa-ai/kasa-go=./sdks/go && go get github.com/kasa-ai/kasa-go',
+    installCommand: `go get github.com/kasa-ai/kasa-go@v${GO_VERSION}`,
     features: [
       'sdks.go.feature.context',
       'sdks.go.feature.streaming',
@@ -243,11 +250,11 @@ func main() {
     name: 'Rust SDK',
     language: 'Rust',
     icon: 'Rs',
-    version: '0.14.0',
+    version: RUST_VERSION,
     packageName: 'kasa',
     size: 'sdks.rust.size',
     description: 'sdks.rust.description',
-    installCommand: 'cargo add --path ./sdks/rust && cargo add tokio --features macros,rt-multi-thread',
+    installCommand: `tar -xzf kasa-${RUST_VERSION}.crate && cargo add --path kasa-${RUST_VERSION} && cargo add tokio --features macros,rt-multi-thread`,
     features: [
       'sdks.rust.feature.async',
       'sdks.rust.feature.streaming',
