@@ -205,9 +205,7 @@ describe('the launcher (npm start)', () => {
     // Back, as a new process, and answering within the bound: through the gateway and, for a service, on its own
     // port too (the gateway may answer a route such as /api/status from what it last saw while the service starts).
     const restarted = async () =>
-      (pidOf(part) ?? pid) !== pid &&
-      (await answers(part)) &&
-      (part === 'gateway' || (await readyDirectly(part)));
+      (pidOf(part) ?? pid) !== pid && (await answers(part)) && (part === 'gateway' || (await readyDirectly(part)));
     await eventually(restarted, {
       timeoutMs: READY_WITHIN_MS,
       intervalMs: 100,
