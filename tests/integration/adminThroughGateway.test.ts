@@ -620,7 +620,7 @@ describe('team membership in the audit log', () => {
 
 /**
  * The admin routes the services serve, read from their built routers (auth's people, plans, operators and audit log;
- * chat's AI providers): no route can be added and forgotten here.
+ * chat's AI providers and local model; status's health and usage): no route can be added and forgotten here.
  */
 function adminRoutes(): Array<{ method: string; path: string }> {
   const built = (file: string) => path.resolve(__dirname, '../../services', file);
@@ -634,9 +634,18 @@ function adminRoutes(): Array<{ method: string; path: string }> {
   const { createLocalModelRouter } = require(built('chat/dist/providers/local/localModelRouter')) as {
     createLocalModelRouter: (deps: unknown) => express.Router;
   };
+  const { createAdminHealthRouter } = require(built('status/dist/admin/adminRouter')) as {
+    createAdminHealthRouter: (deps: unknown, options: unknown) => express.Router;
+  };
   /* eslint-enable @typescript-eslint/no-require-imports */
   const routes: Array<{ method: string; path: string }> = [];
-  for (const router of [createAdminRouter({}), createProviderAdminRouter({}), createLocalModelRouter({})])
+  const routers = [
+    createAdminRouter({}),
+    createProviderAdminRouter({}),
+    createLocalModelRouter({}),
+    createAdminHealthRouter({}, {}),
+  ];
+  for (const router of routers)
     for (const layer of router.stack as Array<{ route?: { path: string; methods: Record<string, boolean> } }>) {
       if (!layer.route || !layer.route.path.startsWith('/api/admin/')) continue;
       for (const method of Object.keys(layer.route.methods))

@@ -547,7 +547,8 @@ describe('every documented operation with valid input, through the built platfor
       headers: { accept: 'application/json' },
       body: { text: 'Karibu Kasa. Habari yako?', language: 'sw' },
     });
-    expect(spoken.body).toMatchObject({ language: 'sw', engine: 'espeak-ng' });
+    // The system's espeak-ng, or its WebAssembly build when the system program did not answer its start-up probe.
+    expect(spoken.body).toMatchObject({ language: 'sw', engine: expect.stringMatching(/^espeak-ng(-wasm)?$/) });
     expect(spoken.body.duration).toBeGreaterThan(0);
     const key = 'GET /api/voice/audio/{id}' as const;
     const id = /\/api\/voice\/audio\/([A-Za-z0-9_-]{22})$/.exec(spoken.body.audioUrl as string)?.[1];

@@ -294,7 +294,8 @@ describe('the operator command as a process', () => {
       stderr: expect.stringMatching(/signs up first/),
     });
     expect(await run()).toMatchObject({ code: 1, stdout: expect.stringMatching(/^Usage/) });
-  });
+    // Seven processes, each loading the command and reaching the database: minutes on a loaded machine.
+  }, 240_000);
 
   it('says to start Kasa when its database does not answer', async () => {
     const res = await promisify(execFile)(process.execPath, [COMMAND, 'operators'], {

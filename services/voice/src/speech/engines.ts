@@ -23,8 +23,11 @@ export interface FfmpegProgram {
   description: string;
 }
 
-/** The system program first; the first run of a 70 MB static binary may be slow on a cold disk. */
-const SYSTEM_PROBE_MS = 5_000;
+/**
+ * The system program first (a missing one fails at once; 15 s so that a busy machine's start does not fall back to the
+ * slower WebAssembly build); the first run of a 70 MB static binary may be slow on a cold disk.
+ */
+const SYSTEM_PROBE_MS = 15_000;
 const PACKAGED_PROBE_MS = 30_000;
 
 /**
