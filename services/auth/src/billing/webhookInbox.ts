@@ -72,6 +72,12 @@ export class WebhookInbox {
         nextAttemptAt: now,
         lastError: null,
       });
+      // Applied and out of the inbox between the check above and this insert (it is marked processed before it
+      // leaves): still a repeated delivery, and not to be applied again.
+      if (await this.processed.has(event.id)) {
+        await this.events.deleteOne({ _id: event.id, attempts: 0 });
+        return 'duplicate';
+      }
       return 'queued';
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return 'duplicate';
